@@ -1,0 +1,184 @@
+//! The resolved scenario: what the simulator runs, after parsing, unit
+//! conversion, defaulting and validation of a TOML file (see `config::parse`).
+//! Node and flow references are already resolved to dense ids, so the engine
+//! never sees a name it cannot find.
+
+use serde::Serialize;
+
+use crate::ids::{FlowId, NodeId};
+use crate::tcp::config::TcpConfig;
+use crate::time::{SimDuration, SimTime};
+
+/// A validated scenario.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Scenario {
+    /// Free-form name (`name`), for reports.
+    pub name: String,
+    /// Scenario seed (`simulation.seed`, default 1); the CLI may override it.
+    pub seed: u64,
+    /// Simulated time at which the run stops (`simulation.duration`).
+    pub duration: SimDuration,
+    /// Statistics ignore everything before this time (`simulation.warmup`).
+    pub warmup: SimDuration,
+    /// Stop as soon as every finite flow has completed (`simulation.stop =
+    /// "flows_done"`), or at `duration` (`"time"`, the default).
+    pub stop_when_flows_done: bool,
+    /// How static routes are chosen (`simulation.routing`).
+    pub routing: Routing,
+    /// Nodes in declaration order; `NodeId(i)` is `nodes[i]`.
+    pub nodes: Vec<NodeSpec>,
+    /// Links in declaration order.
+    pub links: Vec<LinkSpec>,
+    /// Flows, one entry per flow after expanding `count` and source lists;
+    /// `FlowId(i)` is `flows[i]`.
+    pub flows: Vec<FlowSpec>,
+    /// Which time series to record.
+    pub trace: TraceSpec,
+}
+
+/// Shortest-path metric for static routing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Routing {
+    /// Fewest hops; ties broken by lower next-hop node id.
+    Hops,
+    /// Least total propagation delay; ties broken by fewer hops, then node id.
+    Delay,
+}
+
+/// What a node is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NodeKind {
+    /// An end host: runs TCP endpoints, forwards nothing it did not originate.
+    Host,
+    /// An IP router: store-and-forward with drop-tail output queues.
+    Router,
+}
+
+/// One node (`[[nodes]]`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NodeSpec {
+    /// Unique name (`nodes[i].name`).
+    pub name: String,
+    /// Role (`nodes[i].kind`, default `"router"`).
+    pub kind: NodeKind,
+}
+
+/// Output buffer of one link direction (drop-tail).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Buffer {
+    /// At most this many packets waiting (the one being transmitted is not
+    /// counted, as in ns-2's DropTail `limit_`).
+    Packets(u32),
+    /// At most this many bytes waiting.
+    Bytes(u64),
+    /// No limit.
+    Unlimited,
+}
+
+/// A loss model on one direction of a link, applied to each packet when it
+/// has crossed the link (the lost packet did occupy the link).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "model", rename_all = "snake_case")]
+pub enum LossSpec {
+    /// No loss.
+    None,
+    /// Each packet is lost independently with probability `p`.
+    Bernoulli {
+        /// Loss probability in [0, 1].
+        p: f64,
+        /// Apply to data segments only (ACKs pass), default false.
+        data_only: bool,
+    },
+    /// Drop the packets with these 0-based indices among all packets that
+    /// cross this link direction (for tests).
+    Packets {
+        /// Sorted, unique indices.
+        indices: Vec<u64>,
+    },
+    /// Drop the first transmission of these segment numbers of one flow
+    /// (for scripted-loss tests).
+    Segments {
+        /// The flow whose segments are dropped.
+        flow: FlowId,
+        /// Sorted, unique segment numbers.
+        seqs: Vec<u64>,
+        /// Also drop retransmissions of those segments (default false).
+        retransmissions: bool,
+    },
+}
+
+/// One link (`[[links]]`): a full-duplex pair of simplex channels unless
+/// `duplex = false`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LinkSpec {
+    /// One end (`from`).
+    pub from: NodeId,
+    /// Other end (`to`).
+    pub to: NodeId,
+    /// Bit rate in bits per second (`rate`).
+    pub rate_bps: u64,
+    /// One-way propagation delay (`delay`).
+    pub delay: SimDuration,
+    /// Output buffer at each end (`buffer`, default 100 packets? see MODEL.md).
+    pub buffer: Buffer,
+    /// Also create the reverse channel `to -> from` (`duplex`, default true).
+    pub duplex: bool,
+    /// Loss on `from -> to` (`loss`).
+    pub loss: LossSpec,
+    /// Loss on `to -> from` (`reverse_loss`).
+    pub reverse_loss: LossSpec,
+}
+
+/// When a flow starts.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StartSpec {
+    /// At this time.
+    At(SimTime),
+    /// Uniformly at random in `[lo, hi]`, drawn from the flow's own RNG stream.
+    Uniform(SimTime, SimTime),
+}
+
+/// What the application offers TCP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AppSpec {
+    /// FTP-like bulk transfer: `None` = infinite backlog, `Some(b)` = b bytes.
+    Bulk(Option<u64>),
+}
+
+/// One TCP flow.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FlowSpec {
+    /// Dense id.
+    pub id: FlowId,
+    /// Group name (`flows[i].name`, default `"flows[i]"`), shared by the
+    /// flows a `count` or a source list expanded.
+    pub group: String,
+    /// Sending host.
+    pub src: NodeId,
+    /// Receiving host.
+    pub dst: NodeId,
+    /// Start time.
+    pub start: StartSpec,
+    /// Application.
+    pub app: AppSpec,
+    /// TCP parameters (profile defaults, `[tcp]`, then `[flows.tcp]`).
+    pub tcp: TcpConfig,
+}
+
+/// Time series to record (`[trace]`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct TraceSpec {
+    /// Record cwnd and ssthresh.
+    pub cwnd: bool,
+    /// Record snd_nxt / snd_una (segment numbers).
+    pub seq: bool,
+    /// Sample every `interval`; `None` records every change.
+    pub interval: Option<SimDuration>,
+    /// Flows to trace; empty = all.
+    pub flows: Vec<FlowId>,
+}

@@ -1,0 +1,128 @@
+//! What a run produces. Column-oriented where a table is long (traces), so the
+//! Python layer can hand the vectors to Arrow without reshaping.
+
+use serde::Serialize;
+
+/// Everything one run produces.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RunResults {
+    /// Run-level facts.
+    pub meta: RunMeta,
+    /// One row per flow, in flow-id order.
+    pub flows: Vec<FlowResult>,
+    /// One row per link direction, in link order (forward then reverse).
+    pub links: Vec<LinkResult>,
+    /// Per-flow time series, if requested in `[trace]`.
+    pub trace: TraceTable,
+}
+
+/// Run-level facts and engine statistics.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RunMeta {
+    /// Scenario name.
+    pub scenario: String,
+    /// Seed actually used.
+    pub seed: u64,
+    /// obsim-core version.
+    pub version: String,
+    /// Simulated time at which the run ended, in seconds.
+    pub end_time_s: f64,
+    /// Warm-up excluded from statistics, in seconds.
+    pub warmup_s: f64,
+    /// Length of the measurement window (end - warm-up), in seconds.
+    pub measured_s: f64,
+    /// Events executed.
+    pub events: u64,
+    /// Wall-clock seconds spent in the event loop.
+    pub wall_s: f64,
+    /// Data segments delivered in order to receiving applications (whole run).
+    pub segments_delivered: u64,
+    /// Why the run stopped: `"time"` or `"flows_done"`.
+    pub stop_reason: String,
+}
+
+/// Per-flow results. Counters marked "measured" cover only the window after
+/// warm-up; the rest cover the whole run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct FlowResult {
+    /// Flow id.
+    pub flow: u32,
+    /// Group name.
+    pub group: String,
+    /// Source node name.
+    pub src: String,
+    /// Destination node name.
+    pub dst: String,
+    /// TCP variant.
+    pub variant: String,
+    /// Start time, seconds.
+    pub start_s: f64,
+    /// Completion time (last byte acknowledged), seconds; NaN if not finished.
+    pub end_s: f64,
+    /// Payload bytes delivered in order to the receiver (measured).
+    pub bytes_delivered: u64,
+    /// Goodput in bit/s over the measured window (or start..end for a flow
+    /// that finished), payload only.
+    pub goodput_bps: f64,
+    /// Data segments sent, including retransmissions (whole run).
+    pub segments_sent: u64,
+    /// Retransmitted segments (whole run).
+    pub retransmits: u64,
+    /// Data segments delivered in order to the application (whole run).
+    pub segments_delivered: u64,
+    /// Loss events detected by triple duplicate ACK (entries into fast
+    /// retransmit; whole run).
+    pub td_events: u64,
+    /// Retransmission timeouts (whole run).
+    pub to_events: u64,
+    /// Timeouts that fired while already backed off (consecutive timeouts).
+    pub backoffs: u64,
+    /// Data packets of this flow dropped in the network (whole run).
+    pub packets_dropped: u64,
+    /// Smoothed RTT at the end of the run, seconds (NaN before any sample).
+    pub srtt_s: f64,
+    /// Mean RTT over all samples, seconds.
+    pub rtt_mean_s: f64,
+    /// Mean RTO value over the run (time-average of armed RTO), seconds.
+    pub rto_mean_s: f64,
+    /// cwnd at the end of the run, segments.
+    pub cwnd_final: f64,
+}
+
+/// Per link-direction results.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct LinkResult {
+    /// Link index in the scenario.
+    pub link: u32,
+    /// Transmitting node name.
+    pub from: String,
+    /// Receiving node name.
+    pub to: String,
+    /// Packets accepted into the buffer (whole run).
+    pub packets: u64,
+    /// Bytes accepted (whole run).
+    pub bytes: u64,
+    /// Packets dropped at a full buffer (whole run).
+    pub drops_buffer: u64,
+    /// Packets dropped by the loss model (whole run).
+    pub drops_loss: u64,
+    /// Fraction of the measured window the transmitter was busy.
+    pub utilisation: f64,
+}
+
+/// Columns of the time series: row `i` is (`time_s[i]`, `flow[i]`, ...).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct TraceTable {
+    /// Sample time, seconds.
+    pub time_s: Vec<f64>,
+    /// Flow id.
+    pub flow: Vec<u32>,
+    /// Congestion window, segments.
+    pub cwnd: Vec<f64>,
+    /// Slow-start threshold, segments.
+    pub ssthresh: Vec<f64>,
+    /// Highest segment number sent plus one.
+    pub snd_nxt: Vec<u64>,
+    /// Oldest unacknowledged segment.
+    pub snd_una: Vec<u64>,
+}

@@ -1,0 +1,92 @@
+//! Resolved TCP parameters of one flow. The scenario schema (`config`) fills
+//! these from TOML; `docs/MODEL.md` lists every default and its origin.
+
+use serde::Serialize;
+
+use crate::time::SimDuration;
+
+/// Which loss-recovery algorithm the sender runs. All share the RFC 5681
+/// slow-start / congestion-avoidance window growth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Variant {
+    /// Fast retransmit without fast recovery: slow start after every loss.
+    Tahoe,
+    /// RFC 5681 fast retransmit and fast recovery.
+    Reno,
+    /// RFC 6582 NewReno: stays in recovery across partial ACKs.
+    NewReno,
+    /// RFC 2018 SACK blocks with RFC 6675 scoreboard and pipe.
+    Sack,
+}
+
+/// How the retransmission timer is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RtoEstimator {
+    /// RFC 6298 in nanoseconds: RTO = SRTT + max(G, 4·RTTVAR), clamped to
+    /// [min, max].
+    Rfc6298,
+    /// ns-2's `Agent/TCP` estimator: RTT measured in whole ticks of
+    /// `granularity` (tcpTick_), integer scaled SRTT/RTTVAR as in tcp.cc.
+    Ns2,
+}
+
+/// Which window the timeout and fast-retransmit responses halve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SsthreshBasis {
+    /// RFC 5681 eqs. (4) and (5): ssthresh = max(FlightSize / 2, 2 SMSS).
+    FlightSize,
+    /// ns-2: ssthresh = max(min(cwnd, window) / 2, 2).
+    Cwnd,
+}
+
+/// RFC 6298 retransmission-timer parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct RtoConfig {
+    /// Estimator flavour.
+    pub estimator: RtoEstimator,
+    /// RTO before the first RTT sample (RFC 6298 §2.1: 1 s; ns-2 rtxcur_init_).
+    pub initial: SimDuration,
+    /// Lower bound on the RTO (RFC 6298 §2.4: 1 s; ns-2 minrto_).
+    pub min: SimDuration,
+    /// Upper bound on the RTO (RFC 6298 §2.5 allows >= 60 s; ns-2 maxrto_).
+    pub max: SimDuration,
+    /// Clock granularity G (RFC 6298 §2; ns-2 tcpTick_).
+    pub granularity: SimDuration,
+    /// Largest backoff multiplier (ns-2 maxbackoff_ is 64).
+    pub max_backoff: u32,
+}
+
+/// Everything the sender and receiver of one flow need to know.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TcpConfig {
+    /// Loss-recovery variant.
+    pub variant: Variant,
+    /// Maximum segment size: payload bytes per full segment.
+    pub mss: u32,
+    /// Header bytes added to every segment on the wire; an ACK is `header` bytes.
+    pub header: u32,
+    /// Sender's maximum window W_M in segments (ns-2 `window_`).
+    pub max_window: u32,
+    /// Receiver's advertised window in segments.
+    pub rwnd: u32,
+    /// Initial congestion window in segments (RFC 5681 IW; ns-2 windowInit_).
+    pub initial_cwnd: u32,
+    /// Initial slow-start threshold in segments (RFC 5681: arbitrarily high).
+    pub initial_ssthresh: u32,
+    /// Duplicate ACKs that trigger fast retransmit (RFC 5681: 3).
+    pub dupack_threshold: u32,
+    /// Which window losses halve.
+    pub ssthresh_basis: SsthreshBasis,
+    /// Receiver delays ACKs (RFC 5681 §4.2: every second full segment, or
+    /// the timer below); false acknowledges every segment (ns-2 TCPSink).
+    pub delayed_ack: bool,
+    /// Delayed-ACK timer (RFC 5681: < 500 ms; ns-2 DelAckSink interval_ 100 ms).
+    pub delack_timeout: SimDuration,
+    /// SACK blocks per ACK the receiver sends when the variant is SACK.
+    pub sack_blocks: u8,
+    /// Retransmission timer.
+    pub rto: RtoConfig,
+}

@@ -1,0 +1,13 @@
+//! I/O-free TCP model (smoltcp style): the sender and receiver take packets
+//! and timer expiries in and hand segments and ACKs out; the engine owns the
+//! clock and the network. Window growth (`cc`), loss recovery (`recovery`)
+//! and the reaction to a retransmission timeout (`timeout`) are separate
+//! parts sharing one control block, so Burst TCP can replace the timeout
+//! reaction without touching Reno.
+
+pub mod config;
+pub mod profile;
+pub mod segment;
+
+pub use config::{TcpConfig, Variant};
+pub use segment::{Ack, SackBlock, Segment};
