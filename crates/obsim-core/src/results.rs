@@ -79,12 +79,17 @@ pub struct FlowResult {
     pub backoffs: u64,
     /// Data packets of this flow dropped in the network (whole run).
     pub packets_dropped: u64,
+    /// Data packets that reached the receiver, duplicates included (whole run).
+    pub segments_received: u64,
+    /// Data packets still in the network when the run stopped. Conservation:
+    /// `segments_sent = segments_received + packets_dropped + segments_in_flight`.
+    pub segments_in_flight: u64,
     /// Smoothed RTT at the end of the run, seconds (NaN before any sample).
     pub srtt_s: f64,
     /// Mean RTT over all samples, seconds.
     pub rtt_mean_s: f64,
-    /// Mean RTO value over the run (time-average of armed RTO), seconds.
-    pub rto_mean_s: f64,
+    /// Retransmission timeout at the end of the run, seconds.
+    pub rto_s: f64,
     /// cwnd at the end of the run, segments.
     pub cwnd_final: f64,
 }

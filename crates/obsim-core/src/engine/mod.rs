@@ -1,5 +1,11 @@
 //! The event kernel and the simulation main loop.
 
+pub mod event;
+pub mod queue;
+pub mod sim;
+#[cfg(test)]
+mod tests;
+
 use crate::config::Scenario;
 use crate::results::RunResults;
 
@@ -25,6 +31,5 @@ pub enum SimError {
 
 /// Runs `scenario` to completion.
 pub fn run(scenario: &Scenario, opts: &RunOptions) -> Result<RunResults, SimError> {
-    let _ = (scenario, opts);
-    Err(SimError::Unroutable { path: String::new(), reason: "engine not implemented".into() })
+    Ok(sim::Simulation::new(scenario, opts)?.run())
 }

@@ -1,1 +1,5 @@
-//! TODO
+//! Recorders of what happens during a run.
+
+pub mod trace;
+
+pub use trace::TraceRecorder;

@@ -1,1 +1,12 @@
-//! TODO
+//! The packet network: packets, link channels with drop-tail buffers, loss
+//! models, and static shortest-path routing.
+
+pub mod channel;
+pub mod loss;
+pub mod packet;
+pub mod routing;
+
+pub use channel::Channel;
+pub use loss::LossModel;
+pub use packet::{Packet, Payload};
+pub use routing::RoutingTable;

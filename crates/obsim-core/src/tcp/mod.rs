@@ -7,7 +7,11 @@
 
 pub mod config;
 pub mod profile;
+pub mod receiver;
 pub mod segment;
+pub mod sender;
 
 pub use config::{TcpConfig, Variant};
+pub use receiver::TcpReceiver;
 pub use segment::{Ack, SackBlock, Segment};
+pub use sender::TcpSender;

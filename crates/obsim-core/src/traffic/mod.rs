@@ -1,1 +1,3 @@
-//! TODO
+//! Traffic sources: when flows start and how much they send.
+
+pub mod bulk;

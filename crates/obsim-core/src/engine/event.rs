@@ -1,0 +1,34 @@
+//! The events of a run.
+//!
+//! Order of simultaneous events: events at the same simulated time run in
+//! the order they were scheduled (FIFO by insertion, see `queue`). The stop
+//! event is scheduled before anything else, so a run covers `[0, duration)`:
+//! events due exactly at `duration` do not run.
+
+use crate::ids::{FlowId, LinkId};
+use crate::net::Packet;
+
+/// Something that happens at an instant.
+#[derive(Clone, Copy, Debug)]
+pub enum Event {
+    /// `pkt` has fully crossed channel `ch` and reaches the channel's far end.
+    Arrive {
+        /// Channel crossed.
+        ch: LinkId,
+        /// The packet.
+        pkt: Packet,
+    },
+    /// A flow's application starts sending.
+    FlowStart(FlowId),
+    /// A flow's retransmission timer may have expired (checked lazily: the
+    /// sender's current deadline decides).
+    SenderTimer(FlowId),
+    /// A flow's delayed-ACK timer may have expired.
+    ReceiverTimer(FlowId),
+    /// Take one sample of every traced flow.
+    TraceSample,
+    /// End of the warm-up period: statistics start here.
+    WarmupEnd,
+    /// End of the run.
+    Stop,
+}

@@ -1,0 +1,444 @@
+//! The simulation: builds the network and flows from a [`Scenario`], runs
+//! the event loop, and collects [`RunResults`].
+//!
+//! Timers are *lazy* (as in Linux and ns-3's TCP): each TCP endpoint has at
+//! most one pending timer event. Restarting the retransmission timer on an
+//! ACK only moves the endpoint's deadline later; when the pending event
+//! fires it compares the current deadline with the clock and either acts or
+//! re-arms itself at the new deadline. A deadline moved *earlier* schedules a
+//! new event and the old one is recognised as stale. No per-ACK queue work.
+
+use std::time::Instant;
+
+use crate::config::scenario::{AppSpec, NodeKind, Scenario};
+use crate::engine::event::Event;
+use crate::engine::queue::EventQueue;
+use crate::engine::{RunOptions, SimError};
+use crate::ids::{FlowId, LinkId, NodeId};
+use crate::metrics::trace::{SenderSample, TraceRecorder};
+use crate::net::{Channel, LossModel, Packet, Payload, RoutingTable};
+use crate::results::{FlowResult, LinkResult, RunMeta, RunResults};
+use crate::rng::stream;
+use crate::tcp::{TcpReceiver, TcpSender};
+use crate::time::{SimDuration, SimTime};
+use crate::traffic::bulk;
+
+/// Per-flow state owned by the engine.
+struct FlowState {
+    sender: TcpSender,
+    receiver: TcpReceiver,
+    src: NodeId,
+    dst: NodeId,
+    header: u32,
+    start: SimTime,
+    /// Time of the pending `SenderTimer` event, if any.
+    sender_timer: Option<SimTime>,
+    /// Time of the pending `ReceiverTimer` event, if any.
+    receiver_timer: Option<SimTime>,
+    delivered_bytes_at_warmup: u64,
+    data_dropped: u64,
+    completed: Option<SimTime>,
+    finite: bool,
+}
+
+/// The packet network: channels, their loss models, and routes.
+struct Net {
+    channels: Vec<Channel>,
+    loss: Vec<LossModel>,
+    routes: RoutingTable,
+}
+
+impl Net {
+    /// Hands `pkt` to the channel from `node` towards its destination.
+    /// Returns false if it was dropped at a full buffer.
+    #[inline]
+    fn transmit(&mut self, queue: &mut EventQueue<Event>, now: SimTime, node: NodeId, pkt: Packet) -> bool {
+        let Some(ch) = self.routes.next_hop(node, pkt.dst) else {
+            debug_assert!(false, "no route from {node:?} to {:?}", pkt.dst);
+            return false;
+        };
+        match self.channels[ch.index()].enqueue(now, pkt.bytes) {
+            Some(at) => {
+                queue.push(at, Event::Arrive { ch, pkt });
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// A ready-to-run simulation.
+pub struct Simulation<'s> {
+    scenario: &'s Scenario,
+    seed: u64,
+    now: SimTime,
+    queue: EventQueue<Event>,
+    net: Net,
+    flows: Vec<FlowState>,
+    trace: Option<TraceRecorder>,
+    trace_on_change: bool,
+    events: u64,
+    stop_reason: &'static str,
+    finite_remaining: usize,
+    warmup_done: bool,
+    busy_at_warmup: Vec<SimDuration>,
+}
+
+impl<'s> Simulation<'s> {
+    /// Builds the network, routes and flows of `scenario`.
+    pub fn new(scenario: &'s Scenario, opts: &RunOptions) -> Result<Self, SimError> {
+        let seed = opts.seed.unwrap_or(scenario.seed);
+        let n = scenario.nodes.len();
+        let mut channels = Vec::new();
+        let mut loss = Vec::new();
+        for l in &scenario.links {
+            let mut dirs = vec![(l.from, l.to, &l.loss)];
+            if l.duplex {
+                dirs.push((l.to, l.from, &l.reverse_loss));
+            }
+            for (a, b, spec) in dirs {
+                let parallel = channels.iter().filter(|c: &&Channel| c.from == a && c.to == b).count();
+                let name = format!(
+                    "loss/{}->{}#{parallel}",
+                    scenario.nodes[a.index()].name,
+                    scenario.nodes[b.index()].name
+                );
+                channels.push(Channel::new(a, b, l.rate_bps, l.delay, l.buffer));
+                loss.push(LossModel::new(spec, stream(seed, &name)));
+            }
+        }
+        let transit: Vec<bool> = scenario.nodes.iter().map(|nd| nd.kind != NodeKind::Host).collect();
+        let routes = RoutingTable::shortest_paths(n, &channels, &transit, scenario.routing);
+        let mut flows = Vec::with_capacity(scenario.flows.len());
+        for (i, f) in scenario.flows.iter().enumerate() {
+            for (a, b) in [(f.src, f.dst), (f.dst, f.src)] {
+                if routes.next_hop(a, b).is_none() {
+                    return Err(SimError::Unroutable {
+                        path: format!("flows[{i}]"),
+                        reason: format!(
+                            "no route from node \"{}\" to node \"{}\" (hosts do not forward transit traffic)",
+                            scenario.nodes[a.index()].name,
+                            scenario.nodes[b.index()].name
+                        ),
+                    });
+                }
+            }
+            let AppSpec::Bulk(bytes) = f.app;
+            flows.push(FlowState {
+                sender: TcpSender::new(&f.tcp, bytes),
+                receiver: TcpReceiver::new(&f.tcp),
+                src: f.src,
+                dst: f.dst,
+                header: f.tcp.header,
+                start: bulk::start_time(f.start, seed, f.id),
+                sender_timer: None,
+                receiver_timer: None,
+                delivered_bytes_at_warmup: 0,
+                data_dropped: 0,
+                completed: None,
+                finite: bytes.is_some(),
+            });
+        }
+        let t = &scenario.trace;
+        let trace = (t.cwnd || t.seq).then(|| TraceRecorder::new(flows.len(), &t.flows, t.cwnd, t.seq));
+        let finite_remaining = flows.iter().filter(|f| f.finite).count();
+        let n_ch = channels.len();
+        Ok(Self {
+            scenario,
+            seed,
+            now: SimTime::ZERO,
+            queue: EventQueue::with_capacity(1024),
+            net: Net { channels, loss, routes },
+            flows,
+            trace_on_change: trace.is_some() && t.interval.is_none(),
+            trace,
+            events: 0,
+            stop_reason: "time",
+            finite_remaining,
+            warmup_done: false,
+            busy_at_warmup: vec![SimDuration::ZERO; n_ch],
+        })
+    }
+
+    /// Runs to the end and returns the results.
+    pub fn run(mut self) -> RunResults {
+        let wall = Instant::now();
+        let end = SimTime::ZERO + self.scenario.duration;
+        // Scheduled first, so it precedes any other event at `end`.
+        self.queue.push(end, Event::Stop);
+        self.queue.push(SimTime::ZERO + self.scenario.warmup, Event::WarmupEnd);
+        if let Some(iv) = self.scenario.trace.interval {
+            if self.trace.is_some() && iv > SimDuration::ZERO {
+                self.queue.push(SimTime::ZERO, Event::TraceSample);
+            }
+        }
+        for (i, f) in self.flows.iter().enumerate() {
+            self.queue.push(f.start, Event::FlowStart(FlowId(i as u32)));
+        }
+        while let Some((t, ev)) = self.queue.pop() {
+            debug_assert!(t >= self.now, "time ran backwards");
+            self.now = t;
+            self.events += 1;
+            match ev {
+                Event::Arrive { ch, pkt } => self.on_arrive(ch, pkt),
+                Event::FlowStart(f) => {
+                    self.flows[f.index()].sender.start(t);
+                    self.pump_sender(f);
+                }
+                Event::SenderTimer(f) => self.on_sender_timer(f),
+                Event::ReceiverTimer(f) => self.on_receiver_timer(f),
+                Event::TraceSample => self.on_trace_sample(),
+                Event::WarmupEnd => self.on_warmup_end(),
+                Event::Stop => break,
+            }
+            if self.stop_reason == "flows_done" {
+                break;
+            }
+        }
+        let wall_s = wall.elapsed().as_secs_f64();
+        self.collect(wall_s)
+    }
+
+    fn on_arrive(&mut self, ch: LinkId, pkt: Packet) {
+        let net = &mut self.net;
+        if net.loss[ch.index()].lose(&pkt) {
+            net.channels[ch.index()].stats.drops_loss += 1;
+            if pkt.is_data() {
+                self.flows[pkt.flow.index()].data_dropped += 1;
+            }
+            return;
+        }
+        let node = net.channels[ch.index()].to;
+        if node != pkt.dst {
+            if !net.transmit(&mut self.queue, self.now, node, pkt) && pkt.is_data() {
+                self.flows[pkt.flow.index()].data_dropped += 1;
+            }
+            return;
+        }
+        let f = pkt.flow;
+        match pkt.payload {
+            Payload::Data(seg) => {
+                let fl = &mut self.flows[f.index()];
+                if let Some(ack) = fl.receiver.on_segment(self.now, &seg) {
+                    let a = Packet { flow: f, src: fl.dst, dst: fl.src, bytes: fl.header, payload: Payload::Ack(ack) };
+                    let from = fl.dst;
+                    net.transmit(&mut self.queue, self.now, from, a);
+                }
+                self.sync_receiver_timer(f);
+            }
+            Payload::Ack(ack) => {
+                self.flows[f.index()].sender.on_ack(self.now, &ack);
+                self.pump_sender(f);
+            }
+        }
+    }
+
+    /// Sends everything the sender is willing to send now, then re-arms its
+    /// timer, checks completion and traces.
+    fn pump_sender(&mut self, f: FlowId) {
+        let fl = &mut self.flows[f.index()];
+        while let Some(seg) = fl.sender.poll_transmit(self.now) {
+            let pkt = Packet {
+                flow: f,
+                src: fl.src,
+                dst: fl.dst,
+                bytes: seg.len + fl.header,
+                payload: Payload::Data(seg),
+            };
+            if !self.net.transmit(&mut self.queue, self.now, fl.src, pkt) {
+                fl.data_dropped += 1;
+            }
+        }
+        if let Some(d) = fl.sender.rto_deadline() {
+            if fl.sender_timer.is_none_or(|t| d < t) {
+                self.queue.push(d, Event::SenderTimer(f));
+                fl.sender_timer = Some(d);
+            }
+        }
+        if fl.finite && fl.completed.is_none() && fl.sender.is_complete() {
+            fl.completed = Some(self.now);
+            self.finite_remaining -= 1;
+            if self.finite_remaining == 0 && self.scenario.stop_when_flows_done {
+                self.stop_reason = "flows_done";
+            }
+        }
+        if self.trace_on_change {
+            if let Some(tr) = self.trace.as_mut() {
+                if tr.traces(f) {
+                    tr.record_if_changed(self.now, f, sample(&fl.sender));
+                }
+            }
+        }
+    }
+
+    fn on_sender_timer(&mut self, f: FlowId) {
+        let fl = &mut self.flows[f.index()];
+        if fl.sender_timer != Some(self.now) {
+            return; // superseded by an earlier deadline
+        }
+        fl.sender_timer = None;
+        match fl.sender.rto_deadline() {
+            Some(d) if d <= self.now => {
+                fl.sender.on_timeout(self.now);
+                self.pump_sender(f);
+            }
+            Some(d) => {
+                self.queue.push(d, Event::SenderTimer(f));
+                fl.sender_timer = Some(d);
+            }
+            None => {}
+        }
+    }
+
+    fn sync_receiver_timer(&mut self, f: FlowId) {
+        let fl = &mut self.flows[f.index()];
+        if let Some(d) = fl.receiver.delack_deadline() {
+            if fl.receiver_timer.is_none_or(|t| d < t) {
+                self.queue.push(d, Event::ReceiverTimer(f));
+                fl.receiver_timer = Some(d);
+            }
+        }
+    }
+
+    fn on_receiver_timer(&mut self, f: FlowId) {
+        let fl = &mut self.flows[f.index()];
+        if fl.receiver_timer != Some(self.now) {
+            return;
+        }
+        fl.receiver_timer = None;
+        match fl.receiver.delack_deadline() {
+            Some(d) if d <= self.now => {
+                if let Some(ack) = fl.receiver.on_delack_timeout(self.now) {
+                    let a = Packet { flow: f, src: fl.dst, dst: fl.src, bytes: fl.header, payload: Payload::Ack(ack) };
+                    let from = fl.dst;
+                    self.net.transmit(&mut self.queue, self.now, from, a);
+                }
+                self.sync_receiver_timer(f);
+            }
+            Some(_) => self.sync_receiver_timer(f),
+            None => {}
+        }
+    }
+
+    fn on_trace_sample(&mut self) {
+        let Some(tr) = self.trace.as_mut() else { return };
+        for (i, fl) in self.flows.iter().enumerate() {
+            let f = FlowId(i as u32);
+            if tr.traces(f) && fl.start <= self.now {
+                tr.record(self.now, f, sample(&fl.sender));
+            }
+        }
+        if let Some(iv) = self.scenario.trace.interval {
+            self.queue.push(self.now + iv, Event::TraceSample);
+        }
+    }
+
+    fn on_warmup_end(&mut self) {
+        self.warmup_done = true;
+        for fl in &mut self.flows {
+            fl.delivered_bytes_at_warmup = fl.receiver.delivered_bytes();
+        }
+        for (b, c) in self.busy_at_warmup.iter_mut().zip(&self.net.channels) {
+            *b = c.busy_time_until(self.now);
+        }
+    }
+
+    fn collect(mut self, wall_s: f64) -> RunResults {
+        let sc = self.scenario;
+        let end = self.now;
+        let warm = if self.warmup_done { SimTime::ZERO + sc.warmup } else { end };
+        let measured = end.saturating_since(warm);
+        // Data packets still in the network: drain the event list.
+        let mut in_flight = vec![0u64; self.flows.len()];
+        while let Some((_, ev)) = self.queue.pop() {
+            if let Event::Arrive { pkt, .. } = ev {
+                if pkt.is_data() {
+                    in_flight[pkt.flow.index()] += 1;
+                }
+            }
+        }
+        let name = |n: NodeId| sc.nodes[n.index()].name.clone();
+        let mut flows = Vec::with_capacity(self.flows.len());
+        let mut delivered_total = 0;
+        for (i, (fl, spec)) in self.flows.iter().zip(&sc.flows).enumerate() {
+            let st = fl.sender.stats();
+            let bytes_total = fl.receiver.delivered_bytes();
+            let bytes = if self.warmup_done { bytes_total - fl.delivered_bytes_at_warmup } else { 0 };
+            let goodput = match fl.completed {
+                Some(c) if c > fl.start => bytes_total as f64 * 8.0 / (c - fl.start).as_secs_f64(),
+                _ if measured > SimDuration::ZERO => bytes as f64 * 8.0 / measured.as_secs_f64(),
+                _ => 0.0,
+            };
+            delivered_total += fl.receiver.delivered_segments();
+            flows.push(FlowResult {
+                flow: i as u32,
+                group: spec.group.clone(),
+                src: name(fl.src),
+                dst: name(fl.dst),
+                variant: format!("{:?}", spec.tcp.variant).to_lowercase(),
+                start_s: fl.start.as_secs_f64(),
+                end_s: fl.completed.map_or(f64::NAN, SimTime::as_secs_f64),
+                bytes_delivered: bytes,
+                goodput_bps: goodput,
+                segments_sent: st.segments_sent,
+                retransmits: st.retransmits,
+                segments_delivered: fl.receiver.delivered_segments(),
+                td_events: st.td_events,
+                to_events: st.to_events,
+                backoffs: st.backoffs,
+                packets_dropped: fl.data_dropped,
+                segments_received: fl.receiver.stats().segments_received,
+                segments_in_flight: in_flight[i],
+                srtt_s: fl.sender.srtt().map_or(f64::NAN, SimDuration::as_secs_f64),
+                rtt_mean_s: if st.rtt_samples > 0 {
+                    st.rtt_sum.as_secs_f64() / st.rtt_samples as f64
+                } else {
+                    f64::NAN
+                },
+                rto_s: fl.sender.rto().as_secs_f64(),
+                cwnd_final: fl.sender.cwnd(),
+            });
+        }
+        let links = self
+            .net
+            .channels
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let busy = c.busy_time_until(end) - self.busy_at_warmup[i];
+                LinkResult {
+                    link: i as u32,
+                    from: name(c.from),
+                    to: name(c.to),
+                    packets: c.stats.packets,
+                    bytes: c.stats.bytes,
+                    drops_buffer: c.stats.drops_buffer,
+                    drops_loss: c.stats.drops_loss,
+                    utilisation: if measured > SimDuration::ZERO {
+                        busy.as_secs_f64() / measured.as_secs_f64()
+                    } else {
+                        0.0
+                    },
+                }
+            })
+            .collect();
+        let meta = RunMeta {
+            scenario: sc.name.clone(),
+            seed: self.seed,
+            version: crate::VERSION.to_string(),
+            end_time_s: end.as_secs_f64(),
+            warmup_s: warm.as_secs_f64(),
+            measured_s: measured.as_secs_f64(),
+            events: self.events,
+            wall_s,
+            segments_delivered: delivered_total,
+            stop_reason: self.stop_reason.to_string(),
+        };
+        let trace = self.trace.take().map(TraceRecorder::finish).unwrap_or_default();
+        RunResults { meta, flows, links, trace }
+    }
+}
+
+fn sample(s: &TcpSender) -> SenderSample {
+    SenderSample { cwnd: s.cwnd(), ssthresh: s.ssthresh(), snd_nxt: s.snd_nxt(), snd_una: s.snd_una() }
+}
