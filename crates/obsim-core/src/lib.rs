@@ -10,6 +10,7 @@
 //! scenario schema and its validation; [`results`] is what a run returns.
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod config;
 pub mod engine;
 pub mod ids;

@@ -1,0 +1,3 @@
+//! Analytic models used to validate the simulator.
+
+pub mod pftk;
