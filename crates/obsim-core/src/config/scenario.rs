@@ -70,7 +70,7 @@ pub struct NodeSpec {
 #[serde(rename_all = "lowercase")]
 pub enum Buffer {
     /// At most this many packets waiting (the one being transmitted is not
-    /// counted, as in ns-2's DropTail `limit_`).
+    /// counted, as in ns-2's `DropTail` `limit_`).
     Packets(u32),
     /// At most this many bytes waiting.
     Bytes(u64),
@@ -175,7 +175,7 @@ pub struct FlowSpec {
 pub struct TraceSpec {
     /// Record cwnd and ssthresh.
     pub cwnd: bool,
-    /// Record snd_nxt / snd_una (segment numbers).
+    /// Record `snd_nxt` / `snd_una` (segment numbers).
     pub seq: bool,
     /// Sample every `interval`; `None` records every change.
     pub interval: Option<SimDuration>,
