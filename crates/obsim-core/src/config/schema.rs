@@ -475,8 +475,13 @@ fn node_ref(v: &Val, names: &BTreeMap<String, NodeId>) -> Result<NodeId, String>
         return Ok(*id);
     }
     let mut r = format!("expected the name of a node declared in [[nodes]], found {}; no such node", quote(s));
-    if let Some((_, best)) =
-        names.keys().take(10_000).map(|k| (edit_distance(s, k), k)).filter(|(d, _)| *d <= 2).min_by_key(|(d, _)| *d)
+    // Suggestions cost an edit distance per node: only for small topologies.
+    if let Some((_, best)) = names
+        .keys()
+        .take(if names.len() <= 1000 { 1000 } else { 0 })
+        .map(|k| (edit_distance(s, k), k))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
     {
         let _ = write!(r, " (did you mean {}?)", quote(best));
     }

@@ -498,6 +498,19 @@ fn all_errors_are_reported() {
 }
 
 #[test]
+fn error_list_is_capped() {
+    let many = vec!["-1"; 500].join(", ");
+    let text = edit(&[(
+        "loss = { model = \"bernoulli\", p = 0.01 }",
+        &format!("loss = {{ model = \"packets\", indices = [{many}] }}"),
+    )]);
+    let e = errors_of(&text);
+    assert_eq!(e.errors.len(), super::walk::MAX_ERRORS + 1);
+    assert_eq!(e.errors[0].path, "links[1].loss.indices[0]");
+    assert_eq!(e.errors.last().unwrap().reason, "... and 400 more problems not shown");
+}
+
+#[test]
 fn toml_syntax_error_has_line_and_column() {
     let e = errors_of("name = \"x\"\n[simulation]\nduration = = 3\n");
     assert_eq!(e.errors.len(), 1, "{e}");

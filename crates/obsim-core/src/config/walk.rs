@@ -3,6 +3,7 @@
 //! tracking the key path (`links[2].rate`) and collecting every problem in
 //! [`Errors`] instead of stopping at the first, as serde would.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use super::error::{ConfigError, ConfigErrors};
@@ -87,30 +88,50 @@ impl Val {
     }
 }
 
+/// Most problems listed; the rest are counted in a last entry.
+pub const MAX_ERRORS: usize = 100;
+
 /// The problems found so far.
 #[derive(Debug, Default)]
-pub struct Errors(Vec<ConfigError>);
+pub struct Errors {
+    list: Vec<ConfigError>,
+    seen: BTreeSet<(String, String)>,
+    more: usize,
+}
 
 impl Errors {
-    /// Records a problem at `path` (exact duplicates are recorded once).
+    /// Records a problem at `path` (exact duplicates are recorded once;
+    /// past [`MAX_ERRORS`] they are only counted).
     pub fn push(&mut self, path: impl Into<String>, reason: impl Into<String>) {
-        let e = ConfigError { path: path.into(), reason: reason.into() };
-        if !self.0.contains(&e) {
-            self.0.push(e);
+        let key = (path.into(), reason.into());
+        if self.seen.contains(&key) {
+            return;
         }
+        if self.list.len() >= MAX_ERRORS {
+            self.more += 1;
+            return;
+        }
+        self.seen.insert(key.clone());
+        self.list.push(ConfigError { path: key.0, reason: key.1 });
     }
     /// No problem so far.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.list.is_empty()
     }
     /// `Ok(value)` if no problem was recorded, else all of them.
-    pub fn finish<T>(self, value: Option<T>) -> Result<T, ConfigErrors> {
+    pub fn finish<T>(mut self, value: Option<T>) -> Result<T, ConfigErrors> {
+        if self.more > 0 {
+            let reason =
+                format!("... and {} more problem{} not shown", self.more, if self.more == 1 { "" } else { "s" });
+            self.list.push(ConfigError { path: String::new(), reason });
+        }
         match value {
-            Some(v) if self.0.is_empty() => Ok(v),
-            _ if self.0.is_empty() => Err(ConfigErrors {
+            Some(v) if self.list.is_empty() => Ok(v),
+            // Unreachable in practice: a part is invalid only after a push.
+            _ if self.list.is_empty() => Err(ConfigErrors {
                 errors: vec![ConfigError { path: String::new(), reason: "invalid scenario".into() }],
             }),
-            _ => Err(ConfigErrors { errors: self.0 }),
+            _ => Err(ConfigErrors { errors: self.list }),
         }
     }
 }
