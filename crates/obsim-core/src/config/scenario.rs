@@ -122,7 +122,8 @@ pub struct LinkSpec {
     pub rate_bps: u64,
     /// One-way propagation delay (`delay`).
     pub delay: SimDuration,
-    /// Output buffer at each end (`buffer`, default 100 packets? see MODEL.md).
+    /// Output buffer at each end (`buffer`, default 50 packets: ns-2's
+    /// `Queue set limit_ 50`; see docs/SCENARIOS.md).
     pub buffer: Buffer,
     /// Also create the reverse channel `to -> from` (`duplex`, default true).
     pub duplex: bool,

@@ -28,9 +28,9 @@ pub const DEFAULT_PROFILE: &str = "rfc";
 /// Most flows a scenario may expand to (guards against `count = 1e18`).
 pub const MAX_FLOWS: usize = 1_000_000;
 
-const TOP_KEYS: &[&str] = &["name", "simulation", "tcp", "nodes", "links", "flows", "trace"];
-const SIM_KEYS: &[&str] = &["duration", "warmup", "seed", "stop", "routing"];
-const TCP_KEYS: &[&str] = &[
+pub(crate) const TOP_KEYS: &[&str] = &["name", "simulation", "tcp", "nodes", "links", "flows", "trace"];
+pub(crate) const SIM_KEYS: &[&str] = &["duration", "warmup", "seed", "stop", "routing"];
+pub(crate) const TCP_KEYS: &[&str] = &[
     "profile",
     "variant",
     "mss",
@@ -46,11 +46,11 @@ const TCP_KEYS: &[&str] = &[
     "sack_blocks",
     "rto",
 ];
-const RTO_KEYS: &[&str] = &["estimator", "initial", "min", "max", "granularity", "max_backoff"];
-const NODE_KEYS: &[&str] = &["name", "kind"];
-const LINK_KEYS: &[&str] = &["from", "to", "rate", "delay", "buffer", "duplex", "loss", "reverse_loss"];
-const FLOW_KEYS: &[&str] = &["name", "from", "to", "count", "start", "size", "tcp"];
-const TRACE_KEYS: &[&str] = &["cwnd", "seq", "interval", "flows"];
+pub(crate) const RTO_KEYS: &[&str] = &["estimator", "initial", "min", "max", "granularity", "max_backoff"];
+pub(crate) const NODE_KEYS: &[&str] = &["name", "kind"];
+pub(crate) const LINK_KEYS: &[&str] = &["from", "to", "rate", "delay", "buffer", "duplex", "loss", "reverse_loss"];
+pub(crate) const FLOW_KEYS: &[&str] = &["name", "from", "to", "count", "start", "size", "tcp"];
+pub(crate) const TRACE_KEYS: &[&str] = &["cwnd", "seq", "interval", "flows"];
 const LOSS_MODELS: &[&str] = &["none", "bernoulli", "packets", "segments"];
 
 // ---------------------------------------------------------------------------

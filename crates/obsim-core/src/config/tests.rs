@@ -743,6 +743,25 @@ fn every_example_scenario_parses() {
     assert!(n >= 2, "found {n} scenarios in {}", dir.display());
 }
 
+#[test]
+fn docs_cover_every_key_and_their_example_parses() {
+    use super::schema::{FLOW_KEYS, LINK_KEYS, NODE_KEYS, RTO_KEYS, SIM_KEYS, TCP_KEYS, TOP_KEYS, TRACE_KEYS};
+    let doc = include_str!("../../../../docs/SCENARIOS.md");
+    for keys in [TOP_KEYS, SIM_KEYS, TCP_KEYS, RTO_KEYS, NODE_KEYS, LINK_KEYS, FLOW_KEYS, TRACE_KEYS] {
+        for k in keys {
+            assert!(
+                doc.contains(&format!("`{k}`"))
+                    || doc.contains(&format!("`[{k}]`"))
+                    || doc.contains(&format!("`[[{k}]]`")),
+                "docs/SCENARIOS.md does not document `{k}`"
+            );
+        }
+    }
+    let example = doc.split("```toml\n").nth(1).and_then(|s| s.split("```").next()).expect("a ```toml example");
+    let s = ok(example);
+    assert_eq!(s.flows.len(), 1);
+}
+
 // ---------------------------------------------------------------------------
 // No input panics
 // ---------------------------------------------------------------------------
