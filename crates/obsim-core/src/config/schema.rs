@@ -12,7 +12,7 @@ use super::scenario::{
 };
 use super::units::{self, quote, Amount, UnitError, DURATION_UNITS, RATE_UNITS, SIZE_UNITS};
 use super::walk::{
-    array, boolean, choice, edit_distance, index, int_in, join, name, probability, u32_in, Errors, Table, Val,
+    array, boolean, choice, count_in, edit_distance, index, int_in, join, name, probability, u32_in, Errors, Table, Val,
 };
 use crate::ids::{FlowId, NodeId};
 use crate::tcp::config::{RtoEstimator, SsthreshBasis, TcpConfig, Variant};
@@ -205,13 +205,14 @@ struct TcpOverrides {
 fn ssthresh(v: &Val) -> Result<u32, String> {
     match v {
         Val::Str(s) if s == "infinite" => Ok(u32::MAX),
-        Val::Int(_) => u32_in(v, 1, u32::MAX).map_err(|e| format!("{e} (segments), or \"infinite\"")),
-        _ => Err(format!("expected an integer number of segments >= 1, or \"infinite\", found {}", v.describe())),
+        _ => count_in(v, 1, i128::from(u32::MAX), "segments")
+            .map(|n| n as u32)
+            .map_err(|e| e.replacen(" >= 1", " >= 1, or \"infinite\"", 1)),
     }
 }
 
 fn segments(v: &Val) -> Result<u32, String> {
-    u32_in(v, 1, u32::MAX).map_err(|e| format!("{e} (segments)"))
+    count_in(v, 1, i128::from(u32::MAX), "segments").map(|n| n as u32)
 }
 
 fn parse_tcp(errs: &mut Errors, path: &str, val: &Val) -> TcpOverrides {
@@ -375,6 +376,8 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
 
     // [tcp]
     let tcp_top = parse_tcp(errs, "tcp", top.raw("tcp").unwrap_or(&empty));
+    // The [tcp] table alone must resolve (reports rto.min > rto.max there).
+    let tcp_top_ok = resolve_tcp(errs, &tcp_top, None).is_some();
 
     // [[nodes]]
     let (nodes, names) = build_nodes(errs, &top);
@@ -382,7 +385,7 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
     let (links, seg_refs) = build_links(errs, &top, &names);
     let topology_ok = nodes.iter().all(Option::is_some) && links.iter().all(Option::is_some);
     // [[flows]]
-    let flows = build_flows(errs, &top, &names, &tcp_top, duration_v, &nodes, &links, topology_ok);
+    let flows = build_flows(errs, &top, &names, &tcp_top, tcp_top_ok, duration_v, &nodes, &links, topology_ok);
 
     if let Some(flows) = &flows {
         for (path, id) in seg_refs {
@@ -480,7 +483,7 @@ fn node_ref(v: &Val, names: &BTreeMap<String, NodeId>) -> Result<NodeId, String>
         .keys()
         .take(if names.len() <= 1000 { 1000 } else { 0 })
         .map(|k| (edit_distance(s, k), k))
-        .filter(|(d, _)| *d <= 2)
+        .filter(|(d, _)| *d <= 2 && *d < s.chars().count())
         .min_by_key(|(d, _)| *d)
     {
         let _ = write!(r, " (did you mean {}?)", quote(best));
@@ -492,7 +495,7 @@ fn u64_list(errs: &mut Errors, path: &str, v: &Val) -> Option<Vec<u64>> {
     let items = match array(v) {
         Ok(a) => a,
         Err(e) => {
-            errs.push(path, format!("{e} of non-negative integers"));
+            errs.push(path, format!("expected an array of non-negative integers, found {}", v.describe()));
             return None;
         }
     };
@@ -689,23 +692,46 @@ fn node_list(errs: &mut Errors, path: &str, v: &Val, names: &BTreeMap<String, No
     }
 }
 
-fn start(v: &Val) -> Result<StartSpec, String> {
-    const EXPECTED: &str = "expected a start time like \"0 s\", or a range [\"0 s\", \"1 s\"] (uniform)";
-    match v {
-        Val::Array(a) if a.len() == 2 => {
-            let lo = duration(&a[0]).map_err(|e| format!("[0]: {e}"))?;
-            let hi = duration(&a[1]).map_err(|e| format!("[1]: {e}"))?;
-            if lo > hi {
-                return Err(format!(
-                    "{EXPECTED}, found a range from {lo} down to {hi}; the first bound must not exceed the second"
-                ));
+/// `start`: one time, or a `[lo, hi]` range (uniform); absent = time zero.
+fn start(errs: &mut Errors, t: &Table<'_>) -> Option<StartSpec> {
+    let path = t.key_path("start");
+    match t.raw("start") {
+        None => Some(StartSpec::At(SimTime::ZERO)),
+        Some(Val::Array(a)) if a.len() == 2 => {
+            let mut bounds = [None, None];
+            for (i, x) in a.iter().enumerate() {
+                match duration(x) {
+                    Ok(d) => bounds[i] = Some(d),
+                    Err(e) => errs.push(index(&path, i), e),
+                }
             }
-            Ok(StartSpec::Uniform(SimTime(lo.0), SimTime(hi.0)))
+            let (lo, hi) = (bounds[0]?, bounds[1]?);
+            if lo > hi {
+                errs.push(
+                    path,
+                    format!("expected a range [lo, hi] with lo <= hi, found [{lo}, {hi}]; the first bound must not exceed the second"),
+                );
+                return None;
+            }
+            Some(StartSpec::Uniform(SimTime(lo.0), SimTime(hi.0)))
         }
-        Val::Array(a) => Err(format!("{EXPECTED}, found an array of {} elements", a.len())),
-        _ => {
-            duration(v).map(|d| StartSpec::At(SimTime(d.0))).map_err(|e| format!("{e}; or a range [\"0 s\", \"1 s\"]"))
+        Some(Val::Array(a)) => {
+            errs.push(
+                path,
+                format!(
+                    "expected a start time like \"0 s\", or a range [\"0 s\", \"1 s\"] of two times, found an array of {} elements",
+                    a.len()
+                ),
+            );
+            None
         }
+        Some(v) => match duration(v) {
+            Ok(d) => Some(StartSpec::At(SimTime(d.0))),
+            Err(e) => {
+                errs.push(path, format!("{e}; or a range [\"0 s\", \"1 s\"] (uniform)"));
+                None
+            }
+        },
     }
 }
 
@@ -736,14 +762,13 @@ fn build_flows(
     top: &Table<'_>,
     names: &BTreeMap<String, NodeId>,
     tcp_top: &TcpOverrides,
+    tcp_top_ok: bool,
     duration_v: Option<SimDuration>,
     nodes: &[Option<NodeSpec>],
     links: &[Option<LinkSpec>],
     topology_ok: bool,
 ) -> Option<Vec<FlowSpec>> {
     let groups = table_array(errs, top, "flows");
-    // The [tcp] table alone must resolve (reports rto.min > rto.max there).
-    let top_cfg = resolve_tcp(errs, tcp_top, None);
     let mut adj: Vec<Vec<NodeId>> = vec![Vec::new(); nodes.len()];
     for l in links.iter().flatten() {
         adj[l.from.index()].push(l.to);
@@ -753,7 +778,7 @@ fn build_flows(
     }
     let mut reach: BTreeMap<NodeId, Vec<bool>> = BTreeMap::new();
     let mut flows = Vec::new();
-    let mut all_ok = top_cfg.is_some();
+    let mut all_ok = tcp_top_ok;
     let mut group_names: BTreeMap<String, usize> = BTreeMap::new();
     for (i, v) in groups.iter().enumerate() {
         let path = index("flows", i);
@@ -784,7 +809,7 @@ fn build_flows(
             Some(tv) => node_list(errs, &t.key_path("to"), tv, names),
         };
         let count = t.get(errs, "count", |v| int_in(v, 1, MAX_FLOWS as i128).map(|c| c as usize)).or(1);
-        let st = t.get(errs, "start", start).or(StartSpec::At(SimTime::ZERO));
+        let st = start(errs, &t);
         if let (Some(s), Some(d)) = (st, duration_v) {
             let last = match s {
                 StartSpec::At(a) | StartSpec::Uniform(_, a) => a,

@@ -243,7 +243,12 @@ const BAD: &[Row] = &[
         "tcp.sack_blocks",
         "without a decimal point",
     ),
-    ("zero window", &[("mss = \"1000 B\"", "max_window = 0")], "tcp.max_window", "an integer >= 1"),
+    (
+        "zero window",
+        &[("mss = \"1000 B\"", "max_window = 0")],
+        "tcp.max_window",
+        "an integer number of segments >= 1, found integer 0",
+    ),
     (
         "bad ssthresh word",
         &[("mss = \"1000 B\"", "initial_ssthresh = \"big\"")],

@@ -268,7 +268,7 @@ fn unknown_key(key: &str, allowed: &[&str]) -> String {
     let best = allowed
         .iter()
         .map(|a| (edit_distance(key, a), *a))
-        .filter(|&(d, a)| d <= 2.max(a.len() / 3))
+        .filter(|&(d, a)| d <= 2.max(a.len() / 3) && d < key.chars().count())
         .min_by_key(|&(d, _)| d);
     if let Some((_, a)) = best {
         let _ = write!(r, "; did you mean {}?", quote(a));
@@ -320,9 +320,16 @@ pub fn name(v: &Val) -> Result<String, String> {
 
 /// An integer in `lo..=hi`.
 pub fn int_in(v: &Val, lo: i128, hi: i128) -> Result<i128, String> {
+    count_in(v, lo, hi, "")
+}
+
+/// An integer in `lo..=hi` counting `noun` (for the message: "an integer
+/// number of segments >= 1").
+pub fn count_in(v: &Val, lo: i128, hi: i128, noun: &str) -> Result<i128, String> {
     // Bounds of u32 or wider read as "no upper bound" unless exceeded.
     let wide = hi >= i128::from(u32::MAX);
-    let range = if wide { format!("an integer >= {lo}") } else { format!("an integer in {lo}..={hi}") };
+    let what = if noun.is_empty() { "an integer".to_string() } else { format!("an integer number of {noun}") };
+    let range = if wide { format!("{what} >= {lo}") } else { format!("{what} in {lo}..={hi}") };
     match v {
         Val::Int(i) if (lo..=hi).contains(i) => Ok(*i),
         Val::Int(i) if wide && *i > hi => Err(format!("expected {range} and at most {hi}, found {}", v.describe())),
@@ -342,11 +349,13 @@ pub fn u32_in(v: &Val, lo: u32, hi: u32) -> Result<u32, String> {
 pub fn choice<'c>(v: &Val, choices: &[&'c str]) -> Result<&'c str, String> {
     let list = choices.iter().map(|c| quote(c)).collect::<Vec<_>>().join(", ");
     match v {
-        Val::Str(s) => choices
-            .iter()
-            .find(|c| **c == s.as_str())
-            .copied()
-            .ok_or_else(|| format!("expected one of {list}, found {}", v.describe())),
+        Val::Str(s) => choices.iter().find(|c| **c == s.as_str()).copied().ok_or_else(|| {
+            let mut r = format!("expected one of {list}, found {}", v.describe());
+            if let Some(c) = choices.iter().find(|c| c.eq_ignore_ascii_case(s)) {
+                let _ = write!(r, "; did you mean {}? (values are case-sensitive)", quote(c));
+            }
+            r
+        }),
         _ => Err(format!("expected one of {list}, found {}", v.describe())),
     }
 }
