@@ -12,7 +12,7 @@ use super::scenario::{
 };
 use super::units::{self, quote, Amount, UnitError, DURATION_UNITS, RATE_UNITS, SIZE_UNITS};
 use super::walk::{
-    array, boolean, choice, count_in, edit_distance, index, int_in, join, name, probability, u32_in, Errors, Table, Val,
+    boolean, choice, count_in, edit_distance, index, int_in, join, name, probability, u32_in, Errors, Table, Val,
 };
 use crate::ids::{FlowId, NodeId};
 use crate::tcp::config::{RtoEstimator, SsthreshBasis, TcpConfig, Variant};
@@ -492,12 +492,9 @@ fn node_ref(v: &Val, names: &BTreeMap<String, NodeId>) -> Result<NodeId, String>
 }
 
 fn u64_list(errs: &mut Errors, path: &str, v: &Val) -> Option<Vec<u64>> {
-    let items = match array(v) {
-        Ok(a) => a,
-        Err(e) => {
-            errs.push(path, format!("expected an array of non-negative integers, found {}", v.describe()));
-            return None;
-        }
+    let Val::Array(items) = v else {
+        errs.push(path, format!("expected an array of non-negative integers, found {}", v.describe()));
+        return None;
     };
     let mut out = Vec::with_capacity(items.len());
     let mut ok = true;
