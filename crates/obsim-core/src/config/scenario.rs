@@ -70,7 +70,7 @@ pub struct NodeSpec {
 #[serde(rename_all = "lowercase")]
 pub enum Buffer {
     /// At most this many packets waiting (the one being transmitted is not
-    /// counted, as in ns-2's DropTail `limit_`).
+    /// counted, as in ns-2's `DropTail` `limit_`).
     Packets(u32),
     /// At most this many bytes waiting.
     Bytes(u64),
@@ -122,7 +122,8 @@ pub struct LinkSpec {
     pub rate_bps: u64,
     /// One-way propagation delay (`delay`).
     pub delay: SimDuration,
-    /// Output buffer at each end (`buffer`, default 100 packets? see MODEL.md).
+    /// Output buffer at each end (`buffer`, default 50 packets: ns-2's
+    /// `Queue set limit_ 50`; see docs/SCENARIOS.md).
     pub buffer: Buffer,
     /// Also create the reverse channel `to -> from` (`duplex`, default true).
     pub duplex: bool,
@@ -175,7 +176,7 @@ pub struct FlowSpec {
 pub struct TraceSpec {
     /// Record cwnd and ssthresh.
     pub cwnd: bool,
-    /// Record snd_nxt / snd_una (segment numbers).
+    /// Record `snd_nxt` / `snd_una` (segment numbers).
     pub seq: bool,
     /// Sample every `interval`; `None` records every change.
     pub interval: Option<SimDuration>,

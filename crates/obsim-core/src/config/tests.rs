@@ -1,0 +1,989 @@
+//! Tests of the scenario schema: every class of bad input names its key path
+//! and says why; good files resolve with defaults and layering applied; no
+//! input makes the parser panic.
+
+use super::scenario::{AppSpec, Buffer, LossSpec, NodeKind, Routing, StartSpec};
+use super::{parse_json, parse_toml, to_json, ConfigErrors, Scenario};
+use crate::ids::{FlowId, NodeId};
+use crate::tcp::config::{SsthreshBasis, Variant};
+use crate::tcp::profile::profile;
+use crate::time::{SimDuration, SimTime};
+
+const DUMBBELL: &str = include_str!("../../../../scenarios/dumbbell.toml");
+const SINGLE_FLOW: &str = include_str!("../../../../scenarios/single_flow.toml");
+
+/// A small valid scenario; bad inputs are edits of it.
+const BASE: &str = r#"
+name = "t"
+
+[simulation]
+duration = "10 s"
+
+[tcp]
+mss = "1000 B"
+
+[[nodes]]
+name = "a"
+kind = "host"
+
+[[nodes]]
+name = "r"
+
+[[nodes]]
+name = "b"
+kind = "host"
+
+[[links]]
+from = "a"
+to = "r"
+rate = "100 Mbit/s"
+delay = "1 ms"
+
+[[links]]
+from = "r"
+to = "b"
+rate = "1 Gbit/s"
+delay = "5 ms"
+loss = { model = "bernoulli", p = 0.01 }
+
+[[flows]]
+name = "f"
+from = "a"
+to = "b"
+
+[trace]
+cwnd = true
+"#;
+
+/// `BASE` with each `(old, new)` applied once, in order; panics if `old` is
+/// not found (a broken test row, not a parser bug).
+#[track_caller]
+fn edit(edits: &[(&str, &str)]) -> String {
+    let mut s = BASE.to_string();
+    for (old, new) in edits {
+        assert!(s.contains(old), "test row edits {old:?}, which BASE lacks");
+        s = s.replacen(old, new, 1);
+    }
+    s
+}
+
+#[track_caller]
+fn errors_of(text: &str) -> ConfigErrors {
+    match parse_toml(text) {
+        Ok(s) => panic!("expected errors, parsed fine: {s:?}\n--- input ---\n{text}"),
+        Err(e) => e,
+    }
+}
+
+#[track_caller]
+fn ok(text: &str) -> Scenario {
+    parse_toml(text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn base_is_valid() {
+    let s = ok(BASE);
+    assert_eq!(s.flows.len(), 1);
+}
+
+/// One row per class of bad input: the edit, the exact path, a fragment of
+/// the reason.
+type Row = (&'static str, &'static [(&'static str, &'static str)], &'static str, &'static str);
+const BAD: &[Row] = &[
+    ("unknown top-level key", &[("name = \"t\"", "name = \"t\"\nnmae = 1")], "nmae", "did you mean \"name\"?"),
+    ("unknown key in a link", &[("delay = \"1 ms\"", "dealy = \"1 ms\"")], "links[0].dealy", "did you mean \"delay\"?"),
+    (
+        "unknown key lists allowed",
+        &[("delay = \"1 ms\"", "delay = \"1 ms\"\nqq = 1")],
+        "links[0].qq",
+        "allowed keys: from, to, rate",
+    ),
+    (
+        "unknown key in flows.tcp",
+        &[("to = \"b\"\n\n[trace]", "to = \"b\"\ntcp = { msss = \"1 B\" }\n\n[trace]")],
+        "flows[0].tcp.msss",
+        "did you mean \"mss\"?",
+    ),
+    (
+        "unknown key in flows.tcp.rto",
+        &[("to = \"b\"\n\n[trace]", "to = \"b\"\n[flows.tcp.rto]\nminimum = \"1 s\"\n\n[trace]")],
+        "flows[0].tcp.rto.minimum",
+        "allowed keys: estimator, initial, min, max",
+    ),
+    (
+        "unknown key in [simulation]",
+        &[("duration = \"10 s\"", "duration = \"10 s\"\nsed = 3")],
+        "simulation.sed",
+        "did you mean \"seed\"?",
+    ),
+    ("missing required duration", &[("duration = \"10 s\"", "")], "simulation.duration", "required key is missing"),
+    (
+        "missing [simulation]",
+        &[("[simulation]\nduration = \"10 s\"", "")],
+        "simulation.duration",
+        "required key is missing",
+    ),
+    (
+        "wrong type: bool for duration",
+        &[("duration = \"10 s\"", "duration = true")],
+        "simulation.duration",
+        "found boolean true",
+    ),
+    (
+        "bare number duration",
+        &[("duration = \"10 s\"", "duration = 10")],
+        "simulation.duration",
+        "a bare number has no unit",
+    ),
+    (
+        "bare number in string",
+        &[("duration = \"10 s\"", "duration = \"10\"")],
+        "simulation.duration",
+        "a unit is required, e.g. \"10 ms\"",
+    ),
+    ("zero duration", &[("duration = \"10 s\"", "duration = \"0 s\"")], "simulation.duration", "greater than zero"),
+    (
+        "negative delay",
+        &[("delay = \"1 ms\"", "delay = \"-1 ms\"")],
+        "links[0].delay",
+        "negative values are not allowed",
+    ),
+    ("unknown duration unit", &[("delay = \"1 ms\"", "delay = \"1 sec\"")], "links[0].delay", "unknown unit \"sec\""),
+    (
+        "fractional nanoseconds",
+        &[("delay = \"1 ms\"", "delay = \"0.5 ns\"")],
+        "links[0].delay",
+        "not a whole number of nanoseconds",
+    ),
+    ("missing delay", &[("delay = \"1 ms\"", "")], "links[0].delay", "required key is missing"),
+    (
+        "negative rate",
+        &[("rate = \"100 Mbit/s\"", "rate = \"-5 Mbit/s\"")],
+        "links[0].rate",
+        "expected a positive bit rate like \"1 Gbit/s\" (units bit/s, kbit/s, Mbit/s, Gbit/s",
+    ),
+    (
+        "negative rate found",
+        &[("rate = \"100 Mbit/s\"", "rate = \"-5 Mbit/s\"")],
+        "links[0].rate",
+        "found \"-5 Mbit/s\"",
+    ),
+    ("zero rate", &[("rate = \"100 Mbit/s\"", "rate = \"0 Gbit/s\"")], "links[0].rate", "greater than zero"),
+    ("rate in bytes", &[("rate = \"100 Mbit/s\"", "rate = \"100 MB/s\"")], "links[0].rate", "unknown unit \"MB/s\""),
+    ("p = 1.5", &[("p = 0.01", "p = 1.5")], "links[1].loss.p", "a number in [0, 1], found float 1.5"),
+    ("p negative", &[("p = 0.01", "p = -0.1")], "links[1].loss.p", "[0, 1]"),
+    ("p as string", &[("p = 0.01", "p = \"0.01\"")], "links[1].loss.p", "found \"0.01\""),
+    ("missing p", &[("p = 0.01", "data_only = true")], "links[1].loss.p", "required key is missing"),
+    (
+        "unknown loss model",
+        &[("model = \"bernoulli\"", "model = \"gilbert\"")],
+        "links[1].loss.model",
+        "expected one of \"none\", \"bernoulli\"",
+    ),
+    (
+        "key foreign to the loss model",
+        &[("model = \"bernoulli\"", "model = \"none\"")],
+        "links[1].loss.p",
+        "unknown key \"p\"",
+    ),
+    (
+        "loss not a table",
+        &[("loss = { model = \"bernoulli\", p = 0.01 }", "loss = 0.01")],
+        "links[1].loss",
+        "expected a loss table",
+    ),
+    (
+        "segments loss names a missing flow",
+        &[("loss = { model = \"bernoulli\", p = 0.01 }", "loss = { model = \"segments\", flow = 3, seqs = [4, 2] }")],
+        "links[1].loss.flow",
+        "expected a flow id in 0..=0",
+    ),
+    (
+        "segments with negative seq",
+        &[("loss = { model = \"bernoulli\", p = 0.01 }", "loss = { model = \"segments\", flow = 0, seqs = [4, -2] }")],
+        "links[1].loss.seqs[1]",
+        "expected an integer >= 0",
+    ),
+    (
+        "reverse loss on a simplex link",
+        &[("p = 0.01 }", "p = 0.01 }\nduplex = false\nreverse_loss = { model = \"bernoulli\", p = 0.1 }")],
+        "links[1].reverse_loss",
+        "simplex",
+    ),
+    ("zero MSS", &[("mss = \"1000 B\"", "mss = \"0 B\"")], "tcp.mss", "it must be from 1 B to 65535 B"),
+    (
+        "MSS over 65535",
+        &[("mss = \"1000 B\"", "mss = \"64 KiB\"")],
+        "tcp.mss",
+        "found \"64 KiB\"; it must be from 1 B to 65535 B",
+    ),
+    ("MSS bare integer", &[("mss = \"1000 B\"", "mss = 1000")], "tcp.mss", "write a string such as \"1000 B\""),
+    (
+        "unknown variant",
+        &[("mss = \"1000 B\"", "variant = \"cubic\"")],
+        "tcp.variant",
+        "expected one of \"tahoe\", \"reno\", \"newreno\", \"sack\"",
+    ),
+    ("unknown profile", &[("mss = \"1000 B\"", "profile = \"ns3\"")], "tcp.profile", "expected one of \"rfc\""),
+    (
+        "unknown profile in a flow group",
+        &[("to = \"b\"\n\n[trace]", "to = \"b\"\ntcp = { profile = \"linux\" }\n\n[trace]")],
+        "flows[0].tcp.profile",
+        "found \"linux\"",
+    ),
+    (
+        "sack_blocks 5",
+        &[("mss = \"1000 B\"", "sack_blocks = 5")],
+        "tcp.sack_blocks",
+        "an integer in 1..=4, found integer 5",
+    ),
+    (
+        "integer written as float",
+        &[("mss = \"1000 B\"", "sack_blocks = 2.0")],
+        "tcp.sack_blocks",
+        "without a decimal point",
+    ),
+    (
+        "zero window",
+        &[("mss = \"1000 B\"", "max_window = 0")],
+        "tcp.max_window",
+        "an integer number of segments >= 1, found integer 0",
+    ),
+    (
+        "bad ssthresh word",
+        &[("mss = \"1000 B\"", "initial_ssthresh = \"big\"")],
+        "tcp.initial_ssthresh",
+        "or \"infinite\"",
+    ),
+    (
+        "bad ssthresh_basis",
+        &[("mss = \"1000 B\"", "ssthresh_basis = \"flightsize\"")],
+        "tcp.ssthresh_basis",
+        "\"flight_size\", \"cwnd\"",
+    ),
+    (
+        "delayed_ack not bool",
+        &[("mss = \"1000 B\"", "delayed_ack = \"yes\"")],
+        "tcp.delayed_ack",
+        "expected true or false",
+    ),
+    (
+        "zero granularity",
+        &[("mss = \"1000 B\"", "rto = { granularity = \"0 ms\" }")],
+        "tcp.rto.granularity",
+        "greater than zero",
+    ),
+    (
+        "bad rto estimator",
+        &[("mss = \"1000 B\"", "rto = { estimator = \"ns3\" }")],
+        "tcp.rto.estimator",
+        "\"rfc6298\", \"ns2\"",
+    ),
+    (
+        "rto min > max",
+        &[("mss = \"1000 B\"", "rto = { min = \"2 s\", max = \"1 s\" }")],
+        "tcp.rto.min",
+        "rto.min <= rto.max",
+    ),
+    (
+        "rto min > max in a group",
+        &[("to = \"b\"\n\n[trace]", "to = \"b\"\ntcp.rto.max = \"1 ms\"\n\n[trace]")],
+        "flows[0].tcp.rto.max",
+        "rto.min <= rto.max",
+    ),
+    (
+        "warmup >= duration",
+        &[("duration = \"10 s\"", "duration = \"10 s\"\nwarmup = \"10 s\"")],
+        "simulation.warmup",
+        "shorter than simulation.duration (10 s)",
+    ),
+    (
+        "negative seed",
+        &[("duration = \"10 s\"", "duration = \"10 s\"\nseed = -1")],
+        "simulation.seed",
+        "an integer >= 0, found integer -1",
+    ),
+    (
+        "datetime seed",
+        &[("duration = \"10 s\"", "duration = \"10 s\"\nseed = 1979-05-27")],
+        "simulation.seed",
+        "found datetime 1979-05-27",
+    ),
+    (
+        "bad stop",
+        &[("duration = \"10 s\"", "duration = \"10 s\"\nstop = \"never\"")],
+        "simulation.stop",
+        "\"time\", \"flows_done\"",
+    ),
+    (
+        "bad routing",
+        &[("duration = \"10 s\"", "duration = \"10 s\"\nrouting = \"cost\"")],
+        "simulation.routing",
+        "\"hops\", \"delay\"",
+    ),
+    (
+        "flows_done with only infinite flows",
+        &[("duration = \"10 s\"", "duration = \"10 s\"\nstop = \"flows_done\"")],
+        "simulation.stop",
+        "at least one flow with a finite size",
+    ),
+    ("link to a missing node", &[("to = \"r\"", "to = \"x\"")], "links[0].to", "found \"x\"; no such node"),
+    ("missing node suggests", &[("from = \"r\"", "from = \"rr\"")], "links[1].from", "did you mean \"r\"?"),
+    ("link to itself", &[("to = \"r\"", "to = \"a\"")], "links[0].to", "cannot connect a node to itself"),
+    (
+        "duplicate link",
+        &[("[[flows]]", "[[links]]\nfrom = \"r\"\nto = \"a\"\nrate = \"1 Gbit/s\"\ndelay = \"1 ms\"\n\n[[flows]]")],
+        "links[2]",
+        "links[0] already connects these nodes",
+    ),
+    (
+        "bad buffer",
+        &[("delay = \"1 ms\"", "delay = \"1 ms\"\nbuffer = 100")],
+        "links[0].buffer",
+        "write a string such as \"100 packets\"",
+    ),
+    (
+        "bad buffer unit",
+        &[("delay = \"1 ms\"", "delay = \"1 ms\"\nbuffer = \"100 pkts\"")],
+        "links[0].buffer",
+        "unknown unit \"pkts\"",
+    ),
+    (
+        "duplicate node name",
+        &[("name = \"b\"\nkind = \"host\"", "name = \"a\"\nkind = \"host\"")],
+        "nodes[2].name",
+        "duplicate node name \"a\" (also nodes[0].name)",
+    ),
+    (
+        "bad node kind",
+        &[("name = \"b\"\nkind = \"host\"", "name = \"b\"\nkind = \"switch\"")],
+        "nodes[2].kind",
+        "\"host\", \"router\"",
+    ),
+    ("node without name", &[("name = \"r\"", "kind = \"router\"")], "nodes[1].name", "required key is missing"),
+    ("empty node name", &[("name = \"r\"", "name = \"\"")], "nodes[1].name", "non-empty name"),
+    (
+        "flow to itself",
+        &[("name = \"f\"\nfrom = \"a\"\nto = \"b\"", "name = \"f\"\nfrom = \"a\"\nto = \"a\"")],
+        "flows[0].to",
+        "from node \"a\" to itself",
+    ),
+    (
+        "flow from a missing node",
+        &[("name = \"f\"\nfrom = \"a\"", "name = \"f\"\nfrom = [\"a\", \"q\"]")],
+        "flows[0].from[1]",
+        "no such node",
+    ),
+    (
+        "flow without to",
+        &[("name = \"f\"\nfrom = \"a\"\nto = \"b\"", "name = \"f\"\nfrom = \"a\"")],
+        "flows[0].to",
+        "required key is missing",
+    ),
+    (
+        "from/to lengths differ",
+        &[(
+            "name = \"f\"\nfrom = \"a\"\nto = \"b\"",
+            "name = \"f\"\nfrom = [\"a\", \"r\"]\nto = [\"b\", \"r\", \"a\"]",
+        )],
+        "flows[0].to",
+        "as long as `from` (2 names), found a list of 3",
+    ),
+    (
+        "start range reversed",
+        &[("to = \"b\"\n\n[trace]", "to = \"b\"\nstart = [\"2 s\", \"1 s\"]\n\n[trace]")],
+        "flows[0].start",
+        "must not exceed",
+    ),
+    (
+        "start range of 3",
+        &[("to = \"b\"\n\n[trace]", "to = \"b\"\nstart = [\"0 s\", \"1 s\", \"2 s\"]\n\n[trace]")],
+        "flows[0].start",
+        "an array of 3 elements",
+    ),
+    (
+        "start after the end",
+        &[("to = \"b\"\n\n[trace]", "to = \"b\"\nstart = \"11 s\"\n\n[trace]")],
+        "flows[0].start",
+        "earlier than simulation.duration (10 s)",
+    ),
+    (
+        "count 0",
+        &[("to = \"b\"\n\n[trace]", "to = \"b\"\ncount = 0\n\n[trace]")],
+        "flows[0].count",
+        "an integer in 1..=1000000",
+    ),
+    (
+        "huge count",
+        &[("to = \"b\"\n\n[trace]", "to = \"b\"\ncount = 9000000000000000000\n\n[trace]")],
+        "flows[0].count",
+        "found integer 9000000000000000000",
+    ),
+    (
+        "huge window",
+        &[("mss = \"1000 B\"", "rwnd = 4294967296")],
+        "tcp.rwnd",
+        "at most 4294967295, found integer 4294967296",
+    ),
+    (
+        "zero size",
+        &[("to = \"b\"\n\n[trace]", "to = \"b\"\nsize = \"0 B\"\n\n[trace]")],
+        "flows[0].size",
+        "greater than zero",
+    ),
+    (
+        "size not whole bytes",
+        &[("to = \"b\"\n\n[trace]", "to = \"b\"\nsize = \"1.0005 KB\"\n\n[trace]")],
+        "flows[0].size",
+        "not a whole number of bytes",
+    ),
+    (
+        "duplicate group name",
+        &[("[trace]", "[[flows]]\nname = \"f\"\nfrom = \"b\"\nto = \"a\"\n\n[trace]")],
+        "flows[1].name",
+        "duplicate flow group name \"f\"",
+    ),
+    (
+        "no route over a simplex link",
+        &[("delay = \"1 ms\"", "delay = \"1 ms\"\nduplex = false")],
+        "flows[0].to",
+        "no route from node \"b\" to node \"a\"",
+    ),
+    (
+        "trace flow id missing",
+        &[("cwnd = true", "cwnd = true\nflows = [0, 5]")],
+        "trace.flows[1]",
+        "expected a flow id in 0..=0",
+    ),
+    (
+        "trace interval zero",
+        &[("cwnd = true", "cwnd = true\ninterval = \"0 ms\"")],
+        "trace.interval",
+        "greater than zero",
+    ),
+    (
+        "trace unknown key",
+        &[("cwnd = true", "cwnd = true\nrtt = true")],
+        "trace.rtt",
+        "allowed keys: cwnd, seq, interval, flows",
+    ),
+    ("name not a string", &[("name = \"t\"", "name = 3")], "name", "expected a non-empty name string, found integer 3"),
+];
+
+#[test]
+fn bad_inputs_name_path_and_reason() {
+    assert!(BAD.len() >= 25);
+    let mut failures = Vec::new();
+    for (what, edits, path, fragment) in BAD {
+        let text = edit(edits);
+        match parse_toml(&text) {
+            Ok(_) => failures.push(format!("{what}: parsed without error")),
+            Err(e) => {
+                if !e.errors.iter().any(|x| x.path == *path && x.reason.contains(fragment)) {
+                    failures.push(format!("{what}: wanted {path}: ...{fragment}..., got:\n{e}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} rows failed:\n{}", failures.len(), BAD.len(), failures.join("\n"));
+}
+
+#[test]
+fn all_errors_are_reported() {
+    let text = edit(&[
+        ("rate = \"100 Mbit/s\"", "rate = \"-5 Mbit/s\""),
+        ("p = 0.01", "p = 1.5"),
+        ("mss = \"1000 B\"", "mss = \"0 B\""),
+    ]);
+    let e = errors_of(&text);
+    let paths: Vec<&str> = e.errors.iter().map(|x| x.path.as_str()).collect();
+    assert_eq!(paths, ["tcp.mss", "links[0].rate", "links[1].loss.p"], "{e}");
+    let shown = e.to_string();
+    assert!(shown.starts_with("invalid scenario (3 problems):"), "{shown}");
+}
+
+#[test]
+fn error_list_is_capped() {
+    let many = vec!["-1"; 500].join(", ");
+    let text = edit(&[(
+        "loss = { model = \"bernoulli\", p = 0.01 }",
+        &format!("loss = {{ model = \"packets\", indices = [{many}] }}"),
+    )]);
+    let e = errors_of(&text);
+    assert_eq!(e.errors.len(), super::walk::MAX_ERRORS + 1);
+    assert_eq!(e.errors[0].path, "links[1].loss.indices[0]");
+    assert_eq!(e.errors.last().unwrap().reason, "... and 400 more problems not shown");
+}
+
+#[test]
+fn toml_syntax_error_has_line_and_column() {
+    let e = errors_of("name = \"x\"\n[simulation]\nduration = = 3\n");
+    assert_eq!(e.errors.len(), 1, "{e}");
+    assert_eq!(e.errors[0].path, "");
+    assert!(e.errors[0].reason.starts_with("TOML syntax error at line 3, column"), "{e}");
+}
+
+#[test]
+fn json_errors() {
+    let e = parse_json("{\"simulation\": ").unwrap_err();
+    assert!(e.errors[0].reason.starts_with("JSON syntax error at line 1"), "{e}");
+    let e = parse_json("[1, 2]").unwrap_err();
+    assert_eq!(e.errors[0].path, "");
+    assert!(e.errors[0].reason.contains("expected a table, found an array"), "{e}");
+    let e = parse_json(r#"{"simulation": {"duration": "1 s"}, "nodes": {"name": "a"}}"#).unwrap_err();
+    assert_eq!(e.errors[0].path, "nodes");
+    assert!(e.errors[0].reason.contains("expected an array of tables ([[nodes]]), found a table"), "{e}");
+    let e = parse_json(r#"{"simulation": {"duration": "1 s", "seed": 18446744073709551616}}"#).unwrap_err();
+    assert_eq!(e.errors[0].path, "simulation.seed");
+    assert!(e.errors[0].reason.contains("found float"), "{e}");
+    let e = parse_json(r#"{"simulation": {"duration": 10}}"#).unwrap_err();
+    assert_eq!(e.errors[0].path, "simulation.duration");
+    assert!(e.errors[0].reason.contains("write a string such as \"10 ms\""), "{e}");
+}
+
+// ---------------------------------------------------------------------------
+// Good files
+// ---------------------------------------------------------------------------
+
+#[test]
+fn single_flow_resolves_with_defaults() {
+    let s = ok(SINGLE_FLOW);
+    assert_eq!(s.name, "single_flow");
+    assert_eq!(s.seed, 1);
+    assert_eq!(s.duration, SimDuration::from_secs(5));
+    assert_eq!(s.warmup, SimDuration::ZERO);
+    assert!(!s.stop_when_flows_done);
+    assert_eq!(s.routing, Routing::Hops);
+    assert_eq!(s.nodes.len(), 4);
+    assert_eq!(s.nodes[1].kind, NodeKind::Router, "kind defaults to router");
+    assert_eq!(s.links.len(), 3);
+    assert_eq!(s.links[0].buffer, Buffer::Packets(50), "ns-2 DropTail limit_ default");
+    assert_eq!(s.links[1].buffer, Buffer::Packets(100));
+    assert!(s.links[0].duplex);
+    assert_eq!(s.links[0].loss, LossSpec::None);
+    assert_eq!(s.links[1].rate_bps, 10_000_000);
+    assert_eq!(s.links[1].delay, SimDuration::from_millis(10));
+    assert_eq!(s.flows.len(), 1);
+    let f = &s.flows[0];
+    assert_eq!((f.id, f.src, f.dst), (FlowId(0), NodeId(0), NodeId(3)));
+    assert_eq!(f.group, "bulk");
+    assert_eq!(f.start, StartSpec::At(SimTime::ZERO));
+    assert_eq!(f.app, AppSpec::Bulk(None));
+    let mut want = profile("rfc").unwrap();
+    want.variant = Variant::NewReno;
+    want.mss = 1000;
+    want.max_window = 64;
+    assert_eq!(f.tcp, want);
+    assert_eq!(s.trace, super::scenario::TraceSpec::default());
+}
+
+#[test]
+fn dumbbell_resolves() {
+    let s = ok(DUMBBELL);
+    assert_eq!(s.name, "dumbbell");
+    assert_eq!(s.duration, SimDuration::from_secs(100));
+    assert_eq!(s.nodes.len(), 22);
+    assert_eq!(s.links.len(), 21);
+    assert_eq!(s.links[0].rate_bps, 1_000_000_000);
+    assert_eq!(s.links[0].loss, LossSpec::Bernoulli { p: 0.001, data_only: false });
+    assert_eq!(s.flows.len(), 10);
+    for (i, f) in s.flows.iter().enumerate() {
+        assert_eq!(f.id, FlowId(i as u32));
+        assert_eq!(s.nodes[f.src.index()].name, format!("s{i}"));
+        assert_eq!(s.nodes[f.dst.index()].name, format!("d{i}"));
+        assert_eq!(f.start, StartSpec::Uniform(SimTime::ZERO, SimTime(1_000_000_000)));
+        assert_eq!(f.group, "ftp");
+        assert_eq!((f.tcp.mss, f.tcp.rwnd, f.tcp.max_window), (1040, 10000, 10000));
+        assert_eq!(f.tcp.variant, Variant::Reno);
+    }
+}
+
+#[test]
+fn overrides_layer_and_flows_expand_in_order() {
+    let text = r#"
+        [simulation]
+        duration = "20 s"
+        seed = 7
+        stop = "flows_done"
+        routing = "delay"
+        [tcp]
+        profile = "ns2"
+        mss = "1460 B"
+        initial_ssthresh = 32
+        [tcp.rto]
+        min = "200 ms"
+        [[nodes]]
+        name = "x0"
+        [[nodes]]
+        name = "x1"
+        [[nodes]]
+        name = "hub"
+        [[nodes]]
+        name = "y"
+        [[links]]
+        from = "x0"
+        to = "hub"
+        rate = "1 Gb/s"
+        delay = "1 ms"
+        [[links]]
+        from = "x1"
+        to = "hub"
+        rate = "1 Gb/s"
+        delay = "1 ms"
+        [[links]]
+        from = "hub"
+        to = "y"
+        rate = "1 Gb/s"
+        delay = "1 ms"
+        buffer = "64 KB"
+        [[flows]]
+        from = ["x0", "x1"]
+        to = "y"
+        count = 2
+        size = "1 MB"
+        [flows.tcp]
+        variant = "sack"
+        initial_ssthresh = "infinite"
+        [flows.tcp.rto]
+        max = "10 s"
+        [[flows]]
+        name = "back"
+        from = "y"
+        to = "x1"
+        start = "1.5 s"
+        tcp = { profile = "rfc", mss = "536 B" }
+    "#;
+    let s = ok(text);
+    assert_eq!((s.seed, s.stop_when_flows_done, s.routing), (7, true, Routing::Delay));
+    assert_eq!(s.name, "scenario");
+    assert_eq!(s.links[2].buffer, Buffer::Bytes(64_000));
+    let ids: Vec<(u32, u32, u32, &str)> =
+        s.flows.iter().map(|f| (f.id.0, f.src.0, f.dst.0, f.group.as_str())).collect();
+    assert_eq!(
+        ids,
+        [(0, 0, 3, "flows[0]"), (1, 0, 3, "flows[0]"), (2, 1, 3, "flows[0]"), (3, 1, 3, "flows[0]"), (4, 3, 1, "back")]
+    );
+    // Group 0: ns2 profile <- [tcp] <- [flows.tcp].
+    let mut g0 = profile("ns2").unwrap();
+    g0.mss = 1460;
+    g0.initial_ssthresh = u32::MAX;
+    g0.variant = Variant::Sack;
+    g0.rto.min = SimDuration::from_millis(200);
+    g0.rto.max = SimDuration::from_secs(10);
+    assert_eq!(s.flows[0].tcp, g0);
+    assert_eq!(s.flows[0].app, AppSpec::Bulk(Some(1_000_000)));
+    // Group 1 switches profile; [tcp] keys still apply on top of it.
+    let mut g1 = profile("rfc").unwrap();
+    g1.mss = 536;
+    g1.initial_ssthresh = 32;
+    g1.rto.min = SimDuration::from_millis(200);
+    assert_eq!(s.flows[4].tcp, g1);
+    assert_eq!(s.flows[4].start, StartSpec::At(SimTime(1_500_000_000)));
+    assert_eq!(s.flows[4].tcp.ssthresh_basis, profile("rfc").unwrap().ssthresh_basis);
+    let _ = SsthreshBasis::Cwnd;
+}
+
+#[test]
+fn loss_models_and_trace_resolve() {
+    let text = edit(&[
+        ("loss = { model = \"bernoulli\", p = 0.01 }", "loss = { model = \"segments\", flow = 0, seqs = [9, 3, 3] }\nreverse_loss = { model = \"packets\", indices = [2, 1] }"),
+        ("cwnd = true", "cwnd = true\nseq = true\ninterval = \"10 ms\"\nflows = [0]"),
+    ]);
+    let s = ok(&text);
+    assert_eq!(s.links[1].loss, LossSpec::Segments { flow: FlowId(0), seqs: vec![3, 9], retransmissions: false });
+    assert_eq!(s.links[1].reverse_loss, LossSpec::Packets { indices: vec![1, 2] });
+    assert!(s.trace.cwnd && s.trace.seq);
+    assert_eq!(s.trace.interval, Some(SimDuration::from_millis(10)));
+    assert_eq!(s.trace.flows, [FlowId(0)]);
+}
+
+#[test]
+fn zero_packet_buffer_is_allowed() {
+    let s = ok(&edit(&[("delay = \"1 ms\"", "delay = \"1 ms\"\nbuffer = \"0 packets\"")]));
+    assert_eq!(s.links[0].buffer, Buffer::Packets(0));
+    let s = ok(&edit(&[("delay = \"1 ms\"", "delay = \"1 ms\"\nbuffer = \"unlimited\"")]));
+    assert_eq!(s.links[0].buffer, Buffer::Unlimited);
+}
+
+#[test]
+fn json_matches_toml() {
+    for text in [DUMBBELL, SINGLE_FLOW, BASE] {
+        let table: toml::Table = toml::from_str(text).unwrap();
+        let json = serde_json::to_string(&table).unwrap();
+        assert_eq!(parse_json(&json).unwrap(), parse_toml(text).unwrap());
+    }
+    // null means absent.
+    let s = parse_json(r#"{"simulation": {"duration": "1 s", "warmup": null}, "trace": {"interval": null}}"#).unwrap();
+    assert_eq!(s.warmup, SimDuration::ZERO);
+    assert_eq!(s.trace.interval, None);
+    // JSON integers beyond i64 reach u64 fields.
+    let s = parse_json(r#"{"simulation": {"duration": "1 s", "seed": 18446744073709551615}}"#).unwrap();
+    assert_eq!(s.seed, u64::MAX);
+}
+
+#[test]
+fn to_json_round_trips_as_json() {
+    let s = ok(DUMBBELL);
+    let j = to_json(&s);
+    let v: serde_json::Value = serde_json::from_str(&j).unwrap();
+    assert_eq!(v["name"], "dumbbell");
+    assert_eq!(v["flows"].as_array().unwrap().len(), 10);
+    assert_eq!(v["links"][0]["loss"]["model"], "bernoulli");
+}
+
+#[test]
+fn every_example_scenario_parses() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            if let Err(e) = parse_toml(&text) {
+                panic!("{}: {e}", path.display());
+            }
+            n += 1;
+        }
+    }
+    assert!(n >= 2, "found {n} scenarios in {}", dir.display());
+}
+
+#[test]
+fn docs_cover_every_key_and_their_example_parses() {
+    use super::schema::{FLOW_KEYS, LINK_KEYS, NODE_KEYS, RTO_KEYS, SIM_KEYS, TCP_KEYS, TOP_KEYS, TRACE_KEYS};
+    let doc = include_str!("../../../../docs/SCENARIOS.md");
+    for keys in [TOP_KEYS, SIM_KEYS, TCP_KEYS, RTO_KEYS, NODE_KEYS, LINK_KEYS, FLOW_KEYS, TRACE_KEYS] {
+        for k in keys {
+            assert!(
+                doc.contains(&format!("`{k}`"))
+                    || doc.contains(&format!("`[{k}]`"))
+                    || doc.contains(&format!("`[[{k}]]`")),
+                "docs/SCENARIOS.md does not document `{k}`"
+            );
+        }
+    }
+    let example = doc.split("```toml\n").nth(1).and_then(|s| s.split("```").next()).expect("a ```toml example");
+    let s = ok(example);
+    assert_eq!(s.flows.len(), 1);
+}
+
+// ---------------------------------------------------------------------------
+// No input panics
+// ---------------------------------------------------------------------------
+
+mod fuzz {
+    use proptest::prelude::*;
+
+    use super::{parse_json, parse_toml, DUMBBELL, SINGLE_FLOW};
+
+    const KEYS: &[&str] = &[
+        "name",
+        "simulation",
+        "duration",
+        "warmup",
+        "seed",
+        "stop",
+        "routing",
+        "tcp",
+        "profile",
+        "variant",
+        "mss",
+        "header",
+        "max_window",
+        "rwnd",
+        "initial_cwnd",
+        "initial_ssthresh",
+        "dupack_threshold",
+        "ssthresh_basis",
+        "delayed_ack",
+        "delack_timeout",
+        "sack_blocks",
+        "rto",
+        "estimator",
+        "initial",
+        "min",
+        "max",
+        "granularity",
+        "max_backoff",
+        "nodes",
+        "kind",
+        "links",
+        "from",
+        "to",
+        "rate",
+        "delay",
+        "buffer",
+        "duplex",
+        "loss",
+        "reverse_loss",
+        "model",
+        "p",
+        "data_only",
+        "indices",
+        "flow",
+        "seqs",
+        "retransmissions",
+        "flows",
+        "count",
+        "start",
+        "size",
+        "trace",
+        "cwnd",
+        "seq",
+        "interval",
+        "zz",
+    ];
+    const HEADERS: &[&str] = &[
+        "[simulation]",
+        "[tcp]",
+        "[tcp.rto]",
+        "[[nodes]]",
+        "[[links]]",
+        "[[flows]]",
+        "[flows.tcp]",
+        "[flows.tcp.rto]",
+        "[trace]",
+        "[links.loss]",
+        "[nodes]",
+    ];
+    const ATOMS: &[&str] = &[
+        "\"10 ms\"",
+        "\"0 s\"",
+        "\"-1 s\"",
+        "\"1e400 s\"",
+        "\"1 Gbit/s\"",
+        "\"0 bit/s\"",
+        "\"1040 B\"",
+        "\"64 KiB\"",
+        "\"100 packets\"",
+        "\"unlimited\"",
+        "\"infinite\"",
+        "\"a\"",
+        "\"b\"",
+        "\"r\"",
+        "\"reno\"",
+        "\"sack\"",
+        "\"ns2\"",
+        "\"bernoulli\"",
+        "\"segments\"",
+        "\"packets\"",
+        "\"none\"",
+        "\"flows_done\"",
+        "\"µs\"",
+        "\"\"",
+        "0",
+        "1",
+        "-1",
+        "2",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "0.5",
+        "1.5",
+        "nan",
+        "inf",
+        "true",
+        "false",
+        "1979-05-27",
+        "[]",
+        "[0, 1]",
+        "[\"0 s\", \"1 s\"]",
+        "[\"a\", \"b\"]",
+        "{}",
+        "{ model = \"bernoulli\", p = 0.1 }",
+        "{ model = \"segments\", flow = 99, seqs = [1] }",
+        "{ model = \"packets\", indices = [-1] }",
+    ];
+
+    fn line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => (prop::sample::select(KEYS), prop::sample::select(ATOMS)).prop_map(|(k, v)| format!("{k} = {v}")),
+            1 => prop::sample::select(HEADERS).prop_map(str::to_string),
+            1 => (prop::sample::select(KEYS), prop::sample::select(KEYS), prop::sample::select(ATOMS))
+                .prop_map(|(a, b, v)| format!("{a}.{b} = {v}")),
+        ]
+    }
+
+    fn json_value() -> impl Strategy<Value = serde_json::Value> {
+        use serde_json::Value as J;
+        let leaf = prop_oneof![
+            Just(J::Null),
+            any::<bool>().prop_map(J::Bool),
+            any::<i64>().prop_map(J::from),
+            any::<u64>().prop_map(J::from),
+            any::<f64>().prop_map(J::from),
+            prop::sample::select(ATOMS).prop_map(|s| J::String(s.trim_matches('"').to_string())),
+        ];
+        leaf.prop_recursive(4, 64, 8, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(J::Array),
+                prop::collection::vec((prop::sample::select(KEYS), inner), 0..6)
+                    .prop_map(|kv| J::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())),
+            ]
+        })
+    }
+
+    /// Deletes, duplicates or rewrites a few lines of `text`.
+    fn mutate(text: &str, ops: &[(usize, u8, String)]) -> String {
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        for (at, op, new) in ops {
+            if lines.is_empty() {
+                break;
+            }
+            let i = at % lines.len();
+            match op % 4 {
+                0 => {
+                    lines.remove(i);
+                }
+                1 => {
+                    let l = lines[i].clone();
+                    lines.insert(i, l);
+                }
+                2 => lines[i] = new.clone(),
+                _ => {
+                    // Replace the value part of a `key = value` line.
+                    if let Some((k, _)) = lines[i].split_once('=') {
+                        lines[i] = format!("{k}= {}", new.split_once('=').map_or(new.as_str(), |(_, v)| v));
+                    }
+                }
+            }
+        }
+        lines.join("\n")
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+        #[test]
+        fn random_strings_do_not_panic(s in ".{0,300}") {
+            let _ = parse_toml(&s);
+            let _ = parse_json(&s);
+        }
+
+        #[test]
+        fn tomlish_documents_do_not_panic(lines in prop::collection::vec(line(), 0..40)) {
+            let text = lines.join("\n");
+            let r = parse_toml(&text);
+            if let Ok(t) = toml::from_str::<toml::Table>(&text) {
+                // The same tree through JSON must give the same verdict.
+                let j = parse_json(&serde_json::to_string(&t).unwrap());
+                prop_assert_eq!(r.is_ok(), j.is_ok());
+            }
+        }
+
+        #[test]
+        fn json_trees_do_not_panic(v in json_value()) {
+            let _ = parse_json(&v.to_string());
+            let wrapped = serde_json::json!({ "simulation": v.clone(), "links": [v.clone()], "flows": [v.clone()], "tcp": v });
+            let _ = parse_json(&wrapped.to_string());
+        }
+
+        #[test]
+        fn mutated_examples_do_not_panic(
+            which in any::<bool>(),
+            ops in prop::collection::vec((any::<usize>(), any::<u8>(), line()), 1..6),
+        ) {
+            let base = if which { DUMBBELL } else { SINGLE_FLOW };
+            let _ = parse_toml(&mutate(base, &ops));
+        }
+    }
+}
