@@ -69,8 +69,9 @@ pub struct NodeSpec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Buffer {
-    /// At most this many packets waiting (the one being transmitted is not
-    /// counted, as in ns-2's `DropTail` `limit_`).
+    /// At most this many packets in the system, waiting plus the one being
+    /// transmitted: ns-2's `DropTail` `limit_` (drop when `length + 1 >=
+    /// limit_`). 0 and 1 both mean no waiting room.
     Packets(u32),
     /// At most this many bytes waiting.
     Bytes(u64),

@@ -79,3 +79,11 @@ fn same_seed_same_results_and_conservation() {
         assert_eq!(f.segments_sent, f.segments_received + f.packets_dropped + f.segments_in_flight);
     }
 }
+
+#[test]
+fn event_stays_small() {
+    // The event is moved through the queue by value: keep it compact.
+    let size = std::mem::size_of::<crate::engine::event::Event>();
+    assert!(size <= 128, "Event is {size} bytes");
+    eprintln!("Event: {size} bytes, Packet: {} bytes", std::mem::size_of::<crate::net::Packet>());
+}

@@ -6,9 +6,10 @@
 //! (start = max(now, end of the previous packet)). The simulator therefore
 //! schedules a single event per packet per hop (its arrival at the far end)
 //! instead of separate enqueue / start / end events. Buffer occupancy is kept
-//! as the list of packets whose transmission has not yet started, which is
-//! exactly ns-2's DropTail queue (the packet being transmitted is not counted
-//! against `limit_`).
+//! as the list of packets whose transmission has not yet started. A packet
+//! limit `N` counts the packet on the wire too, as ns-2's DropTail `limit_`
+//! does (`enque` drops when `length + 1 >= limit_`, `length` excluding the
+//! packet the link holds).
 
 use std::collections::VecDeque;
 
@@ -90,7 +91,7 @@ impl Channel {
         let start = self.busy_until.max(now);
         if start > now {
             let full = match self.buffer {
-                Buffer::Packets(n) => self.waiting.len() >= n as usize,
+                Buffer::Packets(n) => self.waiting.len() + 1 >= n as usize,
                 Buffer::Bytes(n) => self.waiting_bytes + u64::from(bytes) > n,
                 Buffer::Unlimited => false,
             };
@@ -135,13 +136,15 @@ mod tests {
     #[test]
     fn idle_channel_sends_immediately() {
         let mut c = ch(Buffer::Packets(0));
+        // No waiting room, but an idle link still takes the packet.
         let t = c.enqueue(SimTime::ZERO, 1000).unwrap();
         assert_eq!(t, SimTime(11_000_000));
     }
 
     #[test]
-    fn droptail_counts_waiting_packets_only() {
-        let mut c = ch(Buffer::Packets(2));
+    fn droptail_limit_counts_the_packet_on_the_wire() {
+        // ns-2 limit_ 3: two waiting plus the one on the wire.
+        let mut c = ch(Buffer::Packets(3));
         let t0 = SimTime::ZERO;
         assert_eq!(c.enqueue(t0, 1000), Some(SimTime(11_000_000))); // in service
         assert_eq!(c.enqueue(t0, 1000), Some(SimTime(12_000_000))); // waiting 1
