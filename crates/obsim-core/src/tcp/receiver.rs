@@ -89,6 +89,12 @@ impl TcpReceiver {
             // acknowledges immediately (it may be a sender's probe after a
             // lost ACK).
             self.stats.duplicates += 1;
+            if seg.seq > self.rcv_nxt {
+                // RFC 2018 §4: the first block reports the segment that
+                // triggered this ACK, here a repeat of buffered data.
+                let i = self.ooo.partition_point(|&(_, e)| e <= seg.seq);
+                self.note_recent(self.ooo[i]);
+            }
             return Some(self.make_ack());
         }
         if seg.seq > self.rcv_nxt {
@@ -348,10 +354,13 @@ mod tests {
         assert_eq!(blocks(&a), vec![(11, 12), (8, 9), (5, 6)], "at most 3 blocks");
         let a = r.on_segment(t, &seg(3)).unwrap();
         assert_eq!(blocks(&a), vec![(2, 4), (11, 12), (8, 9)]);
+        // A repeat of buffered data moves its block to the front.
+        let a = r.on_segment(t, &seg(8)).unwrap();
+        assert_eq!(blocks(&a), vec![(8, 9), (2, 4), (11, 12)]);
         // Filling the first hole: the cumulative ACK jumps, old blocks go.
         let a = r.on_segment(t, &seg(1)).unwrap();
         assert_eq!(a.ack, 4);
-        assert_eq!(blocks(&a), vec![(11, 12), (8, 9), (5, 6)]);
+        assert_eq!(blocks(&a), vec![(8, 9), (11, 12), (5, 6)]);
     }
 
     #[test]

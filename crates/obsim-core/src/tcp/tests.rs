@@ -124,9 +124,17 @@ fn single_loss_is_one_fast_retransmit_per_variant() {
         // when the receive window blocks new data.
         let extra = u64::from(v == Variant::Sack);
         assert!(st.retransmits <= 1 + extra, "{v:?}: {st:?}");
-        let (before, ssthresh, _) = cut_at_first(&h, CaState::Recovery);
+        let (before, ssthresh, cwnd) = cut_at_first(&h, CaState::Recovery);
         // ns-2 basis: ssthresh = floor(min(cwnd, W) / 2).
         assert!((ssthresh - (before.min(64.0) / 2.0).floor()).abs() < 1e-9, "{v:?} {before} {ssthresh}");
+        // RFC 5681 §3.2 step 3: cwnd = ssthresh + 3 (Reno, NewReno);
+        // RFC 6675 §5 (4.2): cwnd = ssthresh (SACK).
+        let inflate = if v == Variant::Sack { 0.0 } else { 3.0 };
+        assert!((cwnd - ssthresh - inflate).abs() < 1e-9, "{v:?}: cwnd {cwnd} at entry");
+        // Step 6 / full ACK: leave recovery with cwnd = ssthresh.
+        let (i, _) = h.first_in_state(CaState::Recovery).unwrap();
+        let exit = h.trace[i..].iter().find(|x| x.state == CaState::Open).unwrap();
+        assert!((exit.cwnd - ssthresh).abs() < 1e-9, "{v:?}: cwnd {} at exit", exit.cwnd);
     }
 }
 
@@ -204,6 +212,11 @@ fn sack_repairs_all_holes_within_one_rtt() {
     let (i, s) = h.first_in_state(CaState::Recovery).unwrap();
     let last = (100..104).map(|q| h.retransmissions_of(q)[0]).max().unwrap();
     assert!(last - s.t < rtt(), "holes repaired over {}", last - s.t);
+    // RFC 6675 §5 (C): nothing else may go until pipe < cwnd; here pipe
+    // (57 + the retransmission) must drain below 32, which takes the ACKs of
+    // the next flight, almost one RTT away.
+    let early = h.tx.iter().filter(|r| r.t > s.t && r.t < s.t + SimDuration(rtt().as_nanos() / 2)).count();
+    assert_eq!(early, 0, "pipe rule violated");
     let exit = h.trace[i..].iter().find(|x| x.state == CaState::Open).unwrap();
     assert!(exit.t - s.t < rtt().saturating_mul(2) + SimDuration::from_millis(5), "recovery lasted {}", exit.t - s.t);
 }
