@@ -162,19 +162,26 @@ fn tahoe_slow_starts_after_fast_retransmit() {
 
 #[test]
 fn reno_with_several_losses_times_out_or_halves_repeatedly() {
-    // ns-2 Reno (bugFix_): no second fast retransmit in the window -> timeout.
-    let h = scripted(Variant::Reno, &[100, 101, 102, 103]);
-    let st = h.sender.stats();
+    // A window that does not bind, so recovery can send new data.
+    let run = |careful: bool| {
+        let mut c = ns2(Variant::Reno);
+        c.max_window = 200;
+        c.rwnd = 200;
+        c.reno_recover_check = careful;
+        let mut p = path();
+        p.drop_first = vec![100, 101, 102, 103];
+        let mut h = Harness::new(&c, Some(300_000), p);
+        h.run_to_completion(secs(100)).unwrap();
+        h.sender.stats().clone()
+    };
+    // ns-2 Reno (bugFix_): no second fast retransmit in the window, so the
+    // remaining holes wait for the timer.
+    let st = run(true);
+    assert_eq!(st.td_events, 1, "{st:?}");
     assert!(st.to_events >= 1, "{st:?}");
-    // Plain RFC 5681 Reno: several fast retransmits (halvings).
-    let mut c = ns2(Variant::Reno);
-    c.reno_recover_check = false;
-    let mut p = path();
-    p.drop_first = vec![100, 101, 102, 103];
-    let mut h = Harness::new(&c, Some(300_000), p);
-    h.run_to_completion(secs(100)).unwrap();
-    let st = h.sender.stats();
-    assert!(st.td_events >= 2 || st.to_events >= 1, "{st:?}");
+    // Plain RFC 5681 Reno: one halving per hole that gets three dup ACKs.
+    let st = run(false);
+    assert!(st.td_events >= 2, "{st:?}");
 }
 
 #[test]
@@ -215,7 +222,8 @@ fn sack_repairs_all_holes_within_one_rtt() {
     // RFC 6675 §5 (C): nothing else may go until pipe < cwnd; here pipe
     // (57 + the retransmission) must drain below 32, which takes the ACKs of
     // the next flight, almost one RTT away.
-    let early = h.tx.iter().filter(|r| r.t > s.t && r.t < s.t + SimDuration(rtt().as_nanos() / 2)).count();
+    let half = SimDuration(rtt().as_nanos() / 2);
+    let early = h.tx.iter().filter(|r| r.t >= s.t && r.t < s.t + half && r.seg.seq != 100).count();
     assert_eq!(early, 0, "pipe rule violated");
     let exit = h.trace[i..].iter().find(|x| x.state == CaState::Open).unwrap();
     assert!(exit.t - s.t < rtt().saturating_mul(2) + SimDuration::from_millis(5), "recovery lasted {}", exit.t - s.t);
