@@ -6,7 +6,10 @@
 use crate::tcp::config::{SsthreshBasis, TcpConfig, Variant};
 use crate::tcp::control::CaState;
 use crate::tcp::profile::profile;
+use crate::tcp::cc::WindowGrowth;
+use crate::tcp::control::ControlBlock;
 use crate::tcp::testkit::{Harness, Path};
+use crate::tcp::timeout::{TimeoutReaction, TimeoutResponse};
 use crate::time::{SimDuration, SimTime};
 
 const MS: SimDuration = SimDuration::from_millis(1);
@@ -57,6 +60,22 @@ fn slow_start_doubles_cwnd_every_rtt() {
         h.run_until(t);
         assert!((h.sender.cwnd() - f64::from(2u32 << k)).abs() < 1e-9, "k={k}: cwnd {}", h.sender.cwnd());
     }
+}
+
+#[test]
+fn congestion_avoidance_adds_one_segment_per_rtt() {
+    let mut c = ns2(Variant::Reno);
+    c.max_window = 1000;
+    c.rwnd = 1000;
+    c.initial_ssthresh = 8;
+    let mut h = Harness::new(&c, None, path());
+    let at = |k: u64| SimTime::ZERO + rtt().saturating_mul(k) + SimDuration::from_millis(50);
+    h.run_until(at(5));
+    let w0 = h.sender.cwnd();
+    assert!(w0 >= 8.0, "still in slow start: {w0}");
+    h.run_until(at(15));
+    let grew = h.sender.cwnd() - w0;
+    assert!((grew - 10.0).abs() <= 1.0, "grew {grew} in 10 RTTs");
 }
 
 #[test]
@@ -205,6 +224,22 @@ fn newreno_repairs_one_hole_per_rtt() {
 }
 
 #[test]
+fn newreno_partial_ack_deflates_by_the_amount_acknowledged() {
+    let mut c = ns2(Variant::NewReno);
+    c.rto.min = SimDuration::from_secs(1);
+    let mut p = path();
+    p.drop_first = vec![100, 110, 120];
+    let mut h = Harness::new(&c, Some(300_000), p);
+    h.run_to_completion(secs(100)).unwrap();
+    assert_eq!(h.sender.stats().td_events, 1);
+    let i = h.trace.iter().position(|s| s.state == CaState::Recovery && s.snd_una == 110).unwrap();
+    let before = h.trace[i - 1];
+    assert_eq!((before.state, before.snd_una), (CaState::Recovery, 100));
+    // RFC 6582 §3.2 step 5: cwnd - 10 acknowledged + 1.
+    assert!((h.trace[i].cwnd - (before.cwnd - 10.0 + 1.0)).abs() < 1e-9, "{before:?} -> {:?}", h.trace[i]);
+}
+
+#[test]
 fn sack_repairs_all_holes_within_one_rtt() {
     let h = scripted(Variant::Sack, &[100, 101, 102, 103]);
     let st = h.sender.stats();
@@ -268,6 +303,42 @@ fn timeout_goes_back_n_with_cwnd_one() {
     let (_, s) = h.first_in_state(CaState::Loss).unwrap();
     assert!((s.cwnd - 1.0).abs() < 1e-9);
     assert_eq!(h.sender.stats().to_events, 1);
+}
+
+// ---- timeout plug-in --------------------------------------------------------------
+
+/// A stand-in for Burst TCP's false-timeout response: every expiry is judged
+/// false and handled as a triple-duplicate loss.
+#[derive(Debug)]
+struct AlwaysFalseTimeout;
+
+impl TimeoutResponse for AlwaysFalseTimeout {
+    fn name(&self) -> &'static str {
+        "always-false"
+    }
+    fn on_timeout(&mut self, _cb: &mut ControlBlock, _cc: &mut dyn WindowGrowth) -> TimeoutReaction {
+        TimeoutReaction::FastRetransmit
+    }
+}
+
+#[test]
+fn a_timeout_plugin_can_turn_an_expiry_into_a_fast_retransmit() {
+    // Drop the first transmission and the fast retransmission of 100 so the
+    // timer fires; the plug-in reacts with a TD response instead.
+    let mut p = path();
+    p.drop_nth = vec![(100, 1), (100, 2)];
+    let c = ns2(Variant::Reno);
+    let mut h = Harness::new(&c, Some(300_000), p);
+    h.sender.set_timeout_response(Box::new(AlwaysFalseTimeout));
+    h.run_to_completion(secs(100)).unwrap();
+    let st = h.sender.stats();
+    assert_eq!(st.to_events, 1);
+    assert_eq!(st.td_events, 2, "fast retransmit + the timeout handled as TD");
+    assert!(h.first_in_state(CaState::Loss).is_none(), "no go-back-N");
+    let at = h.trace.iter().rev().find(|s| s.t <= h.timeouts[0]).unwrap();
+    assert_eq!(at.state, CaState::Recovery);
+    assert_eq!(h.sender.stats().backoffs, 0);
+    assert!(at.cwnd > 1.0, "cwnd halved, not reset: {}", at.cwnd);
 }
 
 // ---- invariants under random loss ------------------------------------------------
