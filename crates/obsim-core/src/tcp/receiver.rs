@@ -405,4 +405,39 @@ mod tests {
         assert_eq!(r.on_segment(t, &seg(2)).unwrap().ack, 1);
         assert_eq!(r.on_segment(t, &seg(1)).unwrap().ack, 3);
     }
+
+    // ---- invariants (proptest) -----------------------------------------------
+
+    proptest::proptest! {
+        /// Any arrival order, with repeats: each segment delivered once, in
+        /// order; SACK blocks lie above the cumulative ACK, are disjoint and
+        /// cover only received segments; the first block holds the segment
+        /// that triggered the ACK when it was buffered.
+        #[test]
+        fn any_arrival_order_delivers_exactly_once(
+            order in proptest::collection::vec(0u64..40, 1..200)
+        ) {
+            let mut r = TcpReceiver::new(&cfg(Variant::Sack, false));
+            let mut got = std::collections::BTreeSet::new();
+            for &q in &order {
+                let a = r.on_segment(SimTime::ZERO, &seg(q)).expect("no delack");
+                got.insert(q);
+                let expect = (0..).find(|i| !got.contains(i)).unwrap();
+                proptest::prop_assert_eq!(a.ack, expect);
+                proptest::prop_assert_eq!(r.delivered_segments(), expect);
+                let bl = a.sack_blocks();
+                for (i, b) in bl.iter().enumerate() {
+                    proptest::prop_assert!(b.start > a.ack && b.start < b.end);
+                    proptest::prop_assert!((b.start..b.end).all(|x| got.contains(&x)));
+                    for c in &bl[i + 1..] {
+                        proptest::prop_assert!(b.end < c.start || c.end < b.start);
+                    }
+                }
+                if q > a.ack {
+                    proptest::prop_assert!(bl[0].start <= q && q < bl[0].end);
+                }
+            }
+            proptest::prop_assert_eq!(r.delivered_bytes(), r.delivered_segments() * 1000);
+        }
+    }
 }
