@@ -14,7 +14,7 @@ pub enum Variant {
     Tahoe,
     /// RFC 5681 fast retransmit and fast recovery.
     Reno,
-    /// RFC 6582 NewReno: stays in recovery across partial ACKs.
+    /// RFC 6582 `NewReno`: stays in recovery across partial ACKs.
     NewReno,
     /// RFC 2018 SACK blocks with RFC 6675 scoreboard and pipe.
     Sack,
@@ -28,7 +28,7 @@ pub enum RtoEstimator {
     /// [min, max].
     Rfc6298,
     /// ns-2's `Agent/TCP` estimator: RTT measured in whole ticks of
-    /// `granularity` (tcpTick_), integer scaled SRTT/RTTVAR as in tcp.cc.
+    /// `granularity` (`tcpTick_`), integer scaled SRTT/RTTVAR as in tcp.cc.
     Ns2,
 }
 
@@ -36,7 +36,7 @@ pub enum RtoEstimator {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SsthreshBasis {
-    /// RFC 5681 eqs. (4) and (5): ssthresh = max(FlightSize / 2, 2 SMSS).
+    /// RFC 5681 eqs. (4) and (5): ssthresh = max(`FlightSize` / 2, 2 SMSS).
     FlightSize,
     /// ns-2: ssthresh = max(min(cwnd, window) / 2, 2).
     Cwnd,
@@ -47,20 +47,27 @@ pub enum SsthreshBasis {
 pub struct RtoConfig {
     /// Estimator flavour.
     pub estimator: RtoEstimator,
-    /// RTO before the first RTT sample (RFC 6298 §2.1: 1 s; ns-2 rtxcur_init_).
+    /// RTO before the first RTT sample (RFC 6298 §2.1: 1 s; ns-2 `rtxcur_init_`).
     pub initial: SimDuration,
-    /// Lower bound on the RTO (RFC 6298 §2.4: 1 s; ns-2 minrto_).
+    /// Lower bound on the RTO (RFC 6298 §2.4: 1 s; ns-2 `minrto_`).
     pub min: SimDuration,
-    /// Upper bound on the RTO (RFC 6298 §2.5 allows >= 60 s; ns-2 maxrto_).
+    /// Upper bound on the RTO (RFC 6298 §2.5 allows >= 60 s; ns-2 `maxrto_`).
     pub max: SimDuration,
-    /// Clock granularity G (RFC 6298 §2; ns-2 tcpTick_).
+    /// Clock granularity G (RFC 6298 §2; ns-2 `tcpTick_`).
     pub granularity: SimDuration,
-    /// Largest backoff multiplier (ns-2 maxbackoff_ is 64).
+    /// Largest backoff multiplier (ns-2 `rtt_backoff` stops doubling at 64).
     pub max_backoff: u32,
+    /// ns-2 `rfc2988_` (only read by [`RtoEstimator::Ns2`]): when true the
+    /// minimum RTO is applied *before* the backoff multiplier (Tom Kelly's
+    /// RFC 2988 correction in ns-2's `rtt_timeout`), and backoff may continue
+    /// past 64 while the backed-off RTO is below `max`; when false the
+    /// minimum is applied after backing off (the pre-2002 behaviour).
+    pub ns2_rfc2988: bool,
 }
 
 /// Everything the sender and receiver of one flow need to know.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[allow(clippy::struct_excessive_bools)] // independent on/off switches, each a named RFC option
 pub struct TcpConfig {
     /// Loss-recovery variant.
     pub variant: Variant,
@@ -68,25 +75,42 @@ pub struct TcpConfig {
     pub mss: u32,
     /// Header bytes added to every segment on the wire; an ACK is `header` bytes.
     pub header: u32,
-    /// Sender's maximum window W_M in segments (ns-2 `window_`).
+    /// Sender's maximum window `W_M` in segments (ns-2 `window_`).
     pub max_window: u32,
     /// Receiver's advertised window in segments.
     pub rwnd: u32,
     /// Initial congestion window in segments (RFC 5681 IW; ns-2 windowInit_).
     pub initial_cwnd: u32,
-    /// Initial slow-start threshold in segments (RFC 5681: arbitrarily high).
+    /// Initial slow-start threshold in segments (RFC 5681 §3.1: arbitrarily
+    /// high). 0 means "equal to `max_window`", as ns-2's `reset()` sets
+    /// `ssthresh_ = window_`.
     pub initial_ssthresh: u32,
     /// Duplicate ACKs that trigger fast retransmit (RFC 5681: 3).
     pub dupack_threshold: u32,
     /// Which window losses halve.
     pub ssthresh_basis: SsthreshBasis,
     /// Receiver delays ACKs (RFC 5681 §4.2: every second full segment, or
-    /// the timer below); false acknowledges every segment (ns-2 TCPSink).
+    /// the timer below); false acknowledges every segment (ns-2 `TCPSink`).
     pub delayed_ack: bool,
-    /// Delayed-ACK timer (RFC 5681: < 500 ms; ns-2 DelAckSink interval_ 100 ms).
+    /// Delayed-ACK timer (RFC 5681: < 500 ms; ns-2 `DelAckSink` `interval_` 100 ms).
     pub delack_timeout: SimDuration,
     /// SACK blocks per ACK the receiver sends when the variant is SACK.
     pub sack_blocks: u8,
     /// Retransmission timer.
     pub rto: RtoConfig,
+    /// Appropriate byte counting (RFC 3465 with L = 2): slow start grows by
+    /// the segments an ACK newly acknowledges (at most 2) and congestion
+    /// avoidance by one segment per cwnd of acknowledged data. Off = RFC 5681
+    /// per-ACK counting, as ns-2 `opencwnd` does.
+    pub abc: bool,
+    /// Limited transmit (RFC 3042, recommended by RFC 5681 §3.2): the first
+    /// and second duplicate ACKs each allow one new segment beyond cwnd
+    /// (ns-2 `singledup_`, default 1 since 2001-11-28).
+    pub limited_transmit: bool,
+    /// Tahoe and Reno start no new fast retransmit until the ACK reaches the
+    /// recovery point of the previous episode (RFC 6582 §3.2 step 2 applied
+    /// to Reno, ns-2 `bugFix_`, default true). `NewReno` and SACK always check
+    /// (RFC 6582 §3.2, RFC 6675 §5.1). False = plain RFC 5681 Reno, which may
+    /// halve several times in one window.
+    pub reno_recover_check: bool,
 }

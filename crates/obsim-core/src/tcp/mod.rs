@@ -5,13 +5,23 @@
 //! parts sharing one control block, so Burst TCP can replace the timeout
 //! reaction without touching Reno.
 
+pub mod cc;
 pub mod config;
+pub mod control;
 pub mod profile;
 pub mod receiver;
+pub mod recovery;
+pub mod rtt;
 pub mod segment;
 pub mod sender;
+pub mod timeout;
+
+#[cfg(test)]
+mod testkit;
+#[cfg(test)]
+mod tests;
 
 pub use config::{TcpConfig, Variant};
-pub use receiver::TcpReceiver;
+pub use receiver::{ReceiverStats, TcpReceiver};
 pub use segment::{Ack, SackBlock, Segment};
-pub use sender::TcpSender;
+pub use sender::{SenderStats, TcpSender};

@@ -1,8 +1,9 @@
 //! Named parameter sets for TCP: the RFC defaults, and ns-2's defaults in the
 //! two eras the studies span. A scenario picks one with `tcp.profile` and may
-//! override any single key. Sources: RFC 5681, RFC 6298, and ns-2's
-//! `tcl/lib/ns-default.tcl` with the notes in its test suites on when each
-//! default changed (see docs/MODEL.md).
+//! override any single key. Sources: RFC 5681, RFC 6298, RFC 3390, RFC 2018,
+//! and ns-2's `tcl/lib/ns-default.tcl` (ns-2.35) with its dated comments and
+//! the notes in `tcl/test/test-suite-*.tcl` on when each default changed.
+//! docs/MODEL.md has the table with citations.
 
 use crate::tcp::config::{RtoConfig, RtoEstimator, SsthreshBasis, TcpConfig, Variant};
 use crate::time::SimDuration;
@@ -10,34 +11,126 @@ use crate::time::SimDuration;
 /// The profiles a scenario may name in `tcp.profile`.
 pub const PROFILES: &[&str] = &["rfc", "ns2", "ns2-2004"];
 
+/// RFC 3390 §1 / RFC 5681 eq. (1) initial window in segments for an MSS:
+/// min(4·MSS, max(2·MSS, 4380 bytes)).
+pub fn rfc3390_initial_window(mss: u32) -> u32 {
+    let mss = mss.max(1);
+    (4 * mss).min((2 * mss).max(4380)) / mss
+}
+
 /// The defaults of profile `name`, or `None` if there is no such profile.
 pub fn profile(name: &str) -> Option<TcpConfig> {
-    // TODO(tcp): values to be checked against ns-default.tcl and the RFCs.
-    let rfc = TcpConfig {
-        variant: Variant::Reno,
-        mss: 1000,
+    match name {
+        "rfc" => Some(rfc()),
+        "ns2" => Some(ns2()),
+        "ns2-2004" => Some(ns2_2004()),
+        _ => None,
+    }
+}
+
+/// Standards-track behaviour: RFC 5681 (+ RFC 3042 limited transmit),
+/// RFC 6582 `NewReno`, RFC 6298 timer, RFC 3390 initial window, delayed ACKs.
+fn rfc() -> TcpConfig {
+    let mss = 1000;
+    TcpConfig {
+        variant: Variant::NewReno,
+        mss,
         header: 40,
-        max_window: 20,
-        rwnd: 1 << 20,
-        initial_cwnd: 2,
+        // 65535-byte window: the largest without RFC 7323 window scaling.
+        max_window: 65_535 / mss,
+        rwnd: 65_535 / mss,
+        initial_cwnd: rfc3390_initial_window(mss),
         initial_ssthresh: u32::MAX,
         dupack_threshold: 3,
         ssthresh_basis: SsthreshBasis::FlightSize,
-        delayed_ack: false,
+        delayed_ack: true,
+        // RFC 5681 §4.2: "MUST be less than 0.5 seconds"; 200 ms is the BSD
+        // value (and RFC 1122 §4.2.3.2's example bound).
         delack_timeout: SimDuration::from_millis(200),
-        sack_blocks: 3,
+        // RFC 2018 §3: 4 blocks fit when no timestamp option is used.
+        sack_blocks: 4,
         rto: RtoConfig {
             estimator: RtoEstimator::Rfc6298,
-            initial: SimDuration::from_secs(1),
-            min: SimDuration::from_secs(1),
-            max: SimDuration::from_secs(60),
+            initial: SimDuration::from_secs(1), // RFC 6298 §2.1
+            min: SimDuration::from_secs(1),     // RFC 6298 §2.4
+            max: SimDuration::from_secs(60),    // RFC 6298 §2.5
             granularity: SimDuration::from_millis(1),
             max_backoff: 64,
+            ns2_rfc2988: true,
         },
-    };
-    match name {
-        "rfc" => Some(rfc),
-        "ns2" | "ns2-2004" => Some(rfc),
-        _ => None,
+        abc: false,
+        limited_transmit: true,
+        reno_recover_check: false,
+    }
+}
+
+/// ns-2.35 `Agent/TCP` + `Agent/TCPSink` defaults (tcl/lib/ns-default.tcl).
+fn ns2() -> TcpConfig {
+    TcpConfig {
+        variant: Variant::Reno,
+        mss: 1000,     // packetSize_ 1000
+        header: 40,    // tcpip_base_hdr_size_ 40, useHeaders_ true
+        max_window: 20, // window_ 20
+        rwnd: u32::MAX, // TCPSink advertises no window
+        initial_cwnd: 2, // windowInit_ 2 (2001-05-26), windowInitOption_ 1
+        initial_ssthresh: 0, // reset(): ssthresh_ = int(window_)
+        dupack_threshold: 3, // numdupacks_ 3
+        ssthresh_basis: SsthreshBasis::Cwnd, // slowdown(): min(cwnd, window_)/2
+        delayed_ack: false, // TCPSink ACKs every packet
+        delack_timeout: SimDuration::from_millis(100), // DelAck interval_ 100ms
+        sack_blocks: 3, // maxSackBlocks_ 3
+        rto: RtoConfig {
+            estimator: RtoEstimator::Ns2,
+            initial: SimDuration::from_secs(3), // rtxcur_init_ 3.0 (2006-01-21)
+            min: SimDuration::from_millis(200), // minrto_ 0.2 (2004-10-14)
+            max: SimDuration::from_secs(60),    // maxrto_ 60 (2007-03-28)
+            granularity: SimDuration::from_millis(10), // tcpTick_ 0.01 (2002-03-07)
+            max_backoff: 64,                    // rtt_backoff()
+            ns2_rfc2988: true,                  // rfc2988_ true (2002-03-07)
+        },
+        abc: false,               // opencwnd(): per-ACK increase
+        limited_transmit: true,   // singledup_ 1 (2001-11-28)
+        reno_recover_check: true, // bugFix_ true
+    }
+}
+
+/// ns-2 defaults in force during 2004 (ns-2.27), before the changes of
+/// 2004-10-14 (`minrto_`), 2006-01-21 (`rtxcur_init_`) and 2007-03-28 (`maxrto_`).
+fn ns2_2004() -> TcpConfig {
+    let mut c = ns2();
+    c.rto.min = SimDuration::from_secs(1); // minrto_ 1 (2001-05-14 .. 2004-10-14)
+    c.rto.initial = SimDuration::from_secs(6); // rtxcur_init_ 6.0 (until 2006-01-21)
+    c.rto.max = SimDuration::from_secs(100_000); // maxrto_ 100000 (until 2007-03-28)
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_profile_exists() {
+        for p in PROFILES {
+            assert!(profile(p).is_some(), "{p}");
+        }
+        assert!(profile("nope").is_none());
+    }
+
+    #[test]
+    fn rfc3390_window_follows_mss() {
+        assert_eq!(rfc3390_initial_window(1000), 4);
+        assert_eq!(rfc3390_initial_window(1460), 3);
+        assert_eq!(rfc3390_initial_window(2500), 2);
+    }
+
+    #[test]
+    fn eras_differ_where_ns2_changed_defaults() {
+        let a = profile("ns2").unwrap();
+        let b = profile("ns2-2004").unwrap();
+        assert_eq!(a.rto.min, SimDuration::from_millis(200));
+        assert_eq!(b.rto.min, SimDuration::from_secs(1));
+        assert_eq!(a.rto.initial, SimDuration::from_secs(3));
+        assert_eq!(b.rto.initial, SimDuration::from_secs(6));
+        assert_eq!(a.rto.granularity, b.rto.granularity);
     }
 }

@@ -1,16 +1,443 @@
-//! PLACEHOLDER: replaced by the real receiver on merge.
-#![allow(missing_docs, clippy::all, clippy::pedantic, unused)]
-use super::{Ack, Segment, TcpConfig};
-use crate::time::SimTime;
-#[derive(Default, Debug, Clone)]
-pub struct ReceiverStats { pub segments_received: u64, pub duplicates: u64, pub out_of_order: u64 }
-pub struct TcpReceiver { next: u64, bytes: u64, st: ReceiverStats }
+//! The TCP receiver (ns-2 `TCPSink` / `DelAckSink` / `Sack1` sink): cumulative
+//! ACKs, an out-of-order buffer kept as sorted segment ranges, SACK blocks per
+//! RFC 2018 §4, and delayed ACKs per RFC 5681 §4.2. In-order delivery only:
+//! nothing reaches the application twice or out of order.
+
+use crate::tcp::config::{TcpConfig, Variant};
+use crate::tcp::segment::{Ack, SackBlock, Segment, MAX_SACK_BLOCKS};
+use crate::time::{SimDuration, SimTime};
+
+/// Counters of one receiver.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReceiverStats {
+    /// Data segments that arrived, duplicates included.
+    pub segments_received: u64,
+    /// Segments that carried nothing new (already delivered or buffered).
+    pub duplicates: u64,
+    /// Segments that arrived above a gap.
+    pub out_of_order: u64,
+    /// ACKs generated.
+    pub acks_sent: u64,
+}
+
+/// A TCP receiver.
+#[derive(Clone, Debug)]
+pub struct TcpReceiver {
+    mss: u32,
+    sack_blocks: usize,
+    delayed_ack: bool,
+    delack_timeout: SimDuration,
+    /// Next segment expected (RFC 793 RCV.NXT).
+    rcv_nxt: u64,
+    /// Buffered segments above `rcv_nxt`: disjoint, sorted, non-adjacent
+    /// `[start, end)` ranges. Capacity is reserved up front.
+    ooo: Vec<(u64, u64)>,
+    /// Bytes of each buffered range that are not a full MSS (only a finite
+    /// flow's last segment can be short): `(seq, len)`.
+    short: Option<(u64, u32)>,
+    /// SACK blocks in the order RFC 2018 §4 reports them (most recent first).
+    recent: [SackBlock; MAX_SACK_BLOCKS],
+    n_recent: usize,
+    /// Full segments received in order and not yet acknowledged.
+    unacked: u32,
+    delack_deadline: Option<SimTime>,
+    delivered_segments: u64,
+    delivered_bytes: u64,
+    stats: ReceiverStats,
+}
+
 impl TcpReceiver {
-    pub fn new(_cfg: &TcpConfig) -> Self { Self { next: 0, bytes: 0, st: ReceiverStats::default() } }
-    pub fn on_segment(&mut self, _now: SimTime, seg: &Segment) -> Option<Ack> { self.st.segments_received += 1; if seg.seq == self.next { self.next += 1; self.bytes += u64::from(seg.len); } Some(Ack { ack: self.next, ..Ack::default() }) }
-    pub fn on_delack_timeout(&mut self, _now: SimTime) -> Option<Ack> { None }
-    pub fn delack_deadline(&self) -> Option<SimTime> { None }
-    pub fn delivered_segments(&self) -> u64 { self.next }
-    pub fn delivered_bytes(&self) -> u64 { self.bytes }
-    pub fn stats(&self) -> &ReceiverStats { &self.st }
+    /// A receiver for one flow.
+    pub fn new(cfg: &TcpConfig) -> Self {
+        let sack_blocks = if cfg.variant == Variant::Sack {
+            usize::from(cfg.sack_blocks).min(MAX_SACK_BLOCKS)
+        } else {
+            0
+        };
+        TcpReceiver {
+            mss: cfg.mss.max(1),
+            sack_blocks,
+            delayed_ack: cfg.delayed_ack,
+            delack_timeout: cfg.delack_timeout,
+            rcv_nxt: 0,
+            ooo: Vec::with_capacity(32),
+            short: None,
+            recent: [SackBlock::default(); MAX_SACK_BLOCKS],
+            n_recent: 0,
+            unacked: 0,
+            delack_deadline: None,
+            delivered_segments: 0,
+            delivered_bytes: 0,
+            stats: ReceiverStats::default(),
+        }
+    }
+
+    /// Next segment expected.
+    pub fn rcv_nxt(&self) -> u64 {
+        self.rcv_nxt
+    }
+
+    /// Processes a data segment; returns the ACK to send now, or `None` when
+    /// the ACK is delayed (then see [`Self::delack_deadline`]).
+    pub fn on_segment(&mut self, now: SimTime, seg: &Segment) -> Option<Ack> {
+        self.stats.segments_received += 1;
+        if seg.len < self.mss {
+            self.short = Some((seg.seq, seg.len));
+        }
+        if seg.seq < self.rcv_nxt || self.buffered(seg.seq) {
+            // Duplicate: RFC 5681 §4.2 treats it like out-of-order data and
+            // acknowledges immediately (it may be a sender's probe after a
+            // lost ACK).
+            self.stats.duplicates += 1;
+            if seg.seq > self.rcv_nxt {
+                // RFC 2018 §4: the first block reports the segment that
+                // triggered this ACK, here a repeat of buffered data.
+                let i = self.ooo.partition_point(|&(_, e)| e <= seg.seq);
+                self.note_recent(self.ooo[i]);
+            }
+            return Some(self.make_ack());
+        }
+        if seg.seq > self.rcv_nxt {
+            // Out of order: buffer and send an immediate duplicate ACK
+            // (RFC 5681 §4.2 "SHOULD send an immediate duplicate ACK").
+            self.stats.out_of_order += 1;
+            let idx = self.insert(seg.seq);
+            self.note_recent(self.ooo[idx]);
+            return Some(self.make_ack());
+        }
+        // In order: deliver it, and whatever it makes contiguous.
+        let filled_gap = !self.ooo.is_empty();
+        self.deliver_to(seg.seq + 1);
+        if let Some(&(s, e)) = self.ooo.first() {
+            if s == self.rcv_nxt {
+                self.ooo.remove(0);
+                self.deliver_to(e);
+            }
+        }
+        if filled_gap || !self.delayed_ack {
+            // RFC 5681 §4.2: ACK immediately a segment that fills all or
+            // part of a gap; without delayed ACKs, ACK every segment (ns-2
+            // TCPSink).
+            return Some(self.make_ack());
+        }
+        // RFC 5681 §4.2: an ACK at least every second full-sized segment,
+        // and within the delayed-ACK timeout.
+        self.unacked += 1;
+        if self.unacked >= 2 {
+            return Some(self.make_ack());
+        }
+        if self.delack_deadline.is_none() {
+            self.delack_deadline = Some(now + self.delack_timeout);
+        }
+        None
+    }
+
+    /// The delayed-ACK timer fired: the pending ACK, if any.
+    pub fn on_delack_timeout(&mut self, now: SimTime) -> Option<Ack> {
+        match self.delack_deadline {
+            Some(d) if now >= d => Some(self.make_ack()),
+            _ => None,
+        }
+    }
+
+    /// When the delayed-ACK timer expires, if an ACK is being delayed.
+    pub fn delack_deadline(&self) -> Option<SimTime> {
+        self.delack_deadline
+    }
+
+    /// Segments delivered in order to the application.
+    pub fn delivered_segments(&self) -> u64 {
+        self.delivered_segments
+    }
+
+    /// Bytes delivered in order to the application.
+    pub fn delivered_bytes(&self) -> u64 {
+        self.delivered_bytes
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> &ReceiverStats {
+        &self.stats
+    }
+
+    /// True when `seq` sits in the out-of-order buffer.
+    fn buffered(&self, seq: u64) -> bool {
+        let i = self.ooo.partition_point(|&(_, e)| e <= seq);
+        self.ooo.get(i).is_some_and(|&(s, _)| s <= seq)
+    }
+
+    /// Delivers `[rcv_nxt, end)` to the application.
+    fn deliver_to(&mut self, end: u64) {
+        let n = end - self.rcv_nxt;
+        let mut bytes = n * u64::from(self.mss);
+        if let Some((s, len)) = self.short {
+            if s >= self.rcv_nxt && s < end {
+                bytes -= u64::from(self.mss - len);
+            }
+        }
+        self.delivered_segments += n;
+        self.delivered_bytes += bytes;
+        self.rcv_nxt = end;
+    }
+
+    /// Inserts `seq` (not yet buffered, above `rcv_nxt`) into the range
+    /// list, merging neighbours; returns the index of its range.
+    fn insert(&mut self, seq: u64) -> usize {
+        let i = self.ooo.partition_point(|&(_, e)| e < seq);
+        // ranges[i] is the first with end >= seq: it may end exactly at seq.
+        let joins_left = self.ooo.get(i).is_some_and(|&(_, e)| e == seq);
+        if joins_left {
+            self.ooo[i].1 = seq + 1;
+            if self.ooo.get(i + 1).is_some_and(|&(s, _)| s == seq + 1) {
+                self.ooo[i].1 = self.ooo[i + 1].1;
+                self.ooo.remove(i + 1);
+            }
+            i
+        } else if self.ooo.get(i).is_some_and(|&(s, _)| s == seq + 1) {
+            self.ooo[i].0 = seq;
+            i
+        } else {
+            self.ooo.insert(i, (seq, seq + 1));
+            i
+        }
+    }
+
+    /// RFC 2018 §4: the first block holds the segment that triggered this
+    /// ACK; the others repeat the most recently reported blocks.
+    fn note_recent(&mut self, (start, end): (u64, u64)) {
+        let mut next = [SackBlock::default(); MAX_SACK_BLOCKS];
+        next[0] = SackBlock { start, end };
+        let mut n = 1;
+        for b in &self.recent[..self.n_recent] {
+            if n == MAX_SACK_BLOCKS {
+                break;
+            }
+            // Drop blocks the new one absorbed.
+            if b.start >= start && b.end <= end {
+                continue;
+            }
+            next[n] = *b;
+            n += 1;
+        }
+        self.recent = next;
+        self.n_recent = n;
+    }
+
+    /// Builds the ACK for the current state and resets the delayed-ACK state.
+    fn make_ack(&mut self) -> Ack {
+        self.unacked = 0;
+        self.delack_deadline = None;
+        self.stats.acks_sent += 1;
+        let mut ack = Ack {
+            ack: self.rcv_nxt,
+            ..Ack::default()
+        };
+        if self.sack_blocks == 0 {
+            return ack;
+        }
+        // Refresh the remembered blocks against the buffer: drop those now
+        // below the cumulative ACK, widen the rest to their current range
+        // (ranges only grow by merging), and drop duplicates.
+        let mut kept = 0;
+        let mut next = 0;
+        while next < self.n_recent {
+            let b = self.recent[next];
+            next += 1;
+            if b.end <= self.rcv_nxt {
+                continue;
+            }
+            let k = self.ooo.partition_point(|&(_, e)| e <= b.start);
+            let Some(&(s, e)) = self.ooo.get(k) else { continue };
+            if s > b.start {
+                continue;
+            }
+            let cur = SackBlock { start: s, end: e };
+            if self.recent[..kept].contains(&cur) {
+                continue;
+            }
+            self.recent[kept] = cur;
+            kept += 1;
+        }
+        self.n_recent = kept;
+        let k = kept.min(self.sack_blocks);
+        ack.sack[..k].copy_from_slice(&self.recent[..k]);
+        ack.n_sack = k as u8;
+        ack
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::profile::profile;
+
+    fn seg(seq: u64) -> Segment {
+        Segment {
+            seq,
+            len: 1000,
+            retransmit: false,
+            sent_at: SimTime::ZERO,
+        }
+    }
+
+    fn cfg(variant: Variant, delayed: bool) -> TcpConfig {
+        let mut c = profile("ns2").unwrap();
+        c.variant = variant;
+        c.mss = 1000;
+        c.delayed_ack = delayed;
+        c.delack_timeout = SimDuration::from_millis(100);
+        c
+    }
+
+    #[track_caller]
+    fn blocks(a: &Ack) -> Vec<(u64, u64)> {
+        a.sack_blocks().iter().map(|b| (b.start, b.end)).collect()
+    }
+
+    // ---- ACK every segment -------------------------------------------------
+
+    #[test]
+    fn acks_every_segment_without_delack() {
+        let mut r = TcpReceiver::new(&cfg(Variant::Reno, false));
+        for i in 0..5 {
+            let a = r.on_segment(SimTime::ZERO, &seg(i)).expect("immediate ack");
+            assert_eq!(a.ack, i + 1);
+            assert_eq!(a.n_sack, 0);
+        }
+        assert_eq!(r.delivered_segments(), 5);
+        assert_eq!(r.delivered_bytes(), 5000);
+    }
+
+    #[test]
+    fn reorders_and_never_delivers_twice() {
+        let mut r = TcpReceiver::new(&cfg(Variant::Reno, false));
+        let t = SimTime::ZERO;
+        assert_eq!(r.on_segment(t, &seg(0)).unwrap().ack, 1);
+        assert_eq!(r.on_segment(t, &seg(2)).unwrap().ack, 1);
+        assert_eq!(r.on_segment(t, &seg(4)).unwrap().ack, 1);
+        assert_eq!(r.on_segment(t, &seg(2)).unwrap().ack, 1);
+        assert_eq!(r.on_segment(t, &seg(3)).unwrap().ack, 1);
+        assert_eq!(r.delivered_segments(), 1);
+        assert_eq!(r.on_segment(t, &seg(1)).unwrap().ack, 5);
+        assert_eq!(r.on_segment(t, &seg(0)).unwrap().ack, 5);
+        assert_eq!(r.delivered_segments(), 5);
+        assert_eq!(r.stats().duplicates, 2);
+        assert_eq!(r.stats().out_of_order, 3);
+    }
+
+    #[test]
+    fn short_last_segment_counts_its_bytes() {
+        let mut r = TcpReceiver::new(&cfg(Variant::Reno, false));
+        let t = SimTime::ZERO;
+        let mut last = seg(2);
+        last.len = 300;
+        r.on_segment(t, &last);
+        r.on_segment(t, &seg(0));
+        r.on_segment(t, &seg(1));
+        assert_eq!(r.delivered_bytes(), 2300);
+    }
+
+    // ---- SACK blocks (RFC 2018 §4) -------------------------------------------
+
+    #[test]
+    fn sack_first_block_is_most_recent() {
+        let mut r = TcpReceiver::new(&cfg(Variant::Sack, false));
+        let t = SimTime::ZERO;
+        r.on_segment(t, &seg(0));
+        let a = r.on_segment(t, &seg(2)).unwrap();
+        assert_eq!(blocks(&a), vec![(2, 3)]);
+        let a = r.on_segment(t, &seg(5)).unwrap();
+        assert_eq!(blocks(&a), vec![(5, 6), (2, 3)]);
+        let a = r.on_segment(t, &seg(8)).unwrap();
+        assert_eq!(blocks(&a), vec![(8, 9), (5, 6), (2, 3)]);
+        let a = r.on_segment(t, &seg(11)).unwrap();
+        assert_eq!(blocks(&a), vec![(11, 12), (8, 9), (5, 6)], "at most 3 blocks");
+        let a = r.on_segment(t, &seg(3)).unwrap();
+        assert_eq!(blocks(&a), vec![(2, 4), (11, 12), (8, 9)]);
+        // A repeat of buffered data moves its block to the front.
+        let a = r.on_segment(t, &seg(8)).unwrap();
+        assert_eq!(blocks(&a), vec![(8, 9), (2, 4), (11, 12)]);
+        // Filling the first hole: the cumulative ACK jumps, old blocks go.
+        let a = r.on_segment(t, &seg(1)).unwrap();
+        assert_eq!(a.ack, 4);
+        assert_eq!(blocks(&a), vec![(8, 9), (11, 12), (5, 6)]);
+    }
+
+    #[test]
+    fn no_sack_blocks_unless_sack_variant() {
+        let mut r = TcpReceiver::new(&cfg(Variant::NewReno, false));
+        r.on_segment(SimTime::ZERO, &seg(1));
+        let a = r.on_segment(SimTime::ZERO, &seg(3)).unwrap();
+        assert_eq!(a.n_sack, 0);
+    }
+
+    // ---- delayed ACK (RFC 5681 §4.2) ------------------------------------------
+
+    #[test]
+    fn delayed_ack_every_second_segment() {
+        let mut r = TcpReceiver::new(&cfg(Variant::Reno, true));
+        let t = SimTime::ZERO;
+        assert!(r.on_segment(t, &seg(0)).is_none());
+        assert_eq!(r.delack_deadline(), Some(SimTime(100_000_000)));
+        assert_eq!(r.on_segment(t, &seg(1)).unwrap().ack, 2);
+        assert_eq!(r.delack_deadline(), None);
+        assert!(r.on_segment(t, &seg(2)).is_none());
+        assert_eq!(r.on_segment(t, &seg(3)).unwrap().ack, 4);
+        assert_eq!(r.stats().acks_sent, 2);
+    }
+
+    #[test]
+    fn delack_timer_fires_for_a_lone_segment() {
+        let mut r = TcpReceiver::new(&cfg(Variant::Reno, true));
+        assert!(r.on_segment(SimTime(5), &seg(0)).is_none());
+        let d = r.delack_deadline().unwrap();
+        assert_eq!(d, SimTime(5 + 100_000_000));
+        assert!(r.on_delack_timeout(SimTime(6)).is_none(), "too early");
+        assert_eq!(r.on_delack_timeout(d).unwrap().ack, 1);
+        assert_eq!(r.delack_deadline(), None);
+    }
+
+    #[test]
+    fn out_of_order_and_gap_fill_ack_immediately_with_delack() {
+        let mut r = TcpReceiver::new(&cfg(Variant::Reno, true));
+        let t = SimTime::ZERO;
+        assert!(r.on_segment(t, &seg(0)).is_none());
+        assert_eq!(r.on_segment(t, &seg(2)).unwrap().ack, 1);
+        assert_eq!(r.on_segment(t, &seg(1)).unwrap().ack, 3);
+    }
+
+    // ---- invariants (proptest) -----------------------------------------------
+
+    proptest::proptest! {
+        /// Any arrival order, with repeats: each segment delivered once, in
+        /// order; SACK blocks lie above the cumulative ACK, are disjoint and
+        /// cover only received segments; the first block holds the segment
+        /// that triggered the ACK when it was buffered.
+        #[test]
+        fn any_arrival_order_delivers_exactly_once(
+            order in proptest::collection::vec(0u64..40, 1..200)
+        ) {
+            let mut r = TcpReceiver::new(&cfg(Variant::Sack, false));
+            let mut got = std::collections::BTreeSet::new();
+            for &q in &order {
+                let a = r.on_segment(SimTime::ZERO, &seg(q)).expect("no delack");
+                got.insert(q);
+                let expect = (0..=40u64).find(|i| !got.contains(i)).unwrap();
+                proptest::prop_assert_eq!(a.ack, expect);
+                proptest::prop_assert_eq!(r.delivered_segments(), expect);
+                let bl = a.sack_blocks();
+                for (i, b) in bl.iter().enumerate() {
+                    proptest::prop_assert!(b.start > a.ack && b.start < b.end);
+                    proptest::prop_assert!((b.start..b.end).all(|x| got.contains(&x)));
+                    for c in &bl[i + 1..] {
+                        proptest::prop_assert!(b.end < c.start || c.end < b.start);
+                    }
+                }
+                if q > a.ack {
+                    proptest::prop_assert!(bl[0].start <= q && q < bl[0].end);
+                }
+            }
+            proptest::prop_assert_eq!(r.delivered_bytes(), r.delivered_segments() * 1000);
+        }
+    }
 }

@@ -1,26 +1,336 @@
-//! PLACEHOLDER: replaced by the real sender on merge.
-#![allow(missing_docs, clippy::all, clippy::pedantic, unused)]
-use super::{Ack, Segment, TcpConfig};
+//! The TCP sender: an I/O-free state machine (smoltcp style). The engine
+//! calls [`TcpSender::start`], [`TcpSender::on_ack`] and
+//! [`TcpSender::on_timeout`], then drains [`TcpSender::poll_transmit`] until
+//! it returns `None`, and arms one timer at [`TcpSender::rto_deadline`].
+//! Window growth, loss recovery and the timeout response are plug-ins that
+//! share the [`ControlBlock`].
+
+use crate::tcp::cc::{self, WindowGrowth};
+use crate::tcp::config::TcpConfig;
+use crate::tcp::control::{CaState, ControlBlock};
+use crate::tcp::recovery::{self, Actions, LossRecovery};
+use crate::tcp::rtt::RttEstimator;
+use crate::tcp::segment::{Ack, Segment};
+use crate::tcp::timeout::{self, TimeoutReaction, TimeoutResponse};
 use crate::time::{SimDuration, SimTime};
-#[derive(Default, Debug, Clone)]
-pub struct SenderStats { pub segments_sent: u64, pub retransmits: u64, pub bytes_sent: u64, pub td_events: u64, pub to_events: u64, pub backoffs: u64, pub rtt_samples: u64, pub rtt_sum: SimDuration, pub completed_at: Option<SimTime> }
-pub struct TcpSender { cfg: TcpConfig, nxt: u64, una: u64, cwnd: f64, st: SenderStats, started: bool, rto_at: Option<SimTime>, data: Option<u64> }
+
+/// Counters of one sender.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SenderStats {
+    /// Data segments handed to the network, retransmissions included.
+    pub segments_sent: u64,
+    /// Retransmitted segments.
+    pub retransmits: u64,
+    /// Payload bytes handed to the network, retransmissions included.
+    pub bytes_sent: u64,
+    /// Fast retransmits: entries into loss recovery on duplicate ACKs ("TD"
+    /// loss indications), plus timeouts a plug-in turned into one.
+    pub td_events: u64,
+    /// Retransmission-timer expiries ("TO" loss indications).
+    pub to_events: u64,
+    /// Expiries that hit an already backed-off timer (consecutive timeouts).
+    pub backoffs: u64,
+    /// Valid RTT samples taken (Karn's rule).
+    pub rtt_samples: u64,
+    /// Sum of those samples (mean = `rtt_sum / rtt_samples`).
+    pub rtt_sum: SimDuration,
+    /// When [`TcpSender::start`] was called.
+    pub started_at: Option<SimTime>,
+    /// When a finite flow was fully acknowledged.
+    pub completed_at: Option<SimTime>,
+}
+
+/// A TCP sender (Tahoe, Reno, `NewReno` or SACK, per [`TcpConfig::variant`]).
+#[derive(Debug)]
+pub struct TcpSender {
+    cb: ControlBlock,
+    cc: Box<dyn WindowGrowth>,
+    recovery: Box<dyn LossRecovery>,
+    timeout: Box<dyn TimeoutResponse>,
+    rtt: RttEstimator,
+    mss: u32,
+    data_bytes: Option<u64>,
+    started: bool,
+    rto_deadline: Option<SimTime>,
+    /// A retransmission that goes out before anything else, outside the
+    /// window (fast retransmit, `NewReno` partial ACK).
+    pending_rtx: Option<u64>,
+    /// The timed segment and its send time: one RTT measurement at a time,
+    /// as BSD and ns-2 do without timestamps (`rtt_active_`, `rtt_seq_`).
+    timing: Option<(u64, SimTime)>,
+    stats: SenderStats,
+    /// cwnd and ssthresh when [`TcpSender::take_changed`] last looked.
+    last_seen: (f64, f64),
+}
+
 impl TcpSender {
-    pub fn new(cfg: &TcpConfig, data_bytes: Option<u64>) -> Self { Self { cfg: cfg.clone(), nxt: 0, una: 0, cwnd: cfg.initial_cwnd as f64, st: SenderStats::default(), started: false, rto_at: None, data: data_bytes } }
-    pub fn start(&mut self, _now: SimTime) { self.started = true; }
-    pub fn on_ack(&mut self, now: SimTime, ack: &Ack) { if ack.ack > self.una { self.una = ack.ack; self.cwnd += if self.cwnd < 64.0 {1.0} else {1.0/self.cwnd}; self.rto_at = if self.una < self.nxt { Some(now + SimDuration::from_secs(1)) } else { None }; } }
-    pub fn on_timeout(&mut self, now: SimTime) { self.nxt = self.una; self.cwnd = 1.0; self.st.to_events += 1; self.rto_at = None; let _ = now; }
+    /// A sender for `data_bytes` bytes (`None` = infinite bulk transfer).
+    pub fn new(cfg: &TcpConfig, data_bytes: Option<u64>) -> Self {
+        let mss = cfg.mss.max(1);
+        let end_seq = data_bytes.map_or(u64::MAX, |b| b.div_ceil(u64::from(mss)));
+        let cb = ControlBlock::new(cfg, end_seq);
+        let last_seen = (cb.cwnd, cb.ssthresh);
+        TcpSender {
+            cb,
+            cc: cc::for_config(cfg),
+            recovery: recovery::for_config(cfg),
+            timeout: timeout::for_config(cfg),
+            rtt: RttEstimator::new(&cfg.rto),
+            mss,
+            data_bytes,
+            started: false,
+            rto_deadline: None,
+            pending_rtx: None,
+            timing: None,
+            stats: SenderStats::default(),
+            last_seen,
+        }
+    }
+
+    /// Replaces the timeout-response plug-in (Burst TCP).
+    pub fn set_timeout_response(&mut self, t: Box<dyn TimeoutResponse>) {
+        self.timeout = t;
+    }
+
+    /// The application starts sending at `now`.
+    pub fn start(&mut self, now: SimTime) {
+        if self.started {
+            return;
+        }
+        self.started = true;
+        self.stats.started_at = Some(now);
+        if self.cb.end_seq == 0 {
+            self.stats.completed_at = Some(now);
+        }
+    }
+
+    /// Payload bytes of segment `seq` (the last one of a finite flow may be
+    /// short: `data_bytes - (n - 1) * mss`).
+    fn seg_len(&self, seq: u64) -> u32 {
+        match self.data_bytes {
+            Some(b) if seq + 1 == self.cb.end_seq => (b - seq * u64::from(self.mss)) as u32,
+            _ => self.mss,
+        }
+    }
+
+    /// Processes an acknowledgement arriving at `now`.
+    pub fn on_ack(&mut self, now: SimTime, ack: &Ack) {
+        if !self.started || self.is_complete() {
+            return;
+        }
+        // Acknowledges data never sent: not acceptable (RFC 793 §3.9).
+        if ack.ack > self.cb.snd_nxt {
+            return;
+        }
+        let mut out = Actions::default();
+        if ack.ack > self.cb.snd_una {
+            let acked = ack.ack - self.cb.snd_una;
+            self.take_rtt_sample(now, ack.ack);
+            self.cb.snd_una = ack.ack;
+            self.cb.tx_next = self.cb.tx_next.max(ack.ack);
+            self.cb.consecutive_timeouts = 0;
+            if self.pending_rtx.is_some_and(|s| s < ack.ack) {
+                self.pending_rtx = None;
+            }
+            self.recovery.on_ack_info(&self.cb, ack);
+            self.recovery.on_new_ack(&mut self.cb, self.cc.as_mut(), acked, &mut out);
+            if self.is_complete() {
+                self.stats.completed_at = Some(now);
+                self.rto_deadline = None;
+                self.pending_rtx = None;
+                return;
+            }
+        } else if ack.ack == self.cb.snd_una && self.cb.snd_nxt > self.cb.snd_una {
+            // RFC 5681 §2 duplicate ACK: same cumulative ACK, data outstanding.
+            self.cb.dupacks += 1;
+            self.recovery.on_ack_info(&self.cb, ack);
+            self.recovery.on_dup_ack(&mut self.cb, self.cc.as_mut(), &mut out);
+        } else {
+            // Old ACK (below snd_una): ignored.
+            return;
+        }
+        self.apply(now, out);
+        if self.cb.snd_una >= self.cb.snd_nxt {
+            // RFC 6298 §5.2: all outstanding data acknowledged: stop the timer.
+            self.rto_deadline = None;
+        }
+    }
+
+    /// Applies the actions a recovery hook returned.
+    fn apply(&mut self, now: SimTime, out: Actions) {
+        if out.entered_recovery {
+            self.stats.td_events += 1;
+            // Karn: the timed segment's ACK may now reflect a retransmission.
+            self.timing = None;
+        }
+        if let Some(s) = out.retransmit {
+            self.pending_rtx = Some(s);
+        }
+        if out.restart_timer && self.cb.snd_nxt > self.cb.snd_una {
+            // RFC 6298 §5.3: restart the timer so it expires after RTO.
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
+    }
+
+    /// Takes an RTT sample if `ack` covers the timed segment (RFC 6298 §3:
+    /// one sample per RTT; Karn: never from a retransmitted segment, since
+    /// any retransmission cancels the measurement).
+    fn take_rtt_sample(&mut self, now: SimTime, ack: u64) {
+        if let Some((seq, sent)) = self.timing {
+            if ack > seq {
+                let r = now - sent;
+                self.rtt.on_sample(r, sent);
+                self.stats.rtt_samples += 1;
+                self.stats.rtt_sum += r;
+                self.timing = None;
+            }
+        }
+    }
+
+    /// The retransmission timer expired (the engine calls this when `now >=
+    /// rto_deadline()`).
+    pub fn on_timeout(&mut self, now: SimTime) {
+        match self.rto_deadline {
+            Some(d) if now >= d => {}
+            _ => return,
+        }
+        if self.cb.snd_nxt <= self.cb.snd_una {
+            self.rto_deadline = None;
+            return;
+        }
+        self.stats.to_events += 1;
+        if self.cb.consecutive_timeouts > 0 {
+            self.stats.backoffs += 1;
+        }
+        // Karn: no sample from anything sent before the expiry.
+        self.timing = None;
+        self.pending_rtx = None;
+        match self.timeout.on_timeout(&mut self.cb, self.cc.as_mut()) {
+            TimeoutReaction::GoBackN => {
+                // RFC 6298 §5.5: back off the timer.
+                self.rtt.on_timeout();
+                self.cb.consecutive_timeouts += 1;
+                self.recovery.on_timeout(&mut self.cb);
+            }
+            TimeoutReaction::FastRetransmit => {
+                let mut out = Actions::default();
+                self.recovery.enter_recovery(&mut self.cb, self.cc.as_mut(), &mut out);
+                self.apply(now, out);
+            }
+        }
+        // RFC 6298 §5.6: start the timer with the (backed-off) RTO.
+        self.rto_deadline = Some(now + self.rtt.rto());
+    }
+
+    /// The next segment to hand to the network now, or `None`.
     pub fn poll_transmit(&mut self, now: SimTime) -> Option<Segment> {
-        if !self.started || (self.nxt - self.una) as f64 >= self.cwnd.min(self.cfg.max_window as f64) { return None; }
-        let s = Segment { seq: self.nxt, len: self.cfg.mss, retransmit: false, sent_at: now }; self.nxt += 1; self.st.segments_sent += 1;
-        if self.rto_at.is_none() { self.rto_at = Some(now + SimDuration::from_secs(1)); } Some(s) }
-    pub fn rto_deadline(&self) -> Option<SimTime> { self.rto_at }
-    pub fn is_complete(&self) -> bool { false }
-    pub fn cwnd(&self) -> f64 { self.cwnd }
-    pub fn ssthresh(&self) -> f64 { 64.0 }
-    pub fn snd_una(&self) -> u64 { self.una }
-    pub fn snd_nxt(&self) -> u64 { self.nxt }
-    pub fn srtt(&self) -> Option<SimDuration> { None }
-    pub fn rto(&self) -> SimDuration { SimDuration::from_secs(1) }
-    pub fn stats(&self) -> &SenderStats { &self.st }
+        if !self.started || self.is_complete() {
+            return None;
+        }
+        let seq = match self.pending_rtx.take() {
+            Some(s) if s >= self.cb.snd_una && s < self.cb.snd_nxt => s,
+            _ => self.recovery.next_segment(&mut self.cb)?,
+        };
+        Some(self.emit(now, seq))
+    }
+
+    /// Bookkeeping for one transmission of `seq`.
+    fn emit(&mut self, now: SimTime, seq: u64) -> Segment {
+        let retransmit = seq < self.cb.snd_nxt;
+        let len = self.seg_len(seq);
+        if seq == self.cb.tx_next {
+            self.cb.tx_next += 1;
+        }
+        if retransmit {
+            self.stats.retransmits += 1;
+            // Karn's algorithm (as ns-2 `reset_rtx_timer`): a retransmission
+            // ends the current measurement.
+            self.timing = None;
+        } else {
+            self.cb.snd_nxt = seq + 1;
+            if self.timing.is_none() {
+                self.timing = Some((seq, now));
+            }
+        }
+        self.stats.segments_sent += 1;
+        self.stats.bytes_sent += u64::from(len);
+        self.recovery.on_transmit(&self.cb, seq, retransmit);
+        if self.rto_deadline.is_none() {
+            // RFC 6298 §5.1: start the timer when sending data if it is not
+            // running.
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
+        Segment {
+            seq,
+            len,
+            retransmit,
+            sent_at: now,
+        }
+    }
+
+    /// When the retransmission timer expires; `None` when nothing is
+    /// outstanding.
+    pub fn rto_deadline(&self) -> Option<SimTime> {
+        self.rto_deadline
+    }
+
+    /// True when a finite flow is fully acknowledged.
+    pub fn is_complete(&self) -> bool {
+        self.started && self.cb.end_seq != u64::MAX && self.cb.snd_una >= self.cb.end_seq
+    }
+
+    /// Congestion window in segments.
+    pub fn cwnd(&self) -> f64 {
+        self.cb.cwnd
+    }
+
+    /// Slow-start threshold in segments.
+    pub fn ssthresh(&self) -> f64 {
+        self.cb.ssthresh
+    }
+
+    /// Oldest unacknowledged segment.
+    pub fn snd_una(&self) -> u64 {
+        self.cb.snd_una
+    }
+
+    /// One past the highest segment sent.
+    pub fn snd_nxt(&self) -> u64 {
+        self.cb.snd_nxt
+    }
+
+    /// Smoothed RTT, `None` before the first sample.
+    pub fn srtt(&self) -> Option<SimDuration> {
+        self.rtt.srtt()
+    }
+
+    /// The current retransmission timeout, backoff included.
+    pub fn rto(&self) -> SimDuration {
+        self.rtt.rto()
+    }
+
+    /// Congestion state (Open, Recovery, Loss).
+    pub fn state(&self) -> CaState {
+        self.cb.state
+    }
+
+    /// The control block, read-only (for traces and plug-in tests).
+    pub fn control_block(&self) -> &ControlBlock {
+        &self.cb
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> &SenderStats {
+        &self.stats
+    }
+
+    /// True when cwnd or ssthresh changed since the previous call (cheap
+    /// polling for cwnd traces).
+    pub fn take_changed(&mut self) -> bool {
+        let now = (self.cb.cwnd, self.cb.ssthresh);
+        #[allow(clippy::float_cmp)] // exact change detection is the point
+        let changed = now != self.last_seen;
+        self.last_seen = now;
+        changed
+    }
 }

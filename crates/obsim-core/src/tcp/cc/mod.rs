@@ -1,0 +1,28 @@
+//! Window growth (congestion control proper): how cwnd opens on new ACKs and
+//! what ssthresh a loss sets. One trait, one file per algorithm; ns-3's
+//! `TcpCongestionOps` with `GetSsThresh` returning a value.
+
+mod rfc5681;
+
+pub use rfc5681::Rfc5681;
+
+use crate::tcp::config::TcpConfig;
+use crate::tcp::control::ControlBlock;
+
+/// A window-growth rule.
+pub trait WindowGrowth: std::fmt::Debug {
+    /// Opens cwnd for an ACK that newly acknowledged `acked` segments while
+    /// not in recovery (RFC 5681 §3.1).
+    fn on_ack(&mut self, cb: &mut ControlBlock, acked: u64);
+    /// The ssthresh a loss should set (RFC 5681 eq. (4)); returns the value
+    /// and leaves the control block alone.
+    fn ssthresh(&self, cb: &ControlBlock) -> f64;
+    /// Forgets partial-increment state after cwnd was cut.
+    fn reset(&mut self) {}
+}
+
+/// The window-growth rule a configuration selects (all variants share RFC
+/// 5681 growth).
+pub fn for_config(cfg: &TcpConfig) -> Box<dyn WindowGrowth> {
+    Box::new(Rfc5681::new(cfg.abc))
+}

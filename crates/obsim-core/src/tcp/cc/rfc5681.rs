@@ -1,0 +1,66 @@
+//! RFC 5681 §3.1 slow start and congestion avoidance, with optional
+//! appropriate byte counting (RFC 3465).
+
+use crate::tcp::cc::WindowGrowth;
+use crate::tcp::config::SsthreshBasis;
+use crate::tcp::control::ControlBlock;
+
+/// RFC 3465 §2.2 limit L on slow-start growth per ACK, in segments.
+const ABC_L: u64 = 2;
+
+/// RFC 5681 window growth: +1 segment per new ACK in slow start, +1/cwnd per
+/// new ACK in congestion avoidance (eq. (3)); with ABC, growth by acknowledged
+/// segments instead of ACKs.
+#[derive(Clone, Debug, Default)]
+pub struct Rfc5681 {
+    abc: bool,
+    /// ABC: segments acknowledged in congestion avoidance since the last
+    /// increase (RFC 3465 §2.1 `bytes_acked`).
+    acked_in_ca: u64,
+}
+
+impl Rfc5681 {
+    /// The rule, with ABC on or off.
+    pub fn new(abc: bool) -> Self {
+        Rfc5681 { abc, acked_in_ca: 0 }
+    }
+}
+
+impl WindowGrowth for Rfc5681 {
+    fn on_ack(&mut self, cb: &mut ControlBlock, acked: u64) {
+        if acked == 0 {
+            return;
+        }
+        if cb.cwnd < cb.ssthresh {
+            // RFC 5681 §3.1 slow start: cwnd += min(N, SMSS) per ACK (eq. 2);
+            // RFC 3465 §2.2 with ABC: cwnd += min(N, L*SMSS).
+            let inc = if self.abc { acked.min(ABC_L) as f64 } else { 1.0 };
+            cb.cwnd += inc;
+        } else if self.abc {
+            // RFC 3465 §2.1: +1 SMSS once a full cwnd has been acknowledged.
+            self.acked_in_ca += acked;
+            let w = cb.cwnd.floor().max(1.0) as u64;
+            if self.acked_in_ca >= w {
+                self.acked_in_ca -= w;
+                cb.cwnd += 1.0;
+            }
+        } else {
+            // RFC 5681 §3.1 eq. (3): cwnd += SMSS*SMSS/cwnd per ACK.
+            cb.cwnd += 1.0 / cb.cwnd;
+        }
+    }
+
+    fn ssthresh(&self, cb: &ControlBlock) -> f64 {
+        match cb.ssthresh_basis {
+            // RFC 5681 eq. (4): ssthresh = max(FlightSize / 2, 2*SMSS).
+            SsthreshBasis::FlightSize => (cb.flight_size() as f64 / 2.0).max(2.0),
+            // ns-2 `slowdown(CLOSE_SSTHRESH_HALF)`: int(min(cwnd, window_)/2),
+            // at least 2.
+            SsthreshBasis::Cwnd => (cb.window() / 2.0).floor().max(2.0),
+        }
+    }
+
+    fn reset(&mut self) {
+        self.acked_in_ca = 0;
+    }
+}

@@ -1,0 +1,125 @@
+//! The TCP control block: the congestion state that window growth (`cc`),
+//! loss recovery (`recovery`) and the timeout response (`timeout`) share, as
+//! in ns-3's `TcpSocketState`. Sequence numbers count segments.
+
+use crate::tcp::config::{SsthreshBasis, TcpConfig};
+
+/// Congestion-control state of the sender (the Linux/ns-3 names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaState {
+    /// Normal operation: slow start or congestion avoidance.
+    Open,
+    /// Fast recovery after a fast retransmit (RFC 5681 §3.2, RFC 6582,
+    /// RFC 6675 §5).
+    Recovery,
+    /// Go-back-N after a retransmission timeout (RFC 5681 §3.1, RFC 6298
+    /// §5.4-5.6), or after a Tahoe fast retransmit, until `recover` is
+    /// acknowledged.
+    Loss,
+}
+
+/// Congestion state shared by the sender's plug-ins.
+#[derive(Clone, Debug)]
+pub struct ControlBlock {
+    /// Congestion window in segments (RFC 5681 cwnd).
+    pub cwnd: f64,
+    /// Slow-start threshold in segments (RFC 5681 ssthresh).
+    pub ssthresh: f64,
+    /// Oldest unacknowledged segment (RFC 793 SND.UNA).
+    pub snd_una: u64,
+    /// One past the highest segment ever sent (BSD `snd_max`; the API's
+    /// `snd_nxt`).
+    pub snd_nxt: u64,
+    /// Next segment the window rule transmits: equals `snd_nxt` except after
+    /// a go-back-N rewind (timeout or Tahoe), when it restarts at `snd_una`
+    /// (ns-2 `t_seqno_`).
+    pub tx_next: u64,
+    /// Recovery point: `snd_nxt` when recovery (or a timeout) began
+    /// (RFC 6582 `recover`, RFC 6675 `RecoveryPoint`, as one past the highest
+    /// segment sent). An ACK at or above it ends the episode.
+    pub recover: u64,
+    /// Consecutive duplicate ACKs (RFC 5681 §2).
+    pub dupacks: u32,
+    /// Duplicate ACKs that trigger fast retransmit (RFC 5681 §3.2: 3).
+    pub dupthresh: u32,
+    /// Current state.
+    pub state: CaState,
+    /// Consecutive retransmission timeouts without a valid new ACK.
+    pub consecutive_timeouts: u32,
+    /// Sender window `W_M` and receiver window, min of the two, in segments.
+    pub wnd_limit: u32,
+    /// Segments the application offers (`u64::MAX` = infinite backlog).
+    pub end_seq: u64,
+    /// Which window a loss halves.
+    pub ssthresh_basis: SsthreshBasis,
+    /// Limited transmit (RFC 3042) enabled.
+    pub limited_transmit: bool,
+}
+
+impl ControlBlock {
+    /// Initial state: cwnd = IW, ssthresh = the configured initial value
+    /// (RFC 5681 §3.1: "arbitrarily high").
+    pub fn new(cfg: &TcpConfig, end_seq: u64) -> Self {
+        ControlBlock {
+            cwnd: f64::from(cfg.initial_cwnd.max(1)),
+            ssthresh: if cfg.initial_ssthresh == 0 {
+                f64::from(cfg.max_window)
+            } else {
+                f64::from(cfg.initial_ssthresh)
+            },
+            snd_una: 0,
+            snd_nxt: 0,
+            tx_next: 0,
+            recover: 0,
+            dupacks: 0,
+            dupthresh: cfg.dupack_threshold.max(1),
+            state: CaState::Open,
+            consecutive_timeouts: 0,
+            wnd_limit: cfg.max_window.min(cfg.rwnd).max(1),
+            end_seq,
+            ssthresh_basis: cfg.ssthresh_basis,
+            limited_transmit: cfg.limited_transmit,
+        }
+    }
+
+    /// RFC 5681 `FlightSize`: segments sent but not cumulatively acknowledged.
+    #[inline]
+    pub fn flight_size(&self) -> u64 {
+        self.snd_nxt - self.snd_una
+    }
+
+    /// min(cwnd, `W_M`, rwnd) in segments (ns-2 `windowd()`).
+    #[inline]
+    pub fn window(&self) -> f64 {
+        self.cwnd.min(f64::from(self.wnd_limit))
+    }
+
+    /// True while data remains that was never sent.
+    #[inline]
+    pub fn has_unsent(&self) -> bool {
+        self.snd_nxt < self.end_seq
+    }
+
+    /// The standard window rule (RFC 5681 §3; ns-2 `send_much`): the next
+    /// segment at `tx_next` may go when it lies inside
+    /// `snd_una + floor(min(cwnd, W_M, rwnd))`, plus one segment per early
+    /// duplicate ACK under limited transmit (RFC 3042 §2; ns-2 `send_one`).
+    pub fn window_allows_tx_next(&self) -> bool {
+        if self.tx_next >= self.end_seq {
+            return false;
+        }
+        let mut win = self.window().floor() as u64;
+        if self.limited_transmit && self.state == CaState::Open && self.dupacks < self.dupthresh {
+            // RFC 3042: new data on the first two duplicate ACKs, still
+            // within the receiver's window.
+            win = (win + u64::from(self.dupacks)).min(u64::from(self.wnd_limit));
+        }
+        self.tx_next < self.snd_una + win.max(1).min(self.window_cap())
+    }
+
+    /// The largest window the sequence space allows (`W_M` and rwnd).
+    #[inline]
+    pub fn window_cap(&self) -> u64 {
+        u64::from(self.wnd_limit)
+    }
+}

@@ -1,0 +1,113 @@
+//! Loss recovery: what duplicate and partial ACKs do, and which segment goes
+//! next. One file per algorithm, all sharing the control block and the
+//! window-growth rule (ns-3's split of `TcpRecoveryOps` from
+//! `TcpCongestionOps`). [`for_config`] is the one place that maps a
+//! [`Variant`] to its algorithm.
+
+mod newreno;
+mod reno;
+mod sack;
+mod scoreboard;
+mod tahoe;
+
+pub use newreno::NewReno;
+pub use reno::Reno;
+pub use sack::Sack;
+pub use scoreboard::Scoreboard;
+pub use tahoe::Tahoe;
+
+use crate::tcp::cc::WindowGrowth;
+use crate::tcp::config::{TcpConfig, Variant};
+use crate::tcp::control::{CaState, ControlBlock};
+use crate::tcp::segment::Ack;
+
+/// What the sender must do after a recovery hook ran.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Actions {
+    /// Retransmit this segment now, regardless of the window (RFC 5681 §3.2
+    /// step 2; RFC 6582 §3.2 step 5).
+    pub retransmit: Option<u64>,
+    /// Restart the retransmission timer (RFC 6298 §5.3).
+    pub restart_timer: bool,
+    /// A fast retransmit started (one triple-duplicate "TD" loss event).
+    pub entered_recovery: bool,
+}
+
+/// A loss-recovery algorithm.
+pub trait LossRecovery: std::fmt::Debug {
+    /// Short name, for traces.
+    fn name(&self) -> &'static str;
+
+    /// Sees every acceptable ACK after `cb.snd_una` was advanced, before
+    /// [`Self::on_dup_ack`] or [`Self::on_new_ack`] (the SACK scoreboard
+    /// update of RFC 6675 §5 step (A)).
+    fn on_ack_info(&mut self, _cb: &ControlBlock, _ack: &Ack) {}
+
+    /// A duplicate ACK (RFC 5681 §2); `cb.dupacks` was already incremented.
+    fn on_dup_ack(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions);
+
+    /// An ACK that acknowledged `acked` new segments; `cb.snd_una` is
+    /// already advanced.
+    fn on_new_ack(
+        &mut self,
+        cb: &mut ControlBlock,
+        cc: &mut dyn WindowGrowth,
+        acked: u64,
+        out: &mut Actions,
+    );
+
+    /// Fast retransmit: start this algorithm's loss recovery now. Called on
+    /// the `DupThresh`-th duplicate ACK, and by a timeout plug-in that judges a
+    /// timeout false and reacts as to a triple-duplicate loss.
+    fn enter_recovery(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions);
+
+    /// The retransmission timer expired and the timeout plug-in applied the
+    /// go-back-N response (RFC 2018 §8 and RFC 6675 §5.1 for the scoreboard).
+    fn on_timeout(&mut self, _cb: &mut ControlBlock) {}
+
+    /// The next segment the window allows, if any (may rewind or skip
+    /// `cb.tx_next`); the default is the RFC 5681 window rule.
+    fn next_segment(&mut self, cb: &mut ControlBlock) -> Option<u64> {
+        cb.window_allows_tx_next().then_some(cb.tx_next)
+    }
+
+    /// Segment `seq` was handed to the network.
+    fn on_transmit(&mut self, _cb: &ControlBlock, _seq: u64, _retransmit: bool) {}
+}
+
+/// The recovery algorithm of `cfg.variant` (the registry).
+pub fn for_config(cfg: &TcpConfig) -> Box<dyn LossRecovery> {
+    match cfg.variant {
+        Variant::Tahoe => Box::new(Tahoe::new(cfg)),
+        Variant::Reno => Box::new(Reno::new(cfg)),
+        Variant::NewReno => Box::new(NewReno::default()),
+        Variant::Sack => Box::new(Sack::new(cfg)),
+    }
+}
+
+/// Shared duplicate-ACK trigger: true when the `DupThresh`-th duplicate ACK
+/// arrives in the Open state (RFC 5681 §3.2 step 2) and, when `careful`, the
+/// previous episode's recovery point has been acknowledged (RFC 6582 §3.2
+/// step 2, "careful" variant of §4.1).
+pub(crate) fn dupack_triggers(cb: &ControlBlock, careful: bool) -> bool {
+    cb.state == CaState::Open
+        && cb.dupacks == cb.dupthresh
+        && (!careful || cb.snd_una >= cb.recover)
+}
+
+/// Shared new-ACK handling outside Recovery: window growth (RFC 5681 §3.1),
+/// leaving the Loss state once `recover` is acknowledged (RFC 6582 §3.2
+/// step 4 after a timeout), and the timer restart of RFC 6298 §5.3.
+pub(crate) fn new_ack_outside_recovery(
+    cb: &mut ControlBlock,
+    cc: &mut dyn WindowGrowth,
+    acked: u64,
+    out: &mut Actions,
+) {
+    cb.dupacks = 0;
+    cc.on_ack(cb, acked);
+    if cb.state == CaState::Loss && cb.snd_una >= cb.recover {
+        cb.state = CaState::Open;
+    }
+    out.restart_timer = true;
+}

@@ -1,0 +1,62 @@
+//! `NewReno`: RFC 6582. Recovery lasts until `recover` is acknowledged; each
+//! partial ACK retransmits the next hole and partially deflates cwnd. The
+//! "careful" variant (§4.1): no new fast retransmit until the previous
+//! recovery point is acknowledged. Timer: reset on the first partial ACK
+//! only (§3.2 step 5, the "Impatient" variant; ns-2 `newreno_changes1_`).
+
+use crate::tcp::cc::WindowGrowth;
+use crate::tcp::control::{CaState, ControlBlock};
+use crate::tcp::recovery::reno::reno_enter;
+use crate::tcp::recovery::{dupack_triggers, new_ack_outside_recovery, Actions, LossRecovery};
+
+/// `NewReno` loss recovery.
+#[derive(Clone, Debug, Default)]
+pub struct NewReno {
+    /// A partial ACK was already seen in this recovery episode.
+    partial_seen: bool,
+}
+
+impl LossRecovery for NewReno {
+    fn name(&self) -> &'static str {
+        "newreno"
+    }
+
+    fn on_dup_ack(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
+        if cb.state == CaState::Recovery {
+            // RFC 6582 §3.2 step 4: inflate by SMSS per additional dup ACK.
+            cb.cwnd += 1.0;
+        } else if dupack_triggers(cb, true) {
+            self.enter_recovery(cb, cc, out);
+        }
+    }
+
+    fn on_new_ack(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, acked: u64, out: &mut Actions) {
+        if cb.state != CaState::Recovery {
+            new_ack_outside_recovery(cb, cc, acked, out);
+            return;
+        }
+        if cb.snd_una >= cb.recover {
+            // §3.2 step 6, full acknowledgment: cwnd = ssthresh (option 2,
+            // as ns-2) and leave fast recovery.
+            cb.cwnd = cb.ssthresh;
+            cb.state = CaState::Open;
+            cb.dupacks = 0;
+            out.restart_timer = true;
+        } else {
+            // §3.2 step 5, partial acknowledgment: retransmit the first
+            // unacknowledged segment, deflate cwnd by the amount acknowledged
+            // and add back one SMSS (at least one segment was acknowledged).
+            out.retransmit = Some(cb.snd_una);
+            cb.cwnd = (cb.cwnd - acked as f64 + 1.0).max(1.0);
+            // "For the first partial ACK ... also reset the retransmit timer."
+            out.restart_timer = !self.partial_seen;
+            self.partial_seen = true;
+        }
+    }
+
+    fn enter_recovery(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
+        // §3.2 steps 2-3: as Reno, with recover = highest sequence sent.
+        self.partial_seen = false;
+        reno_enter(cb, cc, out);
+    }
+}

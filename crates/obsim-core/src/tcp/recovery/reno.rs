@@ -1,0 +1,68 @@
+//! Reno: RFC 5681 §3.2 fast retransmit and fast recovery. The first new ACK
+//! ends recovery, so several losses in one window cause several halvings or
+//! a timeout.
+
+use crate::tcp::cc::WindowGrowth;
+use crate::tcp::config::TcpConfig;
+use crate::tcp::control::{CaState, ControlBlock};
+use crate::tcp::recovery::{dupack_triggers, new_ack_outside_recovery, Actions, LossRecovery};
+
+/// Reno loss recovery.
+#[derive(Clone, Debug)]
+pub struct Reno {
+    careful: bool,
+}
+
+impl Reno {
+    /// Reno with the configured recovery-point check (ns-2 `bugFix_`).
+    pub fn new(cfg: &TcpConfig) -> Self {
+        Reno { careful: cfg.reno_recover_check }
+    }
+}
+
+/// RFC 5681 §3.2 steps 2-3, shared with `NewReno`: ssthresh per eq. (4),
+/// retransmit the lost segment, cwnd = ssthresh + 3 SMSS (+ one per
+/// duplicate ACK received, i.e. `dupacks`).
+pub(crate) fn reno_enter(cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
+    cb.ssthresh = cc.ssthresh(cb);
+    cb.cwnd = cb.ssthresh + f64::from(cb.dupacks);
+    cc.reset();
+    cb.recover = cb.snd_nxt;
+    cb.state = CaState::Recovery;
+    out.retransmit = Some(cb.snd_una);
+    out.entered_recovery = true;
+    // ns-2 reset_rtx_timer(1, 0) restarts the timer on fast retransmit.
+    out.restart_timer = true;
+}
+
+impl LossRecovery for Reno {
+    fn name(&self) -> &'static str {
+        "reno"
+    }
+
+    fn on_dup_ack(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
+        if cb.state == CaState::Recovery {
+            // RFC 5681 §3.2 step 4: inflate cwnd by SMSS per further dup ACK.
+            cb.cwnd += 1.0;
+        } else if dupack_triggers(cb, self.careful) {
+            self.enter_recovery(cb, cc, out);
+        }
+    }
+
+    fn on_new_ack(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, acked: u64, out: &mut Actions) {
+        if cb.state == CaState::Recovery {
+            // RFC 5681 §3.2 step 6: deflate to ssthresh on the next new ACK
+            // and leave fast recovery.
+            cb.cwnd = cb.ssthresh;
+            cb.state = CaState::Open;
+            cb.dupacks = 0;
+            out.restart_timer = true;
+        } else {
+            new_ack_outside_recovery(cb, cc, acked, out);
+        }
+    }
+
+    fn enter_recovery(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
+        reno_enter(cb, cc, out);
+    }
+}

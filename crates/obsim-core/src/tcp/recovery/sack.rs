@@ -1,0 +1,180 @@
+//! SACK-based loss recovery: RFC 6675 (conservative loss recovery with the
+//! RFC 2018 SACK option). Loss is inferred from the scoreboard (`IsLost`), the
+//! data in flight is estimated by `pipe`, and `NextSeg` (§4) chooses what to
+//! send whenever cwnd - pipe >= 1 segment.
+
+use crate::tcp::cc::WindowGrowth;
+use crate::tcp::config::TcpConfig;
+use crate::tcp::control::{CaState, ControlBlock};
+use crate::tcp::recovery::{dupack_triggers, new_ack_outside_recovery, Actions, LossRecovery, Scoreboard};
+use crate::tcp::segment::Ack;
+
+/// RFC 6675 loss recovery.
+#[derive(Clone, Debug)]
+pub struct Sack {
+    sb: Scoreboard,
+    /// RFC 6675 `pipe`, recomputed on each ACK in recovery and incremented
+    /// on each transmission (§5 step (C.4)).
+    pipe: u64,
+    /// One past `HighRxt`, the highest segment retransmitted in this
+    /// episode.
+    rxt_next: u64,
+    /// `RescueRxt` (§4 `NextSeg` rule 4), the recovery point at the time of
+    /// the rescue retransmission.
+    rescue: Option<u64>,
+}
+
+impl Sack {
+    /// A scoreboard sized to the configured maximum window.
+    pub fn new(cfg: &TcpConfig) -> Self {
+        Sack {
+            sb: Scoreboard::new(cfg.max_window.min(cfg.rwnd).max(1) + 1, cfg.dupack_threshold),
+            pipe: 0,
+            rxt_next: 0,
+            rescue: None,
+        }
+    }
+
+    /// The scoreboard (for tests and traces).
+    pub fn scoreboard(&self) -> &Scoreboard {
+        &self.sb
+    }
+
+    /// RFC 6675 §4 `NextSeg()`.
+    fn next_seg(&mut self, cb: &ControlBlock) -> Option<u64> {
+        let from = self.rxt_next.max(cb.snd_una);
+        // Rule 1: the first un-SACKed segment above HighRxt that IsLost.
+        let lost_end = self.sb.lost_below().min(cb.snd_nxt);
+        if let Some(s) = (from..lost_end).find(|&s| !self.sb.is_sacked(s)) {
+            return Some(s);
+        }
+        // Rule 2: new data, if any and if the receive window allows.
+        if cb.has_unsent() && cb.tx_next == cb.snd_nxt && cb.snd_nxt < cb.snd_una + cb.window_cap() {
+            return Some(cb.snd_nxt);
+        }
+        // Rule 3: no new data: the first un-SACKed segment above HighRxt and
+        // below the highest SACKed one, lost or not.
+        let sacked_end = self.sb.high_sacked_end().min(cb.snd_nxt);
+        if let Some(s) = (from..sacked_end).find(|&s| !self.sb.is_sacked(s)) {
+            return Some(s);
+        }
+        // Rule 4 (rescue retransmission): once per episode, the highest
+        // outstanding un-SACKed segment.
+        if self.rescue.is_none_or(|r| cb.snd_una > r) && cb.snd_nxt > cb.snd_una {
+            let s = cb.snd_nxt - 1;
+            if !self.sb.is_sacked(s) && !self.sb.is_retransmitted(s) {
+                self.rescue = Some(cb.recover);
+                return Some(s);
+            }
+        }
+        None
+    }
+}
+
+impl LossRecovery for Sack {
+    fn name(&self) -> &'static str {
+        "sack"
+    }
+
+    fn on_ack_info(&mut self, cb: &ControlBlock, ack: &Ack) {
+        // RFC 6675 §5 (A): update the scoreboard from the SACK blocks.
+        self.sb.advance(cb.snd_una);
+        self.sb.update(ack.sack_blocks(), cb.snd_nxt);
+    }
+
+    fn on_dup_ack(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
+        match cb.state {
+            // RFC 6675 §5 (C): in recovery, recompute pipe; NextSeg runs in
+            // `next_segment`.
+            CaState::Recovery => self.pipe = self.sb.pipe(cb.snd_nxt),
+            // §5 (A)-(B): DupThresh duplicates, or IsLost(HighACK + 1), with
+            // no new recovery before RecoveryPoint is acknowledged (§5.1).
+            CaState::Open => {
+                let lost = cb.snd_una >= cb.recover && self.sb.is_lost(cb.snd_una);
+                if dupack_triggers(cb, true) || lost {
+                    self.enter_recovery(cb, cc, out);
+                }
+            }
+            CaState::Loss => {}
+        }
+    }
+
+    fn on_new_ack(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, acked: u64, out: &mut Actions) {
+        if cb.state != CaState::Recovery {
+            new_ack_outside_recovery(cb, cc, acked, out);
+            return;
+        }
+        out.restart_timer = true;
+        if cb.snd_una >= cb.recover {
+            // §5 step (B) ends: HighACK >= RecoveryPoint terminates recovery;
+            // cwnd stays at ssthresh.
+            cb.state = CaState::Open;
+            cb.dupacks = 0;
+        } else {
+            self.pipe = self.sb.pipe(cb.snd_nxt);
+        }
+    }
+
+    fn enter_recovery(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
+        // RFC 6675 §5 (4.1) RecoveryPoint = HighData; (4.2) ssthresh =
+        // cwnd = FlightSize/2 (RFC 5681 eq. 4); (4.3) retransmit the first
+        // segment presumed dropped, HighACK + 1; (4.4) SetPipe.
+        cb.recover = cb.snd_nxt;
+        cb.ssthresh = cc.ssthresh(cb);
+        cb.cwnd = cb.ssthresh;
+        cc.reset();
+        cb.state = CaState::Recovery;
+        self.rxt_next = cb.snd_una;
+        self.rescue = None;
+        self.pipe = self.sb.pipe(cb.snd_nxt);
+        out.retransmit = Some(cb.snd_una);
+        out.entered_recovery = true;
+        out.restart_timer = true;
+    }
+
+    fn on_timeout(&mut self, cb: &mut ControlBlock) {
+        // RFC 2018 §8: forget SACK information after a timeout; RFC 6675
+        // §5.1: RecoveryPoint (set by the timeout response) must be reached
+        // before a new recovery starts.
+        self.sb.advance(cb.snd_una);
+        self.sb.clear();
+        self.rescue = None;
+        self.rxt_next = cb.snd_una;
+    }
+
+    fn next_segment(&mut self, cb: &mut ControlBlock) -> Option<u64> {
+        match cb.state {
+            // §5 (C): send while cwnd - pipe >= 1 segment.
+            CaState::Recovery => {
+                if cb.cwnd - self.pipe as f64 >= 1.0 {
+                    self.next_seg(cb)
+                } else {
+                    None
+                }
+            }
+            CaState::Loss => {
+                // Go-back-N after a timeout, skipping what the receiver has
+                // SACKed since (RFC 6675 §5.1 allows using new SACK data).
+                while cb.tx_next < cb.snd_nxt && self.sb.is_sacked(cb.tx_next) {
+                    cb.tx_next += 1;
+                }
+                cb.window_allows_tx_next().then_some(cb.tx_next)
+            }
+            CaState::Open => cb.window_allows_tx_next().then_some(cb.tx_next),
+        }
+    }
+
+    fn on_transmit(&mut self, cb: &ControlBlock, seq: u64, retransmit: bool) {
+        if retransmit {
+            self.sb.mark_retransmitted(seq);
+            // (C.2) HighRxt.
+            if cb.state == CaState::Recovery {
+                self.rxt_next = self.rxt_next.max(seq + 1);
+            }
+        }
+        if cb.state == CaState::Recovery {
+            // (C.4) pipe += segment sent.
+            self.pipe += 1;
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! The RFC 6675 SACK scoreboard: which outstanding segments the receiver
+//! reported (`SACKed`) and which were retransmitted, as two bitsets in a ring
+//! indexed by segment number modulo a power-of-two capacity that covers the
+//! largest window. Allocated once; per-ACK work allocates nothing.
+
+use crate::tcp::segment::SackBlock;
+
+/// Bits per word.
+const W: u64 = 64;
+
+/// SACK scoreboard over the segments `[una, nxt)`.
+#[derive(Clone, Debug)]
+pub struct Scoreboard {
+    sacked: Vec<u64>,
+    rexmit: Vec<u64>,
+    /// Capacity in segments minus one (capacity is a power of two).
+    mask: u64,
+    /// Oldest segment tracked (`snd_una`).
+    una: u64,
+    /// One past the highest `SACKed` segment, or `una` when none.
+    high_sacked_end: u64,
+    /// Segments below this that are not `SACKed` are lost (RFC 6675 `IsLost`):
+    /// it is the `DupThresh`-th highest `SACKed` segment, or `una` if fewer.
+    lost_below: u64,
+    dupthresh: u32,
+}
+
+impl Scoreboard {
+    /// A scoreboard for windows of up to `window` segments.
+    pub fn new(window: u32, dupthresh: u32) -> Self {
+        let cap = u64::from(window).max(W).next_power_of_two();
+        let words = (cap / W) as usize;
+        Scoreboard {
+            sacked: vec![0; words],
+            rexmit: vec![0; words],
+            mask: cap - 1,
+            una: 0,
+            high_sacked_end: 0,
+            lost_below: 0,
+            dupthresh: dupthresh.max(1),
+        }
+    }
+
+    #[inline]
+    fn slot(&self, seq: u64) -> (usize, u64) {
+        let i = seq & self.mask;
+        ((i / W) as usize, 1u64 << (i % W))
+    }
+
+    #[inline]
+    fn get(v: &[u64], (w, b): (usize, u64)) -> bool {
+        v[w] & b != 0
+    }
+
+    /// True when `seq` was `SACKed`.
+    #[inline]
+    pub fn is_sacked(&self, seq: u64) -> bool {
+        seq >= self.una && seq < self.high_sacked_end && Self::get(&self.sacked, self.slot(seq))
+    }
+
+    /// True when `seq` was retransmitted since it was last sent new.
+    #[inline]
+    pub fn is_retransmitted(&self, seq: u64) -> bool {
+        seq >= self.una && Self::get(&self.rexmit, self.slot(seq))
+    }
+
+    /// RFC 6675 `IsLost(seq)`: not `SACKed`, and `DupThresh` segments above it are
+    /// `SACKed` (with segment-sized units, the octet rule "(`DupThresh` - 1) *
+    /// SMSS + 1 octets" is the same count).
+    #[inline]
+    pub fn is_lost(&self, seq: u64) -> bool {
+        seq >= self.una && seq < self.lost_below && !self.is_sacked(seq)
+    }
+
+    /// One past the highest `SACKed` segment (`una` if none).
+    #[inline]
+    pub fn high_sacked_end(&self) -> u64 {
+        self.high_sacked_end
+    }
+
+    /// Segments below `lost_below()` that are not `SACKed` are lost.
+    #[inline]
+    pub fn lost_below(&self) -> u64 {
+        self.lost_below
+    }
+
+    /// Forgets segments below `una` (cumulatively acknowledged).
+    pub fn advance(&mut self, una: u64) {
+        if una <= self.una {
+            return;
+        }
+        if una - self.una > self.mask {
+            self.sacked.iter_mut().for_each(|w| *w = 0);
+            self.rexmit.iter_mut().for_each(|w| *w = 0);
+        } else {
+            for s in self.una..una {
+                let (w, b) = self.slot(s);
+                self.sacked[w] &= !b;
+                self.rexmit[w] &= !b;
+            }
+        }
+        self.una = una;
+        self.high_sacked_end = self.high_sacked_end.max(una);
+        self.lost_below = self.lost_below.max(una);
+    }
+
+    /// Records the SACK blocks of one ACK, clipped to `[una, nxt)` (RFC 6675
+    /// §5 step (A): update the scoreboard), then recomputes the loss bound.
+    pub fn update(&mut self, blocks: &[SackBlock], nxt: u64) {
+        for b in blocks {
+            let start = b.start.max(self.una);
+            let end = b.end.min(nxt).min(self.una + self.mask + 1);
+            for s in start..end {
+                let (w, bit) = self.slot(s);
+                self.sacked[w] |= bit;
+            }
+            if end > start {
+                self.high_sacked_end = self.high_sacked_end.max(end);
+            }
+        }
+        self.recompute_lost();
+    }
+
+    /// Scans down from the highest `SACKed` segment for the `DupThresh`-th
+    /// `SACKed` one.
+    fn recompute_lost(&mut self) {
+        let mut count = 0;
+        let mut s = self.high_sacked_end;
+        self.lost_below = self.una;
+        while s > self.una {
+            s -= 1;
+            if Self::get(&self.sacked, self.slot(s)) {
+                count += 1;
+                if count == self.dupthresh {
+                    self.lost_below = s;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Marks `seq` as retransmitted.
+    pub fn mark_retransmitted(&mut self, seq: u64) {
+        if seq >= self.una && seq <= self.una + self.mask {
+            let (w, b) = self.slot(seq);
+            self.rexmit[w] |= b;
+        }
+    }
+
+    /// RFC 6675 `SetPipe()`: over `[una, nxt)`, each segment not `SACKed` counts
+    /// once unless `IsLost`, and once more if it was retransmitted.
+    pub fn pipe(&self, nxt: u64) -> u64 {
+        let mut pipe = 0;
+        for s in self.una..nxt {
+            let slot = self.slot(s);
+            if s < self.high_sacked_end && Self::get(&self.sacked, slot) {
+                continue;
+            }
+            if s >= self.lost_below {
+                pipe += 1;
+            }
+            if Self::get(&self.rexmit, slot) {
+                pipe += 1;
+            }
+        }
+        pipe
+    }
+
+    /// Clears every `SACKed` and retransmitted mark (RFC 2018 §8: after a
+    /// retransmit timeout the sender turns off all `SACKed` bits).
+    pub fn clear(&mut self) {
+        self.sacked.iter_mut().for_each(|w| *w = 0);
+        self.rexmit.iter_mut().for_each(|w| *w = 0);
+        self.high_sacked_end = self.una;
+        self.lost_below = self.una;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blk(start: u64, end: u64) -> SackBlock {
+        SackBlock { start, end }
+    }
+
+    #[test]
+    fn is_lost_needs_dupthresh_sacked_above() {
+        let mut sb = Scoreboard::new(20, 3);
+        sb.advance(10);
+        sb.update(&[blk(11, 13)], 20);
+        assert!(!sb.is_lost(10), "only 2 SACKed above");
+        sb.update(&[blk(11, 14)], 20);
+        assert!(sb.is_lost(10));
+        assert!(!sb.is_lost(11), "SACKed is never lost");
+        assert!(!sb.is_lost(14));
+        // pipe over [10, 20): 10 lost (0), 11-13 SACKed, 14..20 = 6 in flight.
+        assert_eq!(sb.pipe(20), 6);
+        sb.mark_retransmitted(10);
+        assert_eq!(sb.pipe(20), 7);
+    }
+
+    #[test]
+    fn ring_wraps_and_advance_clears() {
+        let mut sb = Scoreboard::new(64, 3);
+        sb.advance(60);
+        sb.update(&[blk(100, 124)], 124);
+        assert!(sb.is_sacked(100) && sb.is_sacked(123) && !sb.is_sacked(99));
+        sb.advance(124);
+        assert!(!sb.is_sacked(164 - 64));
+        assert_eq!(sb.pipe(124), 0);
+        sb.update(&[blk(130, 131)], 140);
+        assert!(sb.is_sacked(130) && !sb.is_sacked(194));
+        sb.clear();
+        assert!(!sb.is_sacked(130));
+    }
+}

@@ -1,0 +1,267 @@
+//! Test harness: one sender and one receiver over a fake bottleneck path
+//! (fixed one-way delay both ways, serialisation at a fixed rate on the data
+//! direction, scripted or Bernoulli drops), driven by a tiny event loop
+//! through the public API only.
+
+use std::collections::BTreeMap;
+
+use crate::rng::{self, uniform01, SimRng};
+use crate::tcp::config::TcpConfig;
+use crate::tcp::control::CaState;
+use crate::tcp::receiver::TcpReceiver;
+use crate::tcp::segment::{Ack, Segment};
+use crate::tcp::sender::TcpSender;
+use crate::time::{SimDuration, SimTime};
+
+/// The fake path.
+#[derive(Debug)]
+pub struct Path {
+    /// One-way propagation delay (both directions).
+    pub delay: SimDuration,
+    /// Data-direction bit rate (ACKs are not serialised).
+    pub rate_bps: u64,
+    /// Drop the first transmission of these segments.
+    pub drop_first: Vec<u64>,
+    /// Drop the `n`-th transmission (1-based) of segment `seq`: `(seq, n)`.
+    pub drop_nth: Vec<(u64, u32)>,
+    /// Bernoulli loss probability for data segments and for ACKs.
+    pub p: f64,
+    rng: SimRng,
+}
+
+impl Path {
+    /// A lossless path.
+    pub fn new(delay: SimDuration, rate_bps: u64) -> Self {
+        Path {
+            delay,
+            rate_bps,
+            drop_first: Vec::new(),
+            drop_nth: Vec::new(),
+            p: 0.0,
+            rng: rng::stream(1, "testkit"),
+        }
+    }
+
+    /// Adds Bernoulli loss `p` with a seeded stream.
+    pub fn with_loss(mut self, p: f64, seed: u64) -> Self {
+        self.p = p;
+        self.rng = rng::stream(seed, "testkit/loss");
+        self
+    }
+}
+
+/// One transmitted data segment.
+#[derive(Clone, Copy, Debug)]
+pub struct TxRecord {
+    /// When it was handed to the path.
+    pub t: SimTime,
+    /// The segment.
+    pub seg: Segment,
+    /// True when the path dropped it.
+    pub dropped: bool,
+}
+
+/// A sample of the sender state, taken whenever it changed.
+#[derive(Clone, Copy, Debug)]
+pub struct StateSample {
+    /// Time.
+    pub t: SimTime,
+    /// cwnd.
+    pub cwnd: f64,
+    /// ssthresh.
+    pub ssthresh: f64,
+    /// State.
+    pub state: CaState,
+    /// `snd_una`.
+    pub snd_una: u64,
+    /// `snd_nxt`.
+    pub snd_nxt: u64,
+    /// RTO (backoff included).
+    pub rto: SimDuration,
+    /// RTT samples so far.
+    pub rtt_samples: u64,
+}
+
+#[derive(Debug)]
+enum Ev {
+    Seg(Segment),
+    Ack(Ack),
+}
+
+/// Sender + receiver + path + event queue.
+#[derive(Debug)]
+pub struct Harness {
+    /// The sender under test.
+    pub sender: TcpSender,
+    /// The receiver under test.
+    pub receiver: TcpReceiver,
+    /// The path.
+    pub path: Path,
+    /// Current time.
+    pub now: SimTime,
+    queue: BTreeMap<(SimTime, u64), Ev>,
+    next_id: u64,
+    link_free_at: SimTime,
+    tx_count: Vec<u32>,
+    /// Every data transmission.
+    pub tx: Vec<TxRecord>,
+    /// Sender state after every event that changed it.
+    pub trace: Vec<StateSample>,
+    /// Times at which the retransmission timer fired.
+    pub timeouts: Vec<SimTime>,
+    /// Times at which the receiver sent an ACK.
+    pub acks: Vec<SimTime>,
+}
+
+impl Harness {
+    /// A harness for `data_bytes` (`None` = infinite) starting at time 0.
+    pub fn new(cfg: &TcpConfig, data_bytes: Option<u64>, path: Path) -> Self {
+        let mut h = Harness {
+            sender: TcpSender::new(cfg, data_bytes),
+            receiver: TcpReceiver::new(cfg),
+            path,
+            now: SimTime::ZERO,
+            queue: BTreeMap::new(),
+            next_id: 0,
+            link_free_at: SimTime::ZERO,
+            tx_count: Vec::new(),
+            tx: Vec::new(),
+            trace: Vec::new(),
+            timeouts: Vec::new(),
+            acks: Vec::new(),
+        };
+        h.sender.start(SimTime::ZERO);
+        h.sample(true);
+        h
+    }
+
+    fn push(&mut self, t: SimTime, ev: Ev) {
+        self.queue.insert((t, self.next_id), ev);
+        self.next_id += 1;
+    }
+
+    fn lose(&mut self) -> bool {
+        self.path.p > 0.0 && uniform01(&mut self.path.rng) < self.path.p
+    }
+
+    fn sample(&mut self, force: bool) {
+        let s = &self.sender;
+        let st = StateSample {
+            t: self.now,
+            cwnd: s.cwnd(),
+            ssthresh: s.ssthresh(),
+            state: s.state(),
+            snd_una: s.snd_una(),
+            snd_nxt: s.snd_nxt(),
+            rto: s.rto(),
+            rtt_samples: s.stats().rtt_samples,
+        };
+        let changed = self.sender.take_changed();
+        let differs = self
+            .trace
+            .last()
+            .is_none_or(|p| p.state != st.state || p.snd_una != st.snd_una || p.rto != st.rto);
+        if force || changed || differs {
+            self.trace.push(st);
+        }
+    }
+
+    /// Hands everything the sender wants to send to the path.
+    fn drain(&mut self) {
+        while let Some(seg) = self.sender.poll_transmit(self.now) {
+            let i = seg.seq as usize;
+            if self.tx_count.len() <= i {
+                self.tx_count.resize(i + 1, 0);
+            }
+            self.tx_count[i] += 1;
+            let n = self.tx_count[i];
+            let dropped = (n == 1 && self.path.drop_first.contains(&seg.seq))
+                || self.path.drop_nth.contains(&(seg.seq, n))
+                || self.lose();
+            let start = self.now.max(self.link_free_at);
+            self.link_free_at = start + SimDuration::transmission(u64::from(seg.len) + 40, self.path.rate_bps);
+            if !dropped {
+                let at = self.link_free_at + self.path.delay;
+                self.push(at, Ev::Seg(seg));
+            }
+            self.tx.push(TxRecord { t: self.now, seg, dropped });
+        }
+    }
+
+    fn send_ack(&mut self, ack: Option<Ack>) {
+        if let Some(a) = ack {
+            self.acks.push(self.now);
+            if !self.lose() {
+                let at = self.now + self.path.delay;
+                self.push(at, Ev::Ack(a));
+            }
+        }
+    }
+
+    /// Runs one event; false when nothing is left before `until`.
+    fn step(&mut self, until: SimTime) -> bool {
+        self.drain();
+        let q = self.queue.keys().next().map(|k| k.0);
+        let rto = self.sender.rto_deadline();
+        let del = self.receiver.delack_deadline();
+        let Some(next) = [q, rto, del].into_iter().flatten().min() else {
+            return false;
+        };
+        if next > until {
+            return false;
+        }
+        assert!(next >= self.now, "time ran backwards");
+        self.now = next;
+        if q == Some(next) {
+            let (_, ev) = self.queue.pop_first().expect("event");
+            match ev {
+                Ev::Seg(seg) => {
+                    let before = self.receiver.delivered_segments();
+                    let a = self.receiver.on_segment(self.now, &seg);
+                    assert!(self.receiver.delivered_segments() >= before);
+                    self.send_ack(a);
+                }
+                Ev::Ack(a) => self.sender.on_ack(self.now, &a),
+            }
+        } else if rto == Some(next) {
+            self.timeouts.push(self.now);
+            self.sender.on_timeout(self.now);
+        } else {
+            let a = self.receiver.on_delack_timeout(self.now);
+            self.send_ack(a);
+        }
+        self.drain();
+        self.sample(false);
+        let s = &self.sender;
+        assert!(s.cwnd() >= 1.0, "cwnd {} < 1 at {}", s.cwnd(), self.now);
+        assert!(s.snd_una() <= s.snd_nxt(), "snd_una > snd_nxt at {}", self.now);
+        assert!(self.receiver.rcv_nxt() <= s.snd_nxt());
+        true
+    }
+
+    /// Runs until `until` (or until nothing is left to do).
+    pub fn run_until(&mut self, until: SimTime) {
+        while self.step(until) {}
+    }
+
+    /// Runs until the finite flow completes or `limit` passes; returns the
+    /// completion time.
+    pub fn run_to_completion(&mut self, limit: SimTime) -> Option<SimTime> {
+        while !self.sender.is_complete() && self.step(limit) {}
+        self.sender.stats().completed_at
+    }
+
+    /// Retransmissions of `seq`, in order.
+    pub fn retransmissions_of(&self, seq: u64) -> Vec<SimTime> {
+        self.tx
+            .iter()
+            .filter(|r| r.seg.seq == seq && r.seg.retransmit)
+            .map(|r| r.t)
+            .collect()
+    }
+
+    /// The first sample at or after `t` in state `state`.
+    pub fn first_in_state(&self, state: CaState) -> Option<(usize, &StateSample)> {
+        self.trace.iter().enumerate().find(|(_, s)| s.state == state)
+    }
+}

@@ -1,0 +1,395 @@
+//! End-to-end tests of the sender and receiver over the fake path of
+//! [`crate::tcp::testkit`], grouped by scenario.
+
+#![allow(clippy::many_single_char_names)] // c = config, p = path, h = harness, s = sample: the tests read better short
+
+use crate::tcp::config::{SsthreshBasis, TcpConfig, Variant};
+use crate::tcp::control::CaState;
+use crate::tcp::profile::profile;
+use crate::tcp::cc::WindowGrowth;
+use crate::tcp::control::ControlBlock;
+use crate::tcp::testkit::{Harness, Path};
+use crate::tcp::timeout::{TimeoutReaction, TimeoutResponse};
+use crate::time::{SimDuration, SimTime};
+
+const MS: SimDuration = SimDuration::from_millis(1);
+
+/// 50 ms each way, 100 Mbit/s: RTT = 100 ms + 83.2 us serialisation.
+fn path() -> Path {
+    Path::new(SimDuration::from_millis(50), 100_000_000)
+}
+
+fn rtt() -> SimDuration {
+    SimDuration::from_millis(100) + SimDuration::transmission(1040, 100_000_000)
+}
+
+/// ns-2-like sender with room to grow: W = 64, ssthresh = W, ACK every
+/// segment.
+fn ns2(variant: Variant) -> TcpConfig {
+    let mut c = profile("ns2").unwrap();
+    c.variant = variant;
+    c.max_window = 64;
+    c.rwnd = 64;
+    c
+}
+
+fn secs(s: u64) -> SimTime {
+    SimTime::ZERO + SimDuration::from_secs(s)
+}
+
+/// cwnd just before and ssthresh right after the first entry into `state`.
+#[track_caller]
+fn cut_at_first(h: &Harness, state: CaState) -> (f64, f64, f64) {
+    let (i, s) = h.first_in_state(state).expect("state never entered");
+    let before = h.trace[i - 1].cwnd;
+    (before, s.ssthresh, s.cwnd)
+}
+
+// ---- lossless ---------------------------------------------------------------
+
+#[test]
+fn slow_start_doubles_cwnd_every_rtt() {
+    let mut c = ns2(Variant::Reno);
+    c.max_window = 1000;
+    c.rwnd = 1000;
+    c.initial_cwnd = 2;
+    c.initial_ssthresh = 1000;
+    let mut h = Harness::new(&c, None, path());
+    for k in 1..=5u32 {
+        let t = SimTime::ZERO + rtt().saturating_mul(u64::from(k)) + SimDuration::from_millis(50);
+        h.run_until(t);
+        assert!((h.sender.cwnd() - f64::from(2u32 << k)).abs() < 1e-9, "k={k}: cwnd {}", h.sender.cwnd());
+    }
+}
+
+#[test]
+fn congestion_avoidance_adds_one_segment_per_rtt() {
+    let mut c = ns2(Variant::Reno);
+    c.max_window = 1000;
+    c.rwnd = 1000;
+    c.initial_ssthresh = 8;
+    let mut h = Harness::new(&c, None, path());
+    let at = |k: u64| SimTime::ZERO + rtt().saturating_mul(k) + SimDuration::from_millis(50);
+    h.run_until(at(5));
+    let w0 = h.sender.cwnd();
+    assert!(w0 >= 8.0, "still in slow start: {w0}");
+    h.run_until(at(15));
+    let grew = h.sender.cwnd() - w0;
+    assert!((grew - 10.0).abs() <= 1.0, "grew {grew} in 10 RTTs");
+}
+
+#[test]
+fn window_limited_flow_gets_w_over_rtt() {
+    let mut c = ns2(Variant::Reno);
+    c.max_window = 10;
+    let mut h = Harness::new(&c, None, path());
+    h.run_until(secs(5));
+    let b0 = h.receiver.delivered_bytes();
+    h.run_until(secs(15));
+    let rate = (h.receiver.delivered_bytes() - b0) as f64 / 10.0;
+    let expect = 10.0 * 1000.0 / rtt().as_secs_f64();
+    assert!((rate - expect).abs() / expect < 0.01, "rate {rate} vs {expect}");
+    assert_eq!(h.sender.stats().retransmits, 0);
+}
+
+#[test]
+fn rto_converges_to_min_when_rtt_is_stable() {
+    // RFC profile: min RTO 1 s dominates a 100 ms path.
+    let mut h = Harness::new(&profile("rfc").unwrap(), None, path());
+    h.run_until(secs(20));
+    assert_eq!(h.sender.rto(), SimDuration::from_secs(1));
+    // With a small minimum, RTO -> SRTT + max(G, 4 RTTVAR) ~ RTT.
+    let mut c = profile("rfc").unwrap();
+    c.rto.min = MS;
+    c.max_window = 8;
+    let mut h = Harness::new(&c, None, path());
+    h.run_until(secs(60));
+    let rto = h.sender.rto();
+    assert!(rto >= rtt() && rto < rtt() + SimDuration::from_millis(5), "rto {rto}");
+    let srtt = h.sender.srtt().unwrap();
+    assert!(srtt.as_nanos().abs_diff(rtt().as_nanos()) < 1_000_000, "srtt {srtt}");
+}
+
+#[test]
+fn ns2_rto_settles_at_minrto_on_a_short_path() {
+    let mut h = Harness::new(&ns2(Variant::Reno), None, path());
+    h.run_until(secs(30));
+    assert_eq!(h.sender.rto(), SimDuration::from_millis(200));
+    assert_eq!(h.sender.stats().to_events, 0);
+}
+
+// ---- scripted losses ----------------------------------------------------------
+
+/// 300 segments; drops scripted by the caller.
+fn scripted(variant: Variant, drop_first: &[u64]) -> Harness {
+    let mut p = path();
+    p.drop_first = drop_first.to_vec();
+    let mut h = Harness::new(&ns2(variant), Some(300_000), p);
+    assert!(h.run_to_completion(secs(100)).is_some(), "did not complete");
+    assert_eq!(h.tx.iter().filter(|r| r.dropped).count(), drop_first.len());
+    assert_eq!(h.receiver.delivered_bytes(), 300_000);
+    h
+}
+
+#[test]
+fn single_loss_is_one_fast_retransmit_per_variant() {
+    for v in [Variant::Reno, Variant::NewReno, Variant::Sack] {
+        let h = scripted(v, &[100]);
+        let st = h.sender.stats();
+        assert_eq!(st.td_events, 1, "{v:?}");
+        assert_eq!(st.to_events, 0, "{v:?}");
+        assert_eq!(h.retransmissions_of(100).len(), 1, "{v:?}");
+        // SACK may add one RFC 6675 rescue retransmission (NextSeg rule 4)
+        // when the receive window blocks new data.
+        let extra = u64::from(v == Variant::Sack);
+        assert!(st.retransmits <= 1 + extra, "{v:?}: {st:?}");
+        let (before, ssthresh, cwnd) = cut_at_first(&h, CaState::Recovery);
+        // ns-2 basis: ssthresh = floor(min(cwnd, W) / 2).
+        assert!((ssthresh - (before.min(64.0) / 2.0).floor()).abs() < 1e-9, "{v:?} {before} {ssthresh}");
+        // RFC 5681 §3.2 step 3: cwnd = ssthresh + 3 (Reno, NewReno);
+        // RFC 6675 §5 (4.2): cwnd = ssthresh (SACK).
+        let inflate = if v == Variant::Sack { 0.0 } else { 3.0 };
+        assert!((cwnd - ssthresh - inflate).abs() < 1e-9, "{v:?}: cwnd {cwnd} at entry");
+        // Step 6 / full ACK: leave recovery with cwnd = ssthresh.
+        let (i, _) = h.first_in_state(CaState::Recovery).unwrap();
+        let exit = h.trace[i..].iter().find(|x| x.state == CaState::Open).unwrap();
+        assert!((exit.cwnd - ssthresh).abs() < 1e-9, "{v:?}: cwnd {} at exit", exit.cwnd);
+    }
+}
+
+#[test]
+fn single_loss_halves_flightsize_with_rfc_basis() {
+    let mut c = ns2(Variant::NewReno);
+    c.ssthresh_basis = SsthreshBasis::FlightSize;
+    let mut p = path();
+    p.drop_first = vec![100];
+    let mut h = Harness::new(&c, Some(300_000), p);
+    h.run_to_completion(secs(100)).unwrap();
+    let (i, s) = h.first_in_state(CaState::Recovery).unwrap();
+    let flight = h.trace[i - 1].snd_nxt - h.trace[i - 1].snd_una;
+    assert!((s.ssthresh - (flight as f64 / 2.0).max(2.0)).abs() < 1e-9);
+}
+
+#[test]
+fn tahoe_slow_starts_after_fast_retransmit() {
+    let h = scripted(Variant::Tahoe, &[100]);
+    let st = h.sender.stats();
+    assert_eq!((st.td_events, st.to_events), (1, 0));
+    let (_, s) = h.first_in_state(CaState::Loss).unwrap();
+    assert!((s.cwnd - 1.0).abs() < 1e-9, "cwnd {}", s.cwnd);
+}
+
+#[test]
+fn reno_with_several_losses_times_out_or_halves_repeatedly() {
+    // A window that does not bind, so recovery can send new data.
+    let run = |careful: bool| {
+        let mut c = ns2(Variant::Reno);
+        c.max_window = 200;
+        c.rwnd = 200;
+        c.reno_recover_check = careful;
+        let mut p = path();
+        p.drop_first = vec![100, 101, 102, 103];
+        let mut h = Harness::new(&c, Some(300_000), p);
+        h.run_to_completion(secs(100)).unwrap();
+        h.sender.stats().clone()
+    };
+    // ns-2 Reno (bugFix_): no second fast retransmit in the window, so the
+    // remaining holes wait for the timer.
+    let st = run(true);
+    assert_eq!(st.td_events, 1, "{st:?}");
+    assert!(st.to_events >= 1, "{st:?}");
+    // Plain RFC 5681 Reno: one halving per hole that gets three dup ACKs.
+    let st = run(false);
+    assert!(st.td_events >= 2, "{st:?}");
+}
+
+#[test]
+fn newreno_repairs_one_hole_per_rtt() {
+    // A 1 s minimum RTO: RFC 6582 resets the timer on the first partial ACK
+    // only, so four RTTs of repair would outlast ns-2's 200 ms minimum.
+    let mut c = ns2(Variant::NewReno);
+    c.rto.min = SimDuration::from_secs(1);
+    let mut p = path();
+    p.drop_first = vec![100, 101, 102, 103];
+    let mut h = Harness::new(&c, Some(300_000), p);
+    h.run_to_completion(secs(100)).unwrap();
+    let st = h.sender.stats();
+    assert_eq!((st.td_events, st.to_events, st.retransmits), (1, 0, 4), "{st:?}");
+    let t: Vec<SimTime> = (100..104).map(|s| h.retransmissions_of(s)[0]).collect();
+    for w in t.windows(2) {
+        let gap = w[1] - w[0];
+        let r = rtt().as_secs_f64();
+        assert!((gap.as_secs_f64() - r).abs() < 0.1 * r, "gap {gap} vs rtt {}", rtt());
+    }
+}
+
+#[test]
+fn newreno_partial_ack_deflates_by_the_amount_acknowledged() {
+    let mut c = ns2(Variant::NewReno);
+    c.rto.min = SimDuration::from_secs(1);
+    let mut p = path();
+    p.drop_first = vec![100, 110, 120];
+    let mut h = Harness::new(&c, Some(300_000), p);
+    h.run_to_completion(secs(100)).unwrap();
+    assert_eq!(h.sender.stats().td_events, 1);
+    let i = h.trace.iter().position(|s| s.state == CaState::Recovery && s.snd_una == 110).unwrap();
+    let before = h.trace[i - 1];
+    assert_eq!((before.state, before.snd_una), (CaState::Recovery, 100));
+    // RFC 6582 §3.2 step 5: cwnd - 10 acknowledged + 1.
+    assert!((h.trace[i].cwnd - (before.cwnd - 10.0 + 1.0)).abs() < 1e-9, "{before:?} -> {:?}", h.trace[i]);
+}
+
+#[test]
+fn sack_repairs_all_holes_within_one_rtt() {
+    let h = scripted(Variant::Sack, &[100, 101, 102, 103]);
+    let st = h.sender.stats();
+    assert_eq!((st.td_events, st.to_events), (1, 0), "{st:?}");
+    for s in 100..104 {
+        assert_eq!(h.retransmissions_of(s).len(), 1, "hole {s}");
+    }
+    assert!(st.retransmits <= 5, "at most one rescue retransmission: {st:?}");
+    // Every hole is retransmitted within one RTT of entering recovery
+    // (pipe must first drain below cwnd = half the old window), and
+    // recovery ends when those retransmissions are acknowledged.
+    let (i, s) = h.first_in_state(CaState::Recovery).unwrap();
+    let last = (100..104).map(|q| h.retransmissions_of(q)[0]).max().unwrap();
+    assert!(last - s.t < rtt(), "holes repaired over {}", last - s.t);
+    // RFC 6675 §5 (C): nothing else may go until pipe < cwnd; here pipe
+    // (57 + the retransmission) must drain below 32, which takes the ACKs of
+    // the next flight, almost one RTT away.
+    let half = SimDuration(rtt().as_nanos() / 2);
+    let early = h.tx.iter().filter(|r| r.t >= s.t && r.t < s.t + half && r.seg.seq != 100).count();
+    assert_eq!(early, 0, "pipe rule violated");
+    let exit = h.trace[i..].iter().find(|x| x.state == CaState::Open).unwrap();
+    assert!(exit.t - s.t < rtt().saturating_mul(2) + SimDuration::from_millis(5), "recovery lasted {}", exit.t - s.t);
+}
+
+#[test]
+fn lost_retransmission_times_out_backs_off_and_follows_karn() {
+    let mut p = path();
+    // Segment 100: first transmission, fast retransmit and the first
+    // timeout retransmission are all lost.
+    p.drop_nth = vec![(100, 1), (100, 2), (100, 3)];
+    let mut h = Harness::new(&ns2(Variant::NewReno), Some(300_000), p);
+    h.run_to_completion(secs(100)).unwrap();
+    let st = h.sender.stats().clone();
+    assert_eq!(st.td_events, 1);
+    assert_eq!(st.to_events, 2);
+    assert_eq!(st.backoffs, 1);
+    // Backoff doubles the interval between the two expiries.
+    let rtx = h.retransmissions_of(100);
+    assert_eq!(rtx.len(), 3);
+    let i1 = h.timeouts[1] - h.timeouts[0];
+    let after_first = h.trace.iter().find(|s| s.t == h.timeouts[0]).unwrap().rto;
+    assert_eq!(i1, after_first);
+    let before_first = h.trace.iter().rev().find(|s| s.t < h.timeouts[0]).unwrap().rto;
+    assert_eq!(after_first, before_first.saturating_mul(2));
+    // Karn: the ACK of the retransmitted segment gives no RTT sample, and
+    // the backed-off RTO is kept until a new segment is timed.
+    let ack_of_rtx = h.trace.iter().find(|s| s.t > h.timeouts[1] && s.snd_una > 100).unwrap();
+    let at_second = h.trace.iter().find(|s| s.t == h.timeouts[1]).unwrap();
+    assert_eq!(ack_of_rtx.rtt_samples, at_second.rtt_samples);
+    assert_eq!(ack_of_rtx.rto, at_second.rto);
+    let mean = st.rtt_sum.as_secs_f64() / st.rtt_samples as f64;
+    assert!(mean < 1.2 * rtt().as_secs_f64(), "a sample included a timeout: {mean}");
+}
+
+#[test]
+fn timeout_goes_back_n_with_cwnd_one() {
+    let mut p = path();
+    p.drop_nth = vec![(100, 1), (100, 2)];
+    let mut h = Harness::new(&ns2(Variant::Reno), Some(300_000), p);
+    h.run_to_completion(secs(100)).unwrap();
+    let (_, s) = h.first_in_state(CaState::Loss).unwrap();
+    assert!((s.cwnd - 1.0).abs() < 1e-9);
+    assert_eq!(h.sender.stats().to_events, 1);
+}
+
+// ---- timeout plug-in --------------------------------------------------------------
+
+/// A stand-in for Burst TCP's false-timeout response: every expiry is judged
+/// false and handled as a triple-duplicate loss.
+#[derive(Debug)]
+struct AlwaysFalseTimeout;
+
+impl TimeoutResponse for AlwaysFalseTimeout {
+    fn name(&self) -> &'static str {
+        "always-false"
+    }
+    fn on_timeout(&mut self, _cb: &mut ControlBlock, _cc: &mut dyn WindowGrowth) -> TimeoutReaction {
+        TimeoutReaction::FastRetransmit
+    }
+}
+
+#[test]
+fn a_timeout_plugin_can_turn_an_expiry_into_a_fast_retransmit() {
+    // Drop the first transmission and the fast retransmission of 100 so the
+    // timer fires; the plug-in reacts with a TD response instead.
+    let mut p = path();
+    p.drop_nth = vec![(100, 1), (100, 2)];
+    let c = ns2(Variant::Reno);
+    let mut h = Harness::new(&c, Some(300_000), p);
+    h.sender.set_timeout_response(Box::new(AlwaysFalseTimeout));
+    h.run_to_completion(secs(100)).unwrap();
+    let st = h.sender.stats();
+    assert_eq!(st.to_events, 1);
+    assert_eq!(st.td_events, 2, "fast retransmit + the timeout handled as TD");
+    assert!(h.first_in_state(CaState::Loss).is_none(), "no go-back-N");
+    let at = h.trace.iter().rev().find(|s| s.t <= h.timeouts[0]).unwrap();
+    assert_eq!(at.state, CaState::Recovery);
+    assert_eq!(h.sender.stats().backoffs, 0);
+    assert!(at.cwnd > 1.0, "cwnd halved, not reset: {}", at.cwnd);
+}
+
+// ---- invariants under random loss ------------------------------------------------
+
+#[test]
+fn random_loss_invariants_hold_for_every_variant() {
+    for v in [Variant::Tahoe, Variant::Reno, Variant::NewReno, Variant::Sack] {
+        for (k, p) in [0.001, 0.01, 0.05].into_iter().enumerate() {
+            for seed in 1..=3u64 {
+                for prof in ["ns2", "rfc"] {
+                    let mut c = profile(prof).unwrap();
+                    c.variant = v;
+                    let bytes = 400_000 - 123; // last segment partial
+                    let path = path().with_loss(p, seed * 10 + k as u64);
+                    let mut h = Harness::new(&c, Some(bytes), path);
+                    // The harness asserts cwnd >= 1 and snd_una <= snd_nxt
+                    // after every event.
+                    let done = h.run_to_completion(secs(5_000));
+                    let what = format!("{v:?} {prof} p={p} seed={seed}");
+                    assert!(done.is_some(), "{what}: incomplete");
+                    assert_eq!(h.receiver.delivered_bytes(), bytes, "{what}");
+                    assert_eq!(h.receiver.delivered_segments(), 400, "{what}");
+                    assert!(h.sender.is_complete());
+                    assert_eq!(h.sender.rto_deadline(), None, "{what}: timer left running");
+                }
+            }
+        }
+    }
+}
+
+// ---- delayed ACK end to end ---------------------------------------------------------
+
+#[test]
+fn delayed_ack_halves_the_ack_count() {
+    let mut c = ns2(Variant::Reno);
+    c.delayed_ack = true;
+    let mut h = Harness::new(&c, Some(200_000), path());
+    h.run_to_completion(secs(60)).unwrap();
+    let acks = h.receiver.stats().acks_sent;
+    assert!((100..=110).contains(&acks), "{acks} ACKs for 200 segments");
+}
+
+#[test]
+fn delack_timer_completes_a_one_segment_flow() {
+    let mut c = ns2(Variant::Reno);
+    c.delayed_ack = true;
+    let mut h = Harness::new(&c, Some(500), path());
+    let done = h.run_to_completion(secs(10)).unwrap();
+    let rtt540 = SimDuration::from_millis(100) + SimDuration::transmission(540, 100_000_000);
+    let expect = SimTime::ZERO + rtt540 + c.delack_timeout;
+    assert_eq!(done, expect);
+    assert_eq!(h.sender.stats().segments_sent, 1);
+}
+
