@@ -44,9 +44,12 @@ pub(crate) const TCP_KEYS: &[&str] = &[
     "delayed_ack",
     "delack_timeout",
     "sack_blocks",
+    "abc",
+    "limited_transmit",
+    "reno_recover_check",
     "rto",
 ];
-pub(crate) const RTO_KEYS: &[&str] = &["estimator", "initial", "min", "max", "granularity", "max_backoff"];
+pub(crate) const RTO_KEYS: &[&str] = &["estimator", "initial", "min", "max", "granularity", "max_backoff", "ns2_rfc2988"];
 pub(crate) const NODE_KEYS: &[&str] = &["name", "kind"];
 pub(crate) const LINK_KEYS: &[&str] = &["from", "to", "rate", "delay", "buffer", "duplex", "loss", "reverse_loss"];
 pub(crate) const FLOW_KEYS: &[&str] = &["name", "from", "to", "count", "start", "size", "tcp"];
@@ -194,6 +197,10 @@ struct TcpOverrides {
     delayed_ack: Option<bool>,
     delack_timeout: Option<SimDuration>,
     sack_blocks: Option<u8>,
+    abc: Option<bool>,
+    limited_transmit: Option<bool>,
+    reno_recover_check: Option<bool>,
+    rto_ns2_rfc2988: Option<bool>,
     rto_estimator: Option<RtoEstimator>,
     rto_initial: Option<SimDuration>,
     rto_min: Option<SimDuration>,
@@ -250,6 +257,9 @@ fn parse_tcp(errs: &mut Errors, path: &str, val: &Val) -> TcpOverrides {
     o.delayed_ack = t.get(errs, "delayed_ack", boolean).value();
     o.delack_timeout = t.get(errs, "delack_timeout", positive_duration).value();
     o.sack_blocks = t.get(errs, "sack_blocks", |v| u32_in(v, 1, 4).map(|n| n as u8)).value();
+    o.abc = t.get(errs, "abc", boolean).value();
+    o.limited_transmit = t.get(errs, "limited_transmit", boolean).value();
+    o.reno_recover_check = t.get(errs, "reno_recover_check", boolean).value();
     if let Some(rv) = t.raw("rto") {
         let rpath = t.key_path("rto");
         if let Some(r) = Table::open(errs, &rpath, rv, RTO_KEYS) {
@@ -269,6 +279,7 @@ fn parse_tcp(errs: &mut Errors, path: &str, val: &Val) -> TcpOverrides {
             o.rto_max = r.get(errs, "max", positive_duration).value();
             o.rto_granularity = r.get(errs, "granularity", positive_duration).value();
             o.rto_max_backoff = r.get(errs, "max_backoff", |v| u32_in(v, 1, u32::MAX)).value();
+            o.rto_ns2_rfc2988 = r.get(errs, "ns2_rfc2988", boolean).value();
         }
     }
     o
@@ -293,6 +304,10 @@ impl TcpOverrides {
         set(&mut c.delayed_ack, self.delayed_ack);
         set(&mut c.delack_timeout, self.delack_timeout);
         set(&mut c.sack_blocks, self.sack_blocks);
+        set(&mut c.abc, self.abc);
+        set(&mut c.limited_transmit, self.limited_transmit);
+        set(&mut c.reno_recover_check, self.reno_recover_check);
+        set(&mut c.rto.ns2_rfc2988, self.rto_ns2_rfc2988);
         set(&mut c.rto.estimator, self.rto_estimator);
         set(&mut c.rto.initial, self.rto_initial);
         set(&mut c.rto.min, self.rto_min);
