@@ -90,6 +90,9 @@ pub struct FlowResult {
     pub rtt_mean_s: f64,
     /// Retransmission timeout at the end of the run, seconds.
     pub rto_s: f64,
+    /// Mean RTO in force when a first (not backed-off) timeout fired,
+    /// seconds (PFTK's `T0`); NaN without timeouts.
+    pub t0_mean_s: f64,
     /// cwnd at the end of the run, segments.
     pub cwnd_final: f64,
 }

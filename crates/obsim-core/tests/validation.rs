@@ -112,28 +112,51 @@ fn slow_start_doubles_cwnd_each_rtt() {
 }
 
 /// Reno under Bernoulli loss against the PFTK full model, with the measured
-/// RTT and RTO: within 15% at p in {0.001, 0.01, 0.05}.
+/// RTT and the measured `T0` (mean RTO in force at first timeouts): within
+/// 15% at p in {0.001, 0.01, 0.05}. The sender is configured as PFTK models
+/// Reno: RFC 5681 fast retransmit / fast recovery without limited transmit
+/// (RFC 3042 postdates the model). Loss hits data only, as in the model.
 #[test]
 fn reno_matches_pftk() {
-    report("| p | loss events | measured send rate (pkt/s) | PFTK (pkt/s) | measured/PFTK | RTT (s) | T0 (s) |");
-    report("|---|---|---|---|---|---|---|");
-    for (p, secs) in [(0.001, 6000), (0.01, 1500), (0.05, 1500)] {
-        let loss = format!(r#"{{ model = "bernoulli", p = {p}, data_only = true }}"#);
-        let text = path("reno", "max_window = 100000\nrwnd = 100000", "1 Gbit/s", "1 Gbit/s", "25 ms", &loss, secs);
-        let r = run_toml(&text);
-        let f = &r.flows[0];
-        let events = f.td_events + f.to_events;
-        assert!(events > 1000, "p={p}: only {events} loss events");
-        let measured = f.segments_sent as f64 / r.meta.end_time_s;
-        let m = PftkParams { p, rtt: f.rtt_mean_s, t0: f.rto_s, wmax: 100_000.0, b: 1.0 };
-        let model = send_rate(&m);
-        let ratio = measured / model;
-        report(&format!(
-            "| {p} | {events} | {measured:.1} | {model:.1} | {ratio:.3} | {:.4} | {:.3} |",
-            f.rtt_mean_s, f.rto_s
-        ));
-        assert!((ratio - 1.0).abs() < 0.15, "p={p}: measured {measured:.1} vs PFTK {model:.1}");
+    report("| profile | p | TD | TO | measured send rate (pkt/s) | PFTK (pkt/s) | measured/PFTK | RTT (s) | T0 (s) |");
+    report("|---|---|---|---|---|---|---|---|---|");
+    let cases = [("rfc", 0.001, 6000), ("rfc", 0.01, 1500), ("rfc", 0.05, 1500)];
+    for (profile, p, secs) in cases {
+        let (pkts, model, ratio) = pftk_case(profile, "limited_transmit = false", p, secs);
+        assert!((ratio - 1.0).abs() < 0.15, "{profile} p={p}: measured {pkts:.1} vs PFTK {model:.1}");
     }
+}
+
+/// The same comparison with ns-2's defaults (RTO floor 200 ms = 2 RTT, ns-2
+/// `bugFix_` recover check, limited transmit on): reported, not asserted;
+/// docs/VALIDATION.md explains the gap at high loss.
+#[test]
+fn reno_vs_pftk_with_ns2_defaults_is_reported() {
+    for (p, secs) in [(0.001, 6000), (0.01, 1500), (0.05, 1500)] {
+        let (_, _, ratio) = pftk_case("ns2", "", p, secs);
+        assert!(ratio > 0.5 && ratio < 1.5, "ns2 p={p}: ratio {ratio}");
+    }
+}
+
+fn pftk_case(profile: &str, extra: &str, p: f64, secs: u64) -> (f64, f64, f64) {
+    let loss = format!(r#"{{ model = "bernoulli", p = {p}, data_only = true }}"#);
+    let tcp = format!("max_window = 100000\nrwnd = 100000\n{extra}");
+    let text = path("reno", &tcp, "1 Gbit/s", "1 Gbit/s", "25 ms", &loss, secs).replace("profile = \"rfc\"", &format!("profile = \"{profile}\""));
+    let r = run_toml(&text);
+    let f = &r.flows[0];
+    let events = f.td_events + f.to_events;
+    assert!(events > 1000, "{profile} p={p}: only {events} loss events");
+    // Without any timeout T0 is unobserved: use the RTO the next one would have.
+    let t0 = if f.to_events > 0 { f.t0_mean_s } else { f.rto_s };
+    let measured = f.segments_sent as f64 / r.meta.end_time_s;
+    let m = PftkParams { p, rtt: f.rtt_mean_s, t0, wmax: 100_000.0, b: 1.0 };
+    let model = send_rate(&m);
+    let ratio = measured / model;
+    report(&format!(
+        "| {profile} | {p} | {} | {} | {measured:.1} | {model:.1} | {ratio:.3} | {:.4} | {:.3} |",
+        f.td_events, f.to_events, f.rtt_mean_s, t0
+    ));
+    (measured, model, ratio)
 }
 
 #[test]

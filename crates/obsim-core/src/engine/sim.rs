@@ -396,6 +396,10 @@ impl<'s> Simulation<'s> {
                     f64::NAN
                 },
                 rto_s: fl.sender.rto().as_secs_f64(),
+                t0_mean_s: match st.to_events - st.backoffs {
+                    0 => f64::NAN,
+                    n => st.first_rto_sum.as_secs_f64() / n as f64,
+                },
                 cwnd_final: fl.sender.cwnd(),
             });
         }

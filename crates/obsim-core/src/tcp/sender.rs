@@ -34,6 +34,9 @@ pub struct SenderStats {
     pub rtt_samples: u64,
     /// Sum of those samples (mean = `rtt_sum / rtt_samples`).
     pub rtt_sum: SimDuration,
+    /// Sum of the RTO in force when a *first* timeout of a sequence fired
+    /// (PFTK's `T0`; mean = `first_rto_sum / (to_events - backoffs)`).
+    pub first_rto_sum: SimDuration,
     /// When [`TcpSender::start`] was called.
     pub started_at: Option<SimTime>,
     /// When a finite flow was fully acknowledged.
@@ -201,6 +204,8 @@ impl TcpSender {
         self.stats.to_events += 1;
         if self.cb.consecutive_timeouts > 0 {
             self.stats.backoffs += 1;
+        } else {
+            self.stats.first_rto_sum += self.rtt.rto();
         }
         // Karn: no sample from anything sent before the expiry.
         self.timing = None;
