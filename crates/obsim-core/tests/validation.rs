@@ -194,3 +194,63 @@ fn determinism_same_seed_same_bytes() {
     assert_eq!(a, b);
     assert_ne!(a, c);
 }
+
+/// Drops listed first transmissions of flow 0 on the bottleneck and returns
+/// the flow's results (a 300-segment transfer, RTT 40 ms, W_M = 64).
+fn scripted(variant: &str, seqs: &str, extra: &str) -> obsim_core::results::FlowResult {
+    scripted_run(variant, seqs, extra).flows.remove(0)
+}
+
+fn scripted_run(variant: &str, seqs: &str, extra: &str) -> RunResults {
+    let loss = format!(r#"{{ model = "segments", flow = 0, seqs = {seqs} }}"#);
+    let tcp = format!("max_window = 64\nrwnd = 64\nlimited_transmit = false\nrto = {{ min = \"1 s\" }}\n{extra}");
+    let text = path(variant, &tcp, "100 Mbit/s", "100 Mbit/s", "10 ms", &loss, 30)
+        .replace("[[flows]]\nfrom = \"s\"\nto = \"d\"\n", "[[flows]]\nfrom = \"s\"\nto = \"d\"\nsize = \"300000 B\"\n");
+    run_toml(&format!("{text}\n[trace]\nseq = true\n"))
+}
+
+/// Time from the first ACK that leaves `first` as the oldest unacknowledged
+/// segment until the cumulative ACK passes `last`: how long the repair of
+/// the holes `first..=last` took.
+fn repair_time(r: &RunResults, first: u64, last: u64) -> f64 {
+    let t = &r.trace;
+    let start = t.time_s[t.snd_una.iter().position(|&u| u >= first).unwrap()];
+    let end = t.time_s[t.snd_una.iter().position(|&u| u > last).unwrap()];
+    end - start
+}
+
+#[test]
+fn scripted_losses_through_the_engine() {
+    // One loss: every variant does exactly one fast retransmit and no timeout.
+    // The flow is window-limited (W_M = 64) when the loss is found, so SACK
+    // may add RFC 6675 NextSeg rule 4's single rescue retransmission.
+    for v in ["tahoe", "reno", "newreno", "sack"] {
+        let f = scripted(v, "[100]", "");
+        let rescue = u64::from(v == "sack");
+        assert_eq!((f.td_events, f.to_events), (1, 0), "{v}");
+        assert!((1..=1 + rescue).contains(&f.retransmits), "{v}: {} retransmits", f.retransmits);
+        assert_eq!(f.segments_delivered, 300, "{v}");
+    }
+    // Four losses in one window.
+    let newreno = scripted("newreno", "[100, 103, 106, 109]", "");
+    assert_eq!((newreno.td_events, newreno.to_events, newreno.retransmits), (1, 0, 4));
+    let sack = scripted("sack", "[100, 103, 106, 109]", "");
+    assert_eq!((sack.td_events, sack.to_events), (1, 0));
+    assert!((4..=5).contains(&sack.retransmits), "SACK: {} retransmits", sack.retransmits);
+    // NewReno repairs one hole per RTT (RTT ~ 40 ms: four holes, four RTTs
+    // after the loss is found). SACK sends every repair within about one RTT
+    // of entering recovery (once pipe, RFC 6675, has fallen below the halved
+    // cwnd: half a window of ACKs), so the last is acknowledged within 2 RTTs.
+    let holes = "[100, 103, 106, 109]";
+    let t_newreno = repair_time(&scripted_run("newreno", holes, ""), 100, 109);
+    let t_sack = repair_time(&scripted_run("sack", holes, ""), 100, 109);
+    assert!((0.15..0.19).contains(&t_newreno), "NewReno repair took {t_newreno:.3} s");
+    assert!((0.035..0.09).contains(&t_sack), "SACK repair took {t_sack:.3} s");
+    // Reno with ns-2's recover check cannot fast-retransmit the later holes:
+    // it waits for the timeout. Without the check it halves once per hole.
+    let reno = scripted("reno", "[100, 103, 106, 109]", "reno_recover_check = true");
+    assert!(reno.to_events >= 1, "Reno with recover check: {} timeouts", reno.to_events);
+    let plain = scripted("reno", "[100, 103, 106, 109]", "reno_recover_check = false");
+    assert!(plain.td_events >= 2 && plain.to_events == 0 || plain.to_events >= 1, "plain Reno: {plain:?}");
+    assert!(reno.end_s > newreno.end_s);
+}
