@@ -87,3 +87,56 @@ fn event_stays_small() {
     assert!(size <= 128, "Event is {size} bytes");
     eprintln!("Event: {size} bytes, Packet: {} bytes", std::mem::size_of::<crate::net::Packet>());
 }
+
+fn toml_run(text: &str) -> crate::results::RunResults {
+    let sc = crate::config::parse_toml(text).unwrap_or_else(|e| panic!("{e}"));
+    run(&sc, &RunOptions::default()).unwrap()
+}
+
+const TWO_HOSTS: &str = r#"
+[tcp]
+profile = "ns2"
+mss = "1000 B"
+[[nodes]]
+name = "a"
+kind = "host"
+[[nodes]]
+name = "b"
+kind = "host"
+[[links]]
+from = "a"
+to = "b"
+rate = "10 Mbit/s"
+delay = "10 ms"
+"#;
+
+#[test]
+fn stop_when_flows_done_ends_at_last_completion() {
+    let text = format!(
+        "[simulation]\nduration = \"100 s\"\nstop = \"flows_done\"\n{TWO_HOSTS}\n[[flows]]\nfrom = \"a\"\nto = \"b\"\ncount = 2\nsize = \"100 KB\"\nstart = [\"0 s\", \"1 s\"]\n"
+    );
+    let r = toml_run(&text);
+    assert_eq!(r.meta.stop_reason, "flows_done");
+    let last = r.flows.iter().map(|f| f.end_s).fold(0.0, f64::max);
+    assert!((r.meta.end_time_s - last).abs() < 1e-9, "ended {} last {last}", r.meta.end_time_s);
+    for f in &r.flows {
+        assert_eq!(f.segments_delivered, 100);
+        assert!(f.end_s > f.start_s);
+    }
+}
+
+#[test]
+fn warmup_is_excluded_from_goodput_and_trace_interval_is_kept() {
+    let base = format!(
+        "{TWO_HOSTS}\n[[flows]]\nfrom = \"a\"\nto = \"b\"\n[trace]\ncwnd = true\ninterval = \"100 ms\"\n"
+    );
+    let cold = toml_run(&format!("[simulation]\nduration = \"10 s\"\n{base}"));
+    let warm = toml_run(&format!("[simulation]\nduration = \"10 s\"\nwarmup = \"5 s\"\n{base}"));
+    assert!((warm.meta.measured_s - 5.0).abs() < 1e-9);
+    // Same run, same seed: bytes after warm-up are a part of all bytes.
+    assert!(warm.flows[0].bytes_delivered < cold.flows[0].bytes_delivered);
+    assert!(warm.flows[0].bytes_delivered > cold.flows[0].bytes_delivered * 4 / 10);
+    // Samples at 0, 0.1, ..., 9.9 s.
+    assert_eq!(cold.trace.time_s.len(), 100);
+    assert!(cold.trace.time_s.windows(2).all(|w| (w[1] - w[0] - 0.1).abs() < 1e-9));
+}
