@@ -9,6 +9,10 @@ cd "$(dirname "$0")/.."
 
 scenario="${1:-scenarios/dumbbell.toml}"
 shift || true
+if [ ! -f "$scenario" ]; then
+    echo "error: scenario $scenario not found (give another: scripts/example.sh FILE)" >&2
+    exit 2
+fi
 out="out/$(basename "${scenario%.*}")"
 echo "==> obsim run $scenario --out $out $*"
 obsim run "$scenario" --out "$out" "$@"

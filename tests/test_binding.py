@@ -72,3 +72,12 @@ def test_load_source_kinds(tmp_path: Path) -> None:
         load_source("missing.toml")
     with pytest.raises(TypeError):
         load_source(42)  # type: ignore[arg-type]
+
+
+def test_rust_panic_becomes_simulation_error() -> None:
+    with pytest.raises(obsim.SimulationError, match="internal error.*boom 42"):
+        _core._panic_for_tests("boom 42")
+    # The interpreter is unharmed and the module still works.
+    with pytest.raises(obsim.SimulationError):
+        _core._panic_for_tests("again")
+    assert _core.core_version()

@@ -62,3 +62,9 @@ def run(
 
 def core_version() -> str:
     """Version of the obsim-core crate the module was built from."""
+
+def _panic_for_tests(message: str) -> None:
+    """Panic in Rust inside the run guard; always raises ``SimulationError``.
+
+    For the test suite only: proves that panics never cross into Python.
+    """

@@ -196,6 +196,14 @@ fn rows_to_columns<'py, T: Serialize + Default>(py: Python<'py>, rows: &[T]) -> 
     Ok(columns)
 }
 
+/// Panics inside the same guard as [`run`], so tests can check that a panic
+/// surfaces as `SimulationError` and never crosses into Python. Not public API.
+#[pyfunction]
+fn _panic_for_tests(py: Python<'_>, message: &str) -> PyResult<()> {
+    let message = message.to_owned();
+    guarded(py, move || -> Result<(), Failure> { panic!("{message}") }).map_err(|f| f.into_pyerr(py))
+}
+
 /// Version of the obsim-core crate this module was built from.
 #[pyfunction]
 fn core_version() -> &'static str {
@@ -212,5 +220,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(core_version, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     Ok(())
 }
