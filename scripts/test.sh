@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 status=0
 echo "==> cargo test (Rust core)"
-cargo test --workspace --exclude obsim-py || status=1
+cargo test --workspace || status=1
 
 echo "==> pytest (Python package, CLI, end to end)"
 python -m pytest "$@" || status=1

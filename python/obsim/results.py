@@ -22,7 +22,7 @@ import os
 import platform
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Union
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -62,8 +62,10 @@ def _dump_json(obj: Any, path: Path) -> None:
     path.write_text(text + "\n", encoding="utf-8")
 
 
-def _table(columns: Mapping[str, List[Any]]) -> pa.Table:
-    return pa.table({name: list(values) for name, values in columns.items()})
+def _table(columns: Mapping[str, Any]) -> pa.Table:
+    """An Arrow table from ``{name: numpy array | list}`` (NumPy arrays are
+    taken without conversion)."""
+    return pa.table(dict(columns))
 
 
 class Results:

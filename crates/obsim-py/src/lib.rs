@@ -12,6 +12,8 @@
 //!   `SimulationError`;
 //! - the GIL is released while parsing and simulating.
 
+mod columns;
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use obsim_core::config::{self, ConfigErrors, Scenario};
@@ -20,8 +22,7 @@ use obsim_core::results::RunResults;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
-use serde::Serialize;
+use pyo3::types::PyDict;
 
 create_exception!(
     obsim,
@@ -163,37 +164,18 @@ fn run<'py>(py: Python<'py>, text: &str, format: &str, seed: Option<u64>) -> PyR
 
 /// Converts run results into the dict described in [`run`].
 fn results_to_py<'py>(py: Python<'py>, results: &RunResults, resolved: &str) -> PyResult<Bound<'py, PyDict>> {
+    let err = |e: columns::CellError| SimulationError::new_err(format!("cannot convert results: {e}"));
     let out = PyDict::new(py);
-    out.set_item("meta", pythonize::pythonize(py, &results.meta)?)?;
-    out.set_item("flows", rows_to_columns(py, &results.flows)?)?;
-    out.set_item("links", rows_to_columns(py, &results.links)?)?;
+    out.set_item("meta", columns::cell_to_py(py, &columns::to_cell(&results.meta).map_err(err)?)?)?;
+    let flows = columns::rows_to_columns(&results.flows).map_err(err)?;
+    out.set_item("flows", columns::columns_to_py(py, flows)?)?;
+    let links = columns::rows_to_columns(&results.links).map_err(err)?;
+    out.set_item("links", columns::columns_to_py(py, links)?)?;
     // The trace is already column-oriented (a struct of vectors).
-    out.set_item("trace", pythonize::pythonize(py, &results.trace)?)?;
+    let trace = columns::struct_to_columns(&results.trace).map_err(err)?;
+    out.set_item("trace", columns::columns_to_py(py, trace)?)?;
     out.set_item("scenario", resolved)?;
     Ok(out)
-}
-
-/// Pivots rows (structs) into a dict of column lists. Column names and order
-/// come from the struct's fields (via `T::default()`), so an empty table
-/// still has its columns.
-fn rows_to_columns<'py, T: Serialize + Default>(py: Python<'py>, rows: &[T]) -> PyResult<Bound<'py, PyDict>> {
-    let columns = PyDict::new(py);
-    let template = pythonize::pythonize(py, &T::default())?;
-    let template = template.cast_into::<PyDict>()?;
-    let mut lists = Vec::with_capacity(template.len());
-    for key in template.keys() {
-        let list = PyList::empty(py);
-        columns.set_item(&key, &list)?;
-        lists.push((key, list));
-    }
-    for row in rows {
-        let row = pythonize::pythonize(py, row)?.cast_into::<PyDict>()?;
-        for (key, list) in &lists {
-            let value = row.get_item(key)?.unwrap_or_else(|| py.None().into_bound(py));
-            list.append(value)?;
-        }
-    }
-    Ok(columns)
 }
 
 /// Panics inside the same guard as [`run`], so tests can check that a panic
