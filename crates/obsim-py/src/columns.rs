@@ -30,8 +30,9 @@ pub enum Cell {
     F64(f64),
     /// A string, char, or unit enum variant.
     Str(String),
-    /// A sequence, tuple or byte string.
-    Seq(Vec<Cell>),
+    /// A sequence, tuple or byte string, stored as a typed [`Column`] so long
+    /// numeric sequences stay compact.
+    Seq(Column),
     /// A map with arbitrary keys.
     Map(Vec<(Cell, Cell)>),
     /// A struct (or struct variant): fields in declaration order.
@@ -66,7 +67,7 @@ pub fn to_cell<T: Serialize + ?Sized>(value: &T) -> Result<Cell, CellError> {
 struct CellSer;
 
 /// Collects the elements of a sequence-like value.
-struct SeqSer(Vec<Cell>);
+struct SeqSer(Column);
 /// Collects the entries of a map.
 struct MapSer(Vec<(Cell, Cell)>, Option<Cell>);
 /// Collects the fields of a struct.
@@ -125,7 +126,7 @@ impl ser::Serializer for CellSer {
         Ok(Cell::Str(v.to_owned()))
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<Cell, CellError> {
-        Ok(Cell::Seq(v.iter().map(|&b| Cell::U64(b.into())).collect()))
+        Ok(Cell::Seq(Column::I64(v.iter().map(|&b| i64::from(b)).collect())))
     }
     fn serialize_none(self) -> Result<Cell, CellError> {
         Ok(Cell::Null)
@@ -155,13 +156,13 @@ impl ser::Serializer for CellSer {
         Ok(Cell::Struct(vec![(variant.to_owned(), value.serialize(self)?)]))
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqSer, CellError> {
-        Ok(SeqSer(Vec::with_capacity(len.unwrap_or(0))))
+        Ok(SeqSer(Column::with_capacity(len.unwrap_or(0))))
     }
     fn serialize_tuple(self, len: usize) -> Result<SeqSer, CellError> {
-        Ok(SeqSer(Vec::with_capacity(len)))
+        Ok(SeqSer(Column::with_capacity(len)))
     }
     fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<SeqSer, CellError> {
-        Ok(SeqSer(Vec::with_capacity(len)))
+        Ok(SeqSer(Column::with_capacity(len)))
     }
     fn serialize_tuple_variant(
         self,
@@ -170,7 +171,7 @@ impl ser::Serializer for CellSer {
         variant: &'static str,
         len: usize,
     ) -> Result<VariantSer<SeqSer>, CellError> {
-        Ok(VariantSer(variant, SeqSer(Vec::with_capacity(len))))
+        Ok(VariantSer(variant, SeqSer(Column::with_capacity(len))))
     }
     fn serialize_map(self, len: Option<usize>) -> Result<MapSer, CellError> {
         Ok(MapSer(Vec::with_capacity(len.unwrap_or(0)), None))
@@ -274,8 +275,9 @@ impl ser::SerializeStructVariant for VariantSer<StructSer> {
     }
 }
 
-/// One typed column, built cell by cell.
-#[derive(Debug, PartialEq)]
+/// One typed column, built cell by cell. The first value decides the type;
+/// a value of another type turns the column into [`Column::Any`].
+#[derive(Clone, Debug, PartialEq)]
 pub enum Column {
     /// Floats (`NumPy` `float64`).
     F64(Vec<f64>),
@@ -290,6 +292,11 @@ pub enum Column {
 }
 
 impl Column {
+    /// An empty column whose type the first pushed value decides.
+    pub fn with_capacity(n: usize) -> Self {
+        Self::Any(Vec::with_capacity(n))
+    }
+
     /// An empty column of the type `template` would start.
     pub fn like(template: &Cell) -> Self {
         match template {
@@ -309,6 +316,13 @@ impl Column {
             Cell::U64(x) => i64::try_from(x).map_or(Cell::U64(x), Cell::I64),
             c => c,
         };
+        if let Self::Any(v) = self {
+            if v.is_empty() {
+                let cap = v.capacity();
+                *self = Self::like(&cell);
+                self.reserve(cap);
+            }
+        }
         match (&mut *self, cell) {
             (Self::F64(v), Cell::F64(x)) => v.push(x),
             (Self::I64(v), Cell::I64(x)) => v.push(x),
@@ -323,6 +337,16 @@ impl Column {
         }
     }
 
+    fn reserve(&mut self, n: usize) {
+        match self {
+            Self::F64(v) => v.reserve(n),
+            Self::I64(v) => v.reserve(n),
+            Self::Bool(v) => v.reserve(n),
+            Self::Str(v) => v.reserve(n),
+            Self::Any(v) => v.reserve(n),
+        }
+    }
+
     fn take_cells(&mut self) -> Vec<Cell> {
         match std::mem::replace(self, Self::Any(Vec::new())) {
             Self::F64(v) => v.into_iter().map(Cell::F64).collect(),
@@ -331,16 +355,6 @@ impl Column {
             Self::Str(v) => v.into_iter().map(Cell::Str).collect(),
             Self::Any(v) => v,
         }
-    }
-
-    /// A column built from a sequence of cells (the type of the first cell
-    /// decides, as in [`Column::push`]).
-    pub fn from_cells(cells: Vec<Cell>) -> Self {
-        let mut col = cells.first().map_or(Self::Any(Vec::new()), Self::like);
-        for c in cells {
-            col.push(c);
-        }
-        col
     }
 
     /// Converts to a `NumPy` array (numbers, booleans) or a list.
@@ -353,19 +367,38 @@ impl Column {
         ) -> PyResult<Bound<'py, PyAny>> {
             numpy.call_method1("frombuffer", (PyBytes::new(py, bytes), dtype))
         }
+        fn le_bytes<const N: usize, T: Copy>(v: &[T], to: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+            let mut out = Vec::with_capacity(v.len() * N);
+            for &x in v {
+                out.extend_from_slice(&to(x));
+            }
+            out
+        }
         match self {
-            Self::F64(v) => array(py, numpy, &v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>(), "<f8"),
-            Self::I64(v) => array(py, numpy, &v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>(), "<i8"),
+            Self::F64(v) => array(py, numpy, &le_bytes(&v, f64::to_le_bytes), "<f8"),
+            Self::I64(v) => array(py, numpy, &le_bytes(&v, i64::to_le_bytes), "<i8"),
             Self::Bool(v) => array(py, numpy, &v.iter().map(|&b| u8::from(b)).collect::<Vec<u8>>(), "?"),
-            Self::Str(v) => Ok(PyList::new(py, v)?.into_any()),
+            Self::Str(_) | Self::Any(_) => Ok(self.to_list(py)?.into_any()),
+        }
+    }
+}
+
+impl Column {
+    /// Converts to a list of plain Python objects.
+    pub fn to_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        Ok(match self {
+            Self::F64(v) => PyList::new(py, v)?,
+            Self::I64(v) => PyList::new(py, v)?,
+            Self::Bool(v) => PyList::new(py, v)?,
+            Self::Str(v) => PyList::new(py, v)?,
             Self::Any(v) => {
                 let list = PyList::empty(py);
-                for c in &v {
+                for c in v {
                     list.append(cell_to_py(py, c)?)?;
                 }
-                Ok(list.into_any())
+                list
             }
-        }
+        })
     }
 }
 
@@ -378,13 +411,7 @@ pub fn cell_to_py<'py>(py: Python<'py>, cell: &Cell) -> PyResult<Bound<'py, PyAn
         Cell::U64(u) => u.into_pyobject(py)?.into_any(),
         Cell::F64(f) => f.into_pyobject(py)?.into_any(),
         Cell::Str(s) => s.into_pyobject(py)?.into_any(),
-        Cell::Seq(items) => {
-            let list = PyList::empty(py);
-            for c in items {
-                list.append(cell_to_py(py, c)?)?;
-            }
-            list.into_any()
-        }
+        Cell::Seq(col) => col.to_list(py)?.into_any(),
         Cell::Map(entries) => {
             let dict = PyDict::new(py);
             for (k, v) in entries {
@@ -436,8 +463,12 @@ pub fn struct_to_columns<T: Serialize>(table: &T) -> Result<Columns, CellError> 
         .into_iter()
         .map(|(k, c)| {
             let col = match c {
-                Cell::Seq(cells) => Column::from_cells(cells),
-                other => Column::from_cells(vec![other]),
+                Cell::Seq(col) => col,
+                other => {
+                    let mut col = Column::with_capacity(1);
+                    col.push(other);
+                    col
+                }
             };
             (k, col)
         })
