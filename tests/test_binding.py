@@ -35,6 +35,19 @@ def test_invalid_toml_raises_config_error_with_fields() -> None:
     assert e.reason in str(e)
 
 
+def test_config_error_pickles_with_fields() -> None:
+    import pickle
+
+    with pytest.raises(obsim.ConfigError) as info:
+        obsim.parse("this is = = not toml\n")
+    e = pickle.loads(pickle.dumps(info.value))
+    assert type(e) is obsim.ConfigError
+    assert (e.path, e.reason, e.errors) == (info.value.path, info.value.reason, info.value.errors)
+    assert str(e) == str(info.value)
+    bare = obsim.ConfigError("by hand")
+    assert (bare.path, bare.reason, bare.errors) == ("", "", [])
+
+
 def test_bad_format_is_plain_value_error() -> None:
     with pytest.raises(ValueError, match="format must be") as info:
         _core.run("name = 'x'", "yaml", None)
@@ -72,6 +85,10 @@ def test_load_source_kinds(tmp_path: Path) -> None:
         load_source("missing.toml")
     with pytest.raises(TypeError):
         load_source(42)  # type: ignore[arg-type]
+
+    odd = tmp_path / "a=1.toml"  # an existing file wins over "looks like TOML"
+    odd.write_text('name = "odd"\n')
+    assert load_source(str(odd)).origin == str(odd)
 
 
 def test_rust_panic_becomes_simulation_error() -> None:

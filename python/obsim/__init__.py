@@ -13,9 +13,34 @@ command line.
 
 from __future__ import annotations
 
+import copyreg
+from typing import Any, List, Tuple
+
 from ._core import ConfigError, SimulationError
 from .api import parse, run
 from .results import Results
+
+# Defaults for a ConfigError raised by hand (the core always sets all three).
+ConfigError.path = ""
+ConfigError.reason = ""
+ConfigError.errors = []
+
+
+def _rebuild_config_error(message: str, errors: List[Tuple[str, str]]) -> ConfigError:
+    """Recreate a pickled :class:`ConfigError` with its structured fields."""
+    e = ConfigError(message)
+    e.errors = [tuple(pe) for pe in errors]
+    e.path, e.reason = e.errors[0] if e.errors else ("", "")
+    return e
+
+
+def _reduce_config_error(e: ConfigError) -> Tuple[Any, Tuple[str, List[Tuple[str, str]]]]:
+    return _rebuild_config_error, (str(e), list(getattr(e, "errors", [])))
+
+
+# Keep .path/.reason/.errors when a ConfigError crosses a process boundary
+# (process pools pickle exceptions).
+copyreg.pickle(ConfigError, _reduce_config_error)
 
 __all__ = ["ConfigError", "Results", "SimulationError", "__version__", "parse", "run"]
 

@@ -4,7 +4,7 @@ A scenario may be given as
 
 - a path (``str`` or :class:`os.PathLike`) to a ``.toml`` or ``.json`` file,
 - TOML text (a ``str`` that is not an existing file and contains ``=`` or a
-  newline),
+  newline; an existing file wins),
 - a ``dict`` (mapping), serialised with :func:`json.dumps` and validated by the
   Rust core exactly like a TOML file.
 """
@@ -53,6 +53,8 @@ def load_source(scenario: ScenarioInput) -> ScenarioSource:
     if isinstance(scenario, os.PathLike):
         return _read(Path(scenario))
     if isinstance(scenario, str):
+        if "\n" not in scenario and Path(scenario).is_file():
+            return _read(Path(scenario))
         if "\n" in scenario or "=" in scenario:
             return ScenarioSource(scenario, "toml")
         return _read(Path(scenario))
