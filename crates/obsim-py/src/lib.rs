@@ -60,6 +60,7 @@ impl Format {
 enum Failure {
     Config(ConfigErrors),
     Sim(SimError),
+    Convert(columns::CellError),
     Panic(String),
 }
 
@@ -68,6 +69,7 @@ impl Failure {
         match self {
             Self::Config(errs) => config_error(py, &errs),
             Self::Sim(e) => SimulationError::new_err(e.to_string()),
+            Self::Convert(e) => SimulationError::new_err(format!("cannot convert the results: {e}")),
             Self::Panic(msg) => SimulationError::new_err(format!(
                 "internal error (panic in obsim-core): {msg}. Please report this with the scenario."
             )),
@@ -145,37 +147,55 @@ fn parse_scenario(py: Python<'_>, text: &str, format: &str) -> PyResult<String> 
 /// Python objects.
 ///
 /// The result is a dict with keys `meta` (dict), `flows`, `links`, `trace`
-/// (each a dict mapping column name to a list, ready for
+/// (each a dict mapping column name to a `NumPy` array or a list, ready for
 /// `pyarrow.table`), and `scenario` (the resolved scenario as JSON text).
-/// `seed` overrides `simulation.seed`. The GIL is released during the run.
+/// `seed` overrides `simulation.seed`. The GIL is released while parsing,
+/// simulating and converting the results to columns.
 #[pyfunction]
 #[pyo3(signature = (text, format = "toml", seed = None))]
 fn run<'py>(py: Python<'py>, text: &str, format: &str, seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
     let format = Format::from_str(format)?;
-    let (results, resolved) = guarded(py, || {
+    let converted = guarded(py, || {
         let scenario = parse(text, format)?;
         let resolved = resolved_json(&scenario)?;
         let results = engine::run(&scenario, &RunOptions { seed }).map_err(Failure::Sim)?;
-        Ok((results, resolved))
+        Converted::new(&results, resolved).map_err(Failure::Convert)
     })
     .map_err(|f| f.into_pyerr(py))?;
-    results_to_py(py, &results, &resolved)
+    converted.into_py(py)
 }
 
-/// Converts run results into the dict described in [`run`].
-fn results_to_py<'py>(py: Python<'py>, results: &RunResults, resolved: &str) -> PyResult<Bound<'py, PyDict>> {
-    let err = |e: columns::CellError| SimulationError::new_err(format!("cannot convert results: {e}"));
-    let out = PyDict::new(py);
-    out.set_item("meta", columns::cell_to_py(py, &columns::to_cell(&results.meta).map_err(err)?)?)?;
-    let flows = columns::rows_to_columns(&results.flows).map_err(err)?;
-    out.set_item("flows", columns::columns_to_py(py, flows)?)?;
-    let links = columns::rows_to_columns(&results.links).map_err(err)?;
-    out.set_item("links", columns::columns_to_py(py, links)?)?;
-    // The trace is already column-oriented (a struct of vectors).
-    let trace = columns::struct_to_columns(&results.trace).map_err(err)?;
-    out.set_item("trace", columns::columns_to_py(py, trace)?)?;
-    out.set_item("scenario", resolved)?;
-    Ok(out)
+/// Run results turned into columns (done without the GIL).
+struct Converted {
+    meta: columns::Cell,
+    flows: columns::Columns,
+    links: columns::Columns,
+    trace: columns::Columns,
+    resolved: String,
+}
+
+impl Converted {
+    fn new(results: &RunResults, resolved: String) -> Result<Self, columns::CellError> {
+        Ok(Self {
+            meta: columns::to_cell(&results.meta)?,
+            flows: columns::rows_to_columns(&results.flows)?,
+            links: columns::rows_to_columns(&results.links)?,
+            // The trace is already column-oriented (a struct of vectors).
+            trace: columns::struct_to_columns(&results.trace)?,
+            resolved,
+        })
+    }
+
+    /// The dict described in [`run`].
+    fn into_py(self, py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+        let out = PyDict::new(py);
+        out.set_item("meta", columns::cell_to_py(py, &self.meta)?)?;
+        out.set_item("flows", columns::columns_to_py(py, self.flows)?)?;
+        out.set_item("links", columns::columns_to_py(py, self.links)?)?;
+        out.set_item("trace", columns::columns_to_py(py, self.trace)?)?;
+        out.set_item("scenario", self.resolved)?;
+        Ok(out)
+    }
 }
 
 /// Panics inside the same guard as [`run`], so tests can check that a panic
