@@ -55,6 +55,16 @@ def test_check_valid_exits_0(write_scenario: Callable[..., Path]) -> None:
     assert p.stdout.startswith("ok:")
 
 
+def test_json_scenario_file(write_scenario: Callable[..., Path]) -> None:
+    import json
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    path = write_scenario(json.dumps(tomllib.loads(small_scenario())), name="s.json")
+    p = obsim_cmd("check", str(path))
+    assert p.returncode == 0, p.stderr
+    assert obsim.parse(path) == obsim.parse(small_scenario())
+
+
 def test_bad_unit_is_value_error_with_path() -> None:
     assert "10 furlongs" in BAD_UNIT
     with pytest.raises(ValueError) as info:

@@ -59,6 +59,25 @@ def test_same_seed_identical_files(tmp_path: Path) -> None:
             assert a[name] == b[name], name
 
 
+def test_same_seed_identical_files_across_processes(
+    write_scenario: Callable[..., Path], tmp_path: Path
+) -> None:
+    scen = write_scenario(small_scenario(loss=0.01))
+    dirs = [tmp_path / "p1", tmp_path / "p2"]
+    for d in dirs:
+        p = subprocess.run(
+            [sys.executable, "-m", "obsim", "run", str(scen), "--seed", "8", "--out", str(d), "-q"],
+            capture_output=True, text=True, timeout=300,
+        )
+        assert p.returncode == 0, p.stderr
+        assert p.stdout == ""
+    a, b = (_files(d) for d in dirs)
+    assert set(a) == set(b)
+    for name in a:
+        if name != "timing.json":
+            assert a[name] == b[name], name
+
+
 def test_different_seeds_differ_on_lossy_scenario(tmp_path: Path) -> None:
     text = small_scenario(loss=0.01)
     a = obsim.run(text, seed=1).write(tmp_path / "a")
