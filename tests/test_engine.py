@@ -117,7 +117,7 @@ def test_gil_released_during_run() -> None:
 
     text = (
         small_scenario()
-        .replace('duration = "5 s"', 'duration = "10 s"')
+        .replace('duration = "5 s"', 'duration = "20 s"')
         .replace('10 Mbit/s', '1 Gbit/s')
         .replace('max_window = 64', 'max_window = 1000')
     )
