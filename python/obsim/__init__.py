@@ -29,7 +29,7 @@ ConfigError.errors = []
 def _rebuild_config_error(message: str, errors: List[Tuple[str, str]]) -> ConfigError:
     """Recreate a pickled :class:`ConfigError` with its structured fields."""
     e = ConfigError(message)
-    e.errors = [tuple(pe) for pe in errors]
+    e.errors = [(str(path), str(reason)) for path, reason in errors]
     e.path, e.reason = e.errors[0] if e.errors else ("", "")
     return e
 

@@ -16,7 +16,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Literal, Mapping, Optional, Union
 
 from . import _core
 from .results import Results
@@ -33,7 +33,7 @@ class ScenarioSource:
 
     text: str
     """The scenario text (TOML or JSON)."""
-    format: str
+    format: Literal["toml", "json"]
     """``"toml"`` or ``"json"``."""
     origin: Optional[str] = None
     """The file it was read from, if any."""
@@ -66,8 +66,10 @@ def load_source(scenario: ScenarioInput) -> ScenarioSource:
 def _read(path: Path) -> ScenarioSource:
     if not path.is_file():
         raise FileNotFoundError(f"scenario file not found: {path}")
-    fmt = "json" if path.suffix.lower() == ".json" else "toml"
-    return ScenarioSource(path.read_text(encoding="utf-8"), fmt, str(path))
+    text = path.read_text(encoding="utf-8")
+    if path.suffix.lower() == ".json":
+        return ScenarioSource(text, "json", str(path))
+    return ScenarioSource(text, "toml", str(path))
 
 
 def _check_seed(seed: Optional[int]) -> Optional[int]:
