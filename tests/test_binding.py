@@ -56,7 +56,9 @@ def test_bad_format_is_plain_value_error() -> None:
         _core.parse_scenario("{}", "xml")
 
 
-@pytest.mark.parametrize("seed, exc", [(-1, ValueError), (2**64, ValueError), (True, TypeError), (1.5, TypeError)])
+@pytest.mark.parametrize(
+    "seed, exc", [(-1, ValueError), (2**64, ValueError), (True, TypeError), (1.5, TypeError)]
+)
 def test_bad_seed_rejected_before_running(seed: object, exc: type) -> None:
     with pytest.raises(exc):
         obsim.run("name = 'x'\n", seed=seed)  # type: ignore[arg-type]

@@ -11,9 +11,9 @@ from typing import Callable
 
 import pandas as pd
 import pytest
-from fake import FakeCore
 
 import obsim
+from fake import FakeCore
 from obsim import api, cli
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
-from conftest import small_scenario
 
 import obsim
+from conftest import small_scenario
 
 pytestmark = pytest.mark.config
 

@@ -11,9 +11,9 @@ from typing import Callable, Dict
 
 import pandas as pd
 import pytest
-from conftest import small_scenario
 
 import obsim
+from conftest import small_scenario
 
 pytestmark = pytest.mark.engine
 

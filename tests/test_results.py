@@ -8,9 +8,9 @@ from pathlib import Path
 import pandas as pd
 import pyarrow as pa
 import pytest
-from fake import FakeCore
 
 import obsim
+from fake import FakeCore
 from obsim import api
 
 
