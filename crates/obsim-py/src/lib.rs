@@ -1,0 +1,227 @@
+//! # obsim-py
+//!
+//! The thin Python binding of `obsim-core`: the private extension module
+//! `obsim._core`. It parses scenarios and runs them; everything else (tables,
+//! files, CLI) lives in the pure-Python package `python/obsim`.
+//!
+//! Contract with Python (see `python/obsim/_core.pyi`):
+//! - invalid scenarios raise [`ConfigError`] (a `ValueError`) carrying `.path`,
+//!   `.reason` (the first problem) and `.errors` (every problem);
+//! - a run that cannot complete raises [`SimulationError`] (a `RuntimeError`);
+//! - no Rust panic crosses into Python: panics are caught and re-raised as
+//!   `SimulationError`;
+//! - the GIL is released while parsing and simulating.
+
+mod columns;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use obsim_core::config::{self, ConfigErrors, Scenario};
+use obsim_core::engine::{self, RunOptions, SimError};
+use obsim_core::results::RunResults;
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+create_exception!(
+    obsim,
+    ConfigError,
+    PyValueError,
+    "The scenario is invalid. `.path` and `.reason` describe the first problem, `.errors` lists every problem as (path, reason) pairs."
+);
+create_exception!(
+    obsim,
+    SimulationError,
+    PyRuntimeError,
+    "A valid scenario could not be simulated (unroutable flow, internal error)."
+);
+
+/// Scenario text formats accepted by [`parse_scenario`] and [`run`].
+#[derive(Clone, Copy, Debug)]
+enum Format {
+    Toml,
+    Json,
+}
+
+impl Format {
+    fn from_str(format: &str) -> PyResult<Self> {
+        match format {
+            "toml" => Ok(Self::Toml),
+            "json" => Ok(Self::Json),
+            other => Err(PyValueError::new_err(format!(
+                "format must be \"toml\" or \"json\", got {other:?}"
+            ))),
+        }
+    }
+}
+
+/// What can go wrong below the binding, before it becomes a Python exception.
+enum Failure {
+    Config(ConfigErrors),
+    Sim(SimError),
+    Convert(columns::CellError),
+    Panic(String),
+}
+
+impl Failure {
+    fn into_pyerr(self, py: Python<'_>) -> PyErr {
+        match self {
+            Self::Config(errs) => config_error(py, &errs),
+            Self::Sim(e) => SimulationError::new_err(e.to_string()),
+            Self::Convert(e) => SimulationError::new_err(format!("cannot convert the results: {e}")),
+            Self::Panic(msg) => SimulationError::new_err(format!(
+                "internal error (panic in obsim-core): {msg}. Please report this with the scenario."
+            )),
+        }
+    }
+}
+
+/// Builds a `ConfigError` whose message lists every problem, with the
+/// structured fields set on the instance.
+fn config_error(py: Python<'_>, errs: &ConfigErrors) -> PyErr {
+    let message = errs.to_string().trim_end().to_owned();
+    let err = ConfigError::new_err(message);
+    let value = err.value(py);
+    let (path, reason) = errs
+        .errors
+        .first()
+        .map_or((String::new(), String::new()), |e| (e.path.clone(), e.reason.clone()));
+    let pairs: Vec<(String, String)> =
+        errs.errors.iter().map(|e| (e.path.clone(), e.reason.clone())).collect();
+    // Setting attributes on a fresh exception instance cannot fail in
+    // practice; if it did, the message still carries everything.
+    let _ = value.setattr("path", path);
+    let _ = value.setattr("reason", reason);
+    let _ = value.setattr("errors", pairs);
+    err
+}
+
+/// Text of a panic payload.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic payload".to_owned()
+    }
+}
+
+/// Runs `f` without the GIL, turning a panic into [`Failure::Panic`].
+fn guarded<T, F>(py: Python<'_>, f: F) -> Result<T, Failure>
+where
+    F: FnOnce() -> Result<T, Failure> + Send,
+    T: Send,
+{
+    py.detach(|| {
+        catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| Err(Failure::Panic(panic_message(&*p))))
+    })
+}
+
+fn parse(text: &str, format: Format) -> Result<Scenario, Failure> {
+    match format {
+        Format::Toml => config::parse_toml(text),
+        Format::Json => config::parse_json(text),
+    }
+    .map_err(Failure::Config)
+}
+
+fn resolved_json(scenario: &Scenario) -> Result<String, Failure> {
+    serde_json::to_string(scenario)
+        .map_err(|e| Failure::Panic(format!("cannot serialize the resolved scenario: {e}")))
+}
+
+/// Parses and validates a scenario; returns the resolved scenario as JSON.
+///
+/// `format` is `"toml"` or `"json"`. Raises `ConfigError` listing every
+/// problem found.
+#[pyfunction]
+#[pyo3(signature = (text, format = "toml"))]
+fn parse_scenario(py: Python<'_>, text: &str, format: &str) -> PyResult<String> {
+    let format = Format::from_str(format)?;
+    guarded(py, || parse(text, format).and_then(|s| resolved_json(&s))).map_err(|f| f.into_pyerr(py))
+}
+
+/// Parses, validates and runs a scenario; returns the results as plain
+/// Python objects.
+///
+/// The result is a dict with keys `meta` (dict), `flows`, `links`, `trace`
+/// (each a dict mapping column name to a `NumPy` array or a list, ready for
+/// `pyarrow.table`), and `scenario` (the resolved scenario as JSON text).
+/// `seed` overrides `simulation.seed`. The GIL is released while parsing,
+/// simulating and converting the results to columns.
+#[pyfunction]
+#[pyo3(signature = (text, format = "toml", seed = None))]
+fn run<'py>(py: Python<'py>, text: &str, format: &str, seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
+    let format = Format::from_str(format)?;
+    let converted = guarded(py, || {
+        let scenario = parse(text, format)?;
+        let resolved = resolved_json(&scenario)?;
+        let results = engine::run(&scenario, &RunOptions { seed }).map_err(Failure::Sim)?;
+        Converted::new(&results, resolved).map_err(Failure::Convert)
+    })
+    .map_err(|f| f.into_pyerr(py))?;
+    converted.into_py(py)
+}
+
+/// Run results turned into columns (done without the GIL).
+struct Converted {
+    meta: columns::Cell,
+    flows: columns::Columns,
+    links: columns::Columns,
+    trace: columns::Columns,
+    resolved: String,
+}
+
+impl Converted {
+    fn new(results: &RunResults, resolved: String) -> Result<Self, columns::CellError> {
+        Ok(Self {
+            meta: columns::to_cell(&results.meta)?,
+            flows: columns::rows_to_columns(&results.flows)?,
+            links: columns::rows_to_columns(&results.links)?,
+            // The trace is already column-oriented (a struct of vectors).
+            trace: columns::struct_to_columns(&results.trace)?,
+            resolved,
+        })
+    }
+
+    /// The dict described in [`run`].
+    fn into_py(self, py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+        let out = PyDict::new(py);
+        out.set_item("meta", columns::cell_to_py(py, &self.meta)?)?;
+        out.set_item("flows", columns::columns_to_py(py, self.flows)?)?;
+        out.set_item("links", columns::columns_to_py(py, self.links)?)?;
+        out.set_item("trace", columns::columns_to_py(py, self.trace)?)?;
+        out.set_item("scenario", self.resolved)?;
+        Ok(out)
+    }
+}
+
+/// Panics inside the same guard as [`run`], so tests can check that a panic
+/// surfaces as `SimulationError` and never crosses into Python. Not public API.
+#[pyfunction]
+fn _panic_for_tests(py: Python<'_>, message: &str) -> PyResult<()> {
+    let message = message.to_owned();
+    guarded(py, move || -> Result<(), Failure> { panic!("{message}") }).map_err(|f| f.into_pyerr(py))
+}
+
+/// Version of the obsim-core crate this module was built from.
+#[pyfunction]
+fn core_version() -> &'static str {
+    obsim_core::VERSION
+}
+
+/// The `obsim._core` extension module.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", obsim_core::VERSION)?;
+    m.add("ConfigError", py.get_type::<ConfigError>())?;
+    m.add("SimulationError", py.get_type::<SimulationError>())?;
+    m.add_function(wrap_pyfunction!(parse_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(core_version, m)?)?;
+    m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,64 @@
+"""obsim: a fast discrete-event simulator of TCP over optical burst switched networks.
+
+The Rust core (``obsim._core``) parses, validates and simulates scenarios; this
+package turns results into Arrow tables, writes them, and provides the ``obsim``
+command line.
+
+>>> import obsim
+>>> res = obsim.run("scenarios/dumbbell.toml", seed=7)   # path, TOML text or dict
+>>> res.flows.to_pandas()[["flow", "goodput_bps"]]
+>>> res.write("out/dumbbell")                          # parquet + meta.json
+>>> obsim.parse({"name": "t", ...})                    # validate only
+"""
+
+from __future__ import annotations
+
+import copyreg
+from typing import Any, List, Tuple
+
+from ._core import ConfigError, SimulationError
+from .api import parse, run
+from .results import Results
+
+# Defaults for a ConfigError raised by hand (the core always sets all three).
+ConfigError.path = ""
+ConfigError.reason = ""
+ConfigError.errors = []
+
+
+def _rebuild_config_error(message: str, errors: List[Tuple[str, str]]) -> ConfigError:
+    """Recreate a pickled :class:`ConfigError` with its structured fields."""
+    e = ConfigError(message)
+    e.errors = [(str(path), str(reason)) for path, reason in errors]
+    e.path, e.reason = e.errors[0] if e.errors else ("", "")
+    return e
+
+
+def _reduce_config_error(e: ConfigError) -> Tuple[Any, Tuple[str, List[Tuple[str, str]]]]:
+    return _rebuild_config_error, (str(e), list(getattr(e, "errors", [])))
+
+
+# Keep .path/.reason/.errors when a ConfigError crosses a process boundary
+# (process pools pickle exceptions).
+copyreg.pickle(ConfigError, _reduce_config_error)
+
+__all__ = ["ConfigError", "Results", "SimulationError", "__version__", "parse", "run"]
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+    except ImportError:  # pragma: no cover - Python < 3.8
+        from ._core import __version__ as core
+
+        return core
+    try:
+        return version("obsim")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        from ._core import __version__ as core
+
+        return core
+
+
+__version__: str = _version()
+"""Version of the installed obsim package."""

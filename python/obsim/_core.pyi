@@ -1,0 +1,72 @@
+"""Typed stub of ``obsim._core``, the Rust extension module (crates/obsim-py).
+
+Private: use :func:`obsim.run` and :func:`obsim.parse` instead.
+"""
+
+from typing import Any, Dict, List, Literal, Optional, Tuple
+
+__version__: str
+"""Version of the obsim-core crate the module was built from."""
+
+class ConfigError(ValueError):
+    """The scenario is invalid.
+
+    ``str(err)`` lists every problem, one ``path: reason`` per line.
+    """
+
+    path: str
+    """Key path of the first problem, e.g. ``links[1].rate``; empty for a
+    problem with the document as a whole (such as a TOML syntax error)."""
+    reason: str
+    """What is wrong with the first problem: what is allowed, what was found."""
+    errors: List[Tuple[str, str]]
+    """Every problem as ``(path, reason)``, in document order where possible."""
+
+class SimulationError(RuntimeError):
+    """A valid scenario could not be simulated (e.g. a flow has no route), or
+    the engine failed internally (a Rust panic, caught at the boundary)."""
+
+def parse_scenario(text: str, format: Literal["toml", "json"] = "toml") -> str:
+    """Parse and validate a scenario; return the resolved scenario as JSON text.
+
+    The resolved form has every default filled in, units converted (times in
+    ns, rates in bit/s) and node references replaced by dense ids.
+
+    Raises:
+        ConfigError: the scenario is invalid (every problem is listed).
+        ValueError: ``format`` is neither ``"toml"`` nor ``"json"``.
+    """
+
+def run(
+    text: str, format: Literal["toml", "json"] = "toml", seed: Optional[int] = None
+) -> Dict[str, Any]:
+    """Parse, validate and run a scenario, releasing the GIL while it runs.
+
+    Returns a dict with:
+
+    - ``meta``: run-level facts (scenario name, seed used, end time, events,
+      wall seconds in the event loop, segments delivered, stop reason);
+    - ``flows``, ``links``, ``trace``: column dicts ``{name: column}``, ready
+      for ``pyarrow.table``; numeric and boolean columns are read-only NumPy
+      arrays (``float64``, ``int64``, ``bool``), others are lists (``str``, or
+      plain Python objects); ``flows`` has one row per flow, ``links`` one row
+      per link direction, ``trace`` one row per (sample time, flow);
+    - ``scenario``: the resolved scenario as JSON text.
+
+    ``seed`` (0 <= seed < 2**64) overrides ``simulation.seed``.
+
+    Raises:
+        ConfigError: the scenario is invalid.
+        SimulationError: the run could not complete.
+        ValueError: ``format`` is neither ``"toml"`` nor ``"json"``.
+        OverflowError: ``seed`` is negative or does not fit in 64 bits.
+    """
+
+def core_version() -> str:
+    """Version of the obsim-core crate the module was built from."""
+
+def _panic_for_tests(message: str) -> None:
+    """Panic in Rust inside the run guard; always raises ``SimulationError``.
+
+    For the test suite only: proves that panics never cross into Python.
+    """

@@ -1,0 +1,113 @@
+"""The two entry points of the Python API: :func:`run` and :func:`parse`.
+
+A scenario may be given as
+
+- a path (``str`` or :class:`os.PathLike`) to a ``.toml`` or ``.json`` file,
+- TOML text (a ``str`` that is not an existing file and contains ``=`` or a
+  newline; an existing file wins),
+- a ``dict`` (mapping), serialised with :func:`json.dumps` and validated by the
+  Rust core exactly like a TOML file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, Mapping, Optional, Union
+
+from . import _core
+from .results import Results
+
+ScenarioInput = Union[str, "os.PathLike[str]", Mapping[str, Any], "ScenarioSource"]
+"""What :func:`run` and :func:`parse` accept."""
+
+_MAX_SEED = 2**64 - 1
+
+
+@dataclass(frozen=True)
+class ScenarioSource:
+    """A scenario as text, ready for the Rust core."""
+
+    text: str
+    """The scenario text (TOML or JSON)."""
+    format: Literal["toml", "json"]
+    """``"toml"`` or ``"json"``."""
+    origin: Optional[str] = None
+    """The file it was read from, if any."""
+
+
+def load_source(scenario: ScenarioInput) -> ScenarioSource:
+    """Turn any accepted scenario input into text plus format.
+
+    Raises:
+        FileNotFoundError: a path-like input names no file.
+        TypeError: the input is of an unsupported type.
+    """
+    if isinstance(scenario, ScenarioSource):
+        return scenario
+    if isinstance(scenario, Mapping):
+        return ScenarioSource(json.dumps(scenario), "json")
+    if isinstance(scenario, os.PathLike):
+        return _read(Path(scenario))
+    if isinstance(scenario, str):
+        if "\n" not in scenario and Path(scenario).is_file():
+            return _read(Path(scenario))
+        if "\n" in scenario or "=" in scenario:
+            return ScenarioSource(scenario, "toml")
+        return _read(Path(scenario))
+    raise TypeError(
+        f"scenario must be a path, TOML text or a dict, not {type(scenario).__name__}"
+    )
+
+
+def _read(path: Path) -> ScenarioSource:
+    if not path.is_file():
+        raise FileNotFoundError(f"scenario file not found: {path}")
+    text = path.read_text(encoding="utf-8")
+    if path.suffix.lower() == ".json":
+        return ScenarioSource(text, "json", str(path))
+    return ScenarioSource(text, "toml", str(path))
+
+
+def _check_seed(seed: Optional[int]) -> Optional[int]:
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+    if not 0 <= seed <= _MAX_SEED:
+        raise ValueError(f"seed must be in [0, 2**64 - 1], got {seed}")
+    return seed
+
+
+def parse(scenario: ScenarioInput) -> dict[str, Any]:
+    """Validate a scenario without running it; return its resolved form.
+
+    The resolved form has every default filled in and units converted.
+
+    Raises:
+        ConfigError: the scenario is invalid (``.errors`` lists every problem).
+    """
+    src = load_source(scenario)
+    resolved: dict[str, Any] = json.loads(_core.parse_scenario(src.text, src.format))
+    return resolved
+
+
+def run(scenario: ScenarioInput, seed: Optional[int] = None) -> Results:
+    """Run a scenario and return its :class:`~obsim.Results`.
+
+    ``seed`` overrides ``simulation.seed``. The GIL is released while the
+    engine runs, so threads may run scenarios in parallel.
+
+    Raises:
+        ConfigError: the scenario is invalid.
+        SimulationError: the scenario could not be simulated.
+    """
+    src = load_source(scenario)
+    seed = _check_seed(seed)
+    t0 = time.perf_counter()
+    raw = _core.run(src.text, src.format, seed)
+    wall = time.perf_counter() - t0
+    return Results.from_raw(raw, source=src, seed_override=seed, wall_total_s=wall)

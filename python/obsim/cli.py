@@ -1,0 +1,135 @@
+"""The ``obsim`` command line.
+
+Commands::
+
+    obsim run SCENARIO [--seed N] [--out DIR] [--quiet]   run, print a summary, optionally write results
+    obsim check SCENARIO                                   validate only
+    obsim --version
+
+Results are written only when ``--out`` is given (a run is often just a
+look at the summary; writing is explicit).
+
+Exit status: 0 success; 1 the simulation failed; 2 the scenario is invalid,
+cannot be read, or the command line is wrong. Every scenario problem is
+printed to stderr as one ``path: reason`` line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import List, Optional, Sequence
+
+from . import __version__, _core
+from ._core import ConfigError, SimulationError
+from .api import ScenarioSource, load_source, parse, run
+
+EXIT_OK = 0
+"""Success."""
+EXIT_SIM_ERROR = 1
+"""The scenario is valid but the simulation failed."""
+EXIT_CONFIG_ERROR = 2
+"""The scenario is invalid or unreadable, or the command line is wrong."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="obsim",
+        description="Discrete-event simulator of TCP over optical burst switched networks.",
+        epilog="Exit status: 0 ok, 1 simulation error, 2 invalid scenario or usage.",
+    )
+    p.add_argument(
+        "--version",
+        action="version",
+        version=f"obsim {__version__} (obsim-core {_core.__version__})",
+    )
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    r = sub.add_parser("run", help="run a scenario and print a summary")
+    r.add_argument("scenario", type=Path, help="scenario file (.toml or .json)")
+    r.add_argument("--seed", type=_seed, default=None, help="override simulation.seed")
+    r.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="write flows/links/trace .parquet, meta.json and timing.json to this directory "
+        "(nothing is written without it)",
+    )
+    r.add_argument("-q", "--quiet", action="store_true", help="print no summary")
+    r.add_argument(
+        "--max-rows", type=int, default=40, metavar="N", help="show at most N flows (default 40)"
+    )
+
+    c = sub.add_parser("check", help="validate a scenario without running it")
+    c.add_argument("scenario", type=Path, help="scenario file (.toml or .json)")
+    return p
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"must be in [0, 2**64 - 1]: {text}")
+    return value
+
+
+def _err(*lines: str) -> None:
+    for line in lines:
+        print(line, file=sys.stderr)
+
+
+def _report_config_error(scenario: Path, e: ConfigError) -> int:
+    errors = list(getattr(e, "errors", []) or [(getattr(e, "path", ""), str(e))])
+    n = len(errors)
+    _err(f"error: invalid scenario {scenario} ({n} problem{'s' if n != 1 else ''}):")
+    for path, reason in errors:
+        _err(f"  {path}: {reason}" if path else f"  {reason}")
+    return EXIT_CONFIG_ERROR
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Entry point of the ``obsim`` command; returns the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        src = load_source(args.scenario)
+    except (OSError, UnicodeDecodeError) as e:
+        _err(f"error: cannot read scenario: {e}")
+        return EXIT_CONFIG_ERROR
+    try:
+        if args.command == "check":
+            return _check(args, src)
+        return _run(args, src)
+    except ConfigError as e:
+        return _report_config_error(args.scenario, e)
+    except SimulationError as e:
+        _err(f"error: simulation failed: {e}")
+        return EXIT_SIM_ERROR
+
+
+def _check(args: argparse.Namespace, src: ScenarioSource) -> int:
+    resolved = parse(src)
+    counts = ", ".join(
+        f"{len(resolved.get(k, []))} {k}" for k in ("nodes", "links", "flows")
+    )
+    print(f"ok: {args.scenario}: scenario {resolved.get('name', '')!r} ({counts})")
+    return EXIT_OK
+
+
+def _run(args: argparse.Namespace, src: ScenarioSource) -> int:
+    res = run(src, seed=args.seed)
+    if not args.quiet:
+        from .summary import print_summary
+
+        print_summary(res, max_rows=args.max_rows)
+    if args.out is not None:
+        out = res.write(args.out)
+        if not args.quiet:
+            print(f"results written to {out}")
+    return EXIT_OK
+
+
+__all__: List[str] = ["EXIT_CONFIG_ERROR", "EXIT_OK", "EXIT_SIM_ERROR", "main"]
