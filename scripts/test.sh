@@ -9,7 +9,9 @@ cd "$(dirname "$0")/.."
 
 status=0
 echo "==> cargo test (Rust core)"
-cargo test --workspace || status=1
+# Release mode: the validation tests simulate hours of TCP; the release
+# build is shared with the extension maturin just built.
+cargo test --workspace --release || status=1
 
 echo "==> pytest (Python package, CLI, end to end)"
 python -m pytest "$@" || status=1

@@ -1,18 +1,11 @@
-"""Shared fixtures, and automatic skipping of tests that need parts of
-obsim-core that are still stubs.
-
-Tests marked ``config`` need the real scenario parser, tests marked ``engine``
-the real simulation engine. While obsim-core answers "not implemented" they are
-skipped with that reason; set ``OBSIM_REQUIRE_ENGINE=1`` to run (and fail) them
-anyway.
-"""
+"""Shared fixtures. Tests marked ``config`` exercise the scenario parser of
+obsim-core, tests marked ``engine`` run the simulation engine (select them
+with ``-m engine``)."""
 
 from __future__ import annotations
 
-import functools
-import os
 from pathlib import Path
-from typing import Callable, List
+from typing import Callable
 
 import pytest
 
@@ -73,43 +66,6 @@ def small_scenario(loss: float = 0.0) -> str:
     loss of probability ``loss`` on the bottleneck ``r -> b``."""
     line = f'loss = {{ model = "bernoulli", p = {loss} }}' if loss else ""
     return SMALL.replace("{loss}", line)
-
-
-@functools.lru_cache(maxsize=None)
-def parser_is_stub() -> bool:
-    """True while obsim-core's parser answers "not implemented"."""
-    try:
-        _core.parse_scenario(small_scenario(), "toml")
-    except _core.ConfigError as e:
-        return e.path == "" and "not implemented" in e.reason
-    return False
-
-
-@functools.lru_cache(maxsize=None)
-def engine_is_stub() -> bool:
-    """True while obsim-core's parser or engine answers "not implemented"."""
-    if parser_is_stub():
-        return True
-    try:
-        _core.run(small_scenario(), "toml", None)
-    except _core.SimulationError as e:
-        return "not implemented" in str(e)
-    return False
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item]) -> None:
-    """Skip ``config``/``engine`` tests while the corresponding core part is a stub."""
-    if os.environ.get("OBSIM_REQUIRE_ENGINE") == "1":
-        return
-    needs_config = any(item.get_closest_marker("config") for item in items)
-    needs_engine = any(item.get_closest_marker("engine") for item in items)
-    skip_config = needs_config and parser_is_stub()
-    skip_engine = needs_engine and engine_is_stub()
-    for item in items:
-        if skip_config and item.get_closest_marker("config"):
-            item.add_marker(pytest.mark.skip(reason="obsim-core scenario parser is a stub"))
-        if skip_engine and item.get_closest_marker("engine"):
-            item.add_marker(pytest.mark.skip(reason="obsim-core engine is a stub"))
 
 
 @pytest.fixture
