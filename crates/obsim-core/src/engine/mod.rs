@@ -1,5 +1,7 @@
 //! The event kernel and the simulation main loop.
 
+pub mod queue;
+
 use crate::config::Scenario;
 use crate::results::RunResults;
 
