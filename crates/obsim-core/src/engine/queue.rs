@@ -37,7 +37,8 @@
 //! * [`IndexedDaryQueue`]: indexed 4-ary heap, true O(log n) removal.
 //! * [`RadixQueue`]: radix heap on `(time, seq)` keys, lazy cancellation.
 //!
-//! [`EventQueue`] wraps the fastest of them (currently [`LazyDaryQueue`]).
+//! [`EventQueue`] wraps [`IndexedDaryQueue`] with `D = 4`: the fastest design that
+//! also keeps memory constant in steady state (see `docs/PERFORMANCE.md`).
 
 mod clock;
 mod dary;
@@ -90,7 +91,7 @@ pub trait FutureEventList<E> {
 }
 
 /// The design behind [`EventQueue`].
-type Inner<E> = LazyDaryQueue<E, 4>;
+type Inner<E> = IndexedDaryQueue<E, 4>;
 
 /// The simulator's future-event list: pops events in `(time, push order)`
 /// order and cancels them by [`EventKey`]. See the module docs for the
