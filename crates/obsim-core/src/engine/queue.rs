@@ -56,7 +56,9 @@ pub use std_heap::StdHeapQueue;
 use crate::time::SimTime;
 
 /// Handle to a scheduled event, for [`EventQueue::cancel`]. Cheap to copy;
-/// only meaningful for the queue that issued it.
+/// only meaningful for the queue that issued it. It names a slab slot and
+/// that slot's generation; a stale key could alias a later event only after
+/// the same slot had been reused 2^32 times while the key was kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EventKey {
     slot: u32,
