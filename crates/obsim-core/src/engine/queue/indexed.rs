@@ -1,0 +1,141 @@
+//! Design C: an *indexed* d-ary heap. Every slot records its entry's heap
+//! position (in the slab's dense side table), so `cancel` removes the entry
+//! for real in O(log n): no tombstones, and the heap never holds more than
+//! the pending events. The price is one extra 8-byte write per entry move.
+
+use super::clock::Clock;
+use super::dary::{self, Entry};
+use super::slab::{Meta, Slab};
+use super::{EventKey, FutureEventList};
+use crate::time::SimTime;
+
+/// Indexed d-ary heap with a position map and true O(log n) removal.
+#[derive(Clone, Debug)]
+pub struct IndexedDaryQueue<E, const D: usize = 4> {
+    heap: Vec<Entry>,
+    slab: Slab<E>,
+    clock: Clock,
+}
+
+/// The move hook: record the new position of `slot`.
+#[inline]
+fn track(meta: &mut [Meta]) -> impl FnMut(u32, usize) + '_ {
+    move |slot, pos| meta[slot as usize].link = pos as u32
+}
+
+impl<E, const D: usize> IndexedDaryQueue<E, D> {
+    /// An empty queue.
+    pub fn new() -> Self {
+        Self::with_capacity(0)
+    }
+
+    /// An empty queue with room for `n` pending events before it allocates.
+    pub fn with_capacity(n: usize) -> Self {
+        const { assert!(D >= 2, "a heap needs at least two children per node") };
+        IndexedDaryQueue { heap: Vec::with_capacity(n), slab: Slab::with_capacity(n), clock: Clock::default() }
+    }
+
+    /// Schedules `ev` at `at`.
+    #[inline]
+    pub fn push(&mut self, at: SimTime, ev: E) -> EventKey {
+        let (time, seq) = self.clock.stamp(at);
+        let (slot, gen) = self.slab.insert(ev);
+        self.heap.push(Entry { time, seq, slot, gen });
+        let i = self.heap.len() - 1;
+        dary::sift_up::<D>(&mut self.heap, i, track(&mut self.slab.meta));
+        EventKey { slot, gen }
+    }
+
+    /// Removes the earliest pending event (FIFO among equal times).
+    #[inline]
+    pub fn pop(&mut self) -> Option<(SimTime, E)> {
+        let top = dary::pop_root::<D>(&mut self.heap, track(&mut self.slab.meta))?;
+        self.clock.advance(top.time);
+        Some((SimTime(top.time), self.slab.remove(top.slot)))
+    }
+
+    /// Time of the last popped event (zero before the first pop).
+    #[inline]
+    pub fn now(&self) -> SimTime {
+        SimTime(self.clock.now)
+    }
+
+    /// Time of the earliest pending event.
+    #[inline]
+    pub fn peek_time(&self) -> Option<SimTime> {
+        self.heap.first().map(|e| SimTime(e.time))
+    }
+
+    /// Cancels a pending event in O(log n); `false` if it already fired or
+    /// was cancelled.
+    #[inline]
+    pub fn cancel(&mut self, key: EventKey) -> bool {
+        if !self.slab.key_live(key) {
+            return false;
+        }
+        let pos = self.slab.meta[key.slot as usize].link as usize;
+        let e = dary::remove_at::<D>(&mut self.heap, pos, track(&mut self.slab.meta));
+        debug_assert_eq!((e.slot, e.gen), (key.slot, key.gen));
+        drop(self.slab.remove(key.slot));
+        true
+    }
+
+    /// Number of pending events.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.heap.len()
+    }
+
+    /// Whether no event is pending.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+
+    /// Pending events the queue can hold before it next allocates.
+    pub fn capacity(&self) -> usize {
+        self.heap.capacity().min(self.slab.capacity())
+    }
+
+    /// Capacity of every internal buffer (for allocation tests).
+    #[doc(hidden)]
+    pub fn footprint(&self) -> Vec<usize> {
+        let mut v = vec![self.heap.capacity()];
+        v.extend(self.slab.footprint());
+        v
+    }
+}
+
+impl<E, const D: usize> Default for IndexedDaryQueue<E, D> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<E, const D: usize> FutureEventList<E> for IndexedDaryQueue<E, D> {
+    const NAME: &'static str = if D == 4 { "indexed-4ary" } else { "indexed-dary" };
+    fn with_capacity(n: usize) -> Self {
+        Self::with_capacity(n)
+    }
+    fn push(&mut self, at: SimTime, ev: E) -> EventKey {
+        self.push(at, ev)
+    }
+    fn pop(&mut self) -> Option<(SimTime, E)> {
+        self.pop()
+    }
+    fn peek_time(&self) -> Option<SimTime> {
+        self.peek_time()
+    }
+    fn cancel(&mut self, key: EventKey) -> bool {
+        self.cancel(key)
+    }
+    fn len(&self) -> usize {
+        self.len()
+    }
+    fn capacity(&self) -> usize {
+        self.capacity()
+    }
+    fn footprint(&self) -> Vec<usize> {
+        self.footprint()
+    }
+}
