@@ -100,6 +100,7 @@ impl SimDuration {
     }
     /// `self * k`, saturating.
     #[inline]
+    #[must_use]
     pub fn saturating_mul(self, k: u64) -> Self {
         SimDuration(self.0.saturating_mul(k))
     }

@@ -107,7 +107,10 @@ fn slow_start_doubles_cwnd_each_rtt() {
     for k in 1..=8u32 {
         let at = f64::from(k) * 0.1 + 0.05;
         let i = t.time_s.iter().rposition(|&s| s <= at).unwrap();
-        assert_eq!(t.cwnd[i], f64::from(1u32 << k), "after {k} RTTs");
+        // Exact: cwnd counts whole segments in slow start.
+        #[allow(clippy::float_cmp)]
+        let exact = t.cwnd[i] == f64::from(1u32 << k);
+        assert!(exact, "after {k} RTTs: cwnd {}", t.cwnd[i]);
     }
 }
 
