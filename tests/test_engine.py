@@ -157,3 +157,26 @@ def test_cli_run_writes_readable_results(write_scenario: Callable[..., Path], tm
     meta = json.loads((out / "meta.json").read_text())
     assert meta["seed"] == 2 and meta["scenario"]["name"] == "small"
     assert "10 Mbit/s" in meta["scenario_text"]
+
+
+@pytest.mark.engine
+def test_progress_reports_simulated_time_and_can_stop_a_run() -> None:
+    """A progress callback sees simulated time advance to the end without
+    changing the results; an exception it raises stops the run."""
+    text = small_scenario(loss=0.01).replace('duration = "5 s"', 'duration = "200 s"')
+    seen: list = []
+    res = obsim.run(text, progress=lambda now, end, events: seen.append((now, end, events)))
+    assert len(seen) >= 2
+    assert seen[-1][0] == pytest.approx(seen[-1][1]) and seen[-1][1] == pytest.approx(200.0)
+    assert [s[2] for s in seen] == sorted(s[2] for s in seen)
+    plain = obsim.run(text)
+    assert plain.meta["events"] == res.meta["events"]
+
+    class Stop(Exception):
+        pass
+
+    def stop(now: float, end: float, events: int) -> None:
+        raise Stop()
+
+    with pytest.raises(Stop):
+        obsim.run(text, progress=stop)

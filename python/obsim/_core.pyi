@@ -3,7 +3,7 @@
 Private: use :func:`obsim.run` and :func:`obsim.parse` instead.
 """
 
-from typing import Any, Dict, List, Literal, Optional, Tuple
+from typing import Any, Callable, Dict, List, Literal, Optional, Tuple
 
 __version__: str
 """Version of the obsim-core crate the module was built from."""
@@ -38,7 +38,10 @@ def parse_scenario(text: str, format: Literal["toml", "json"] = "toml") -> str:
     """
 
 def run(
-    text: str, format: Literal["toml", "json"] = "toml", seed: Optional[int] = None
+    text: str,
+    format: Literal["toml", "json"] = "toml",
+    seed: Optional[int] = None,
+    progress: Optional[Callable[[float, float, int], object]] = None,
 ) -> Dict[str, Any]:
     """Parse, validate and run a scenario, releasing the GIL while it runs.
 
@@ -54,6 +57,11 @@ def run(
     - ``scenario``: the resolved scenario as JSON text.
 
     ``seed`` (0 <= seed < 2**64) overrides ``simulation.seed``.
+
+    ``progress``, if given, is called as ``progress(now_s, end_s, events)``
+    about every 20 ms of wall time and once at the end. It only observes: the
+    results are identical with or without it. Ctrl-C, or an exception raised
+    by ``progress``, stops the run and propagates from here.
 
     Raises:
         ConfigError: the scenario is invalid.

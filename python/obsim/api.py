@@ -16,7 +16,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Mapping, Optional, Union
+from typing import Any, Callable, Literal, Mapping, Optional, Union
 
 from . import _core
 from .results import Results
@@ -95,11 +95,18 @@ def parse(scenario: ScenarioInput) -> dict[str, Any]:
     return resolved
 
 
-def run(scenario: ScenarioInput, seed: Optional[int] = None) -> Results:
+def run(
+    scenario: ScenarioInput,
+    seed: Optional[int] = None,
+    progress: Optional[Callable[[float, float, int], object]] = None,
+) -> Results:
     """Run a scenario and return its :class:`~obsim.Results`.
 
     ``seed`` overrides ``simulation.seed``. The GIL is released while the
-    engine runs, so threads may run scenarios in parallel.
+    engine runs, so threads may run scenarios in parallel. ``progress`` is
+    called as ``progress(now_s, end_s, events)`` about every 20 ms of wall
+    time (simulated-time progress of a long run); Ctrl-C stops the run with
+    ``KeyboardInterrupt``.
 
     Raises:
         ConfigError: the scenario is invalid.
@@ -108,6 +115,6 @@ def run(scenario: ScenarioInput, seed: Optional[int] = None) -> Results:
     src = load_source(scenario)
     seed = _check_seed(seed)
     t0 = time.perf_counter()
-    raw = _core.run(src.text, src.format, seed)
+    raw = _core.run(src.text, src.format, seed, progress)
     wall = time.perf_counter() - t0
     return Results.from_raw(raw, source=src, seed_override=seed, wall_total_s=wall)

@@ -151,18 +151,47 @@ fn parse_scenario(py: Python<'_>, text: &str, format: &str) -> PyResult<String> 
 /// `pyarrow.table`), and `scenario` (the resolved scenario as JSON text).
 /// `seed` overrides `simulation.seed`. The GIL is released while parsing,
 /// simulating and converting the results to columns.
+///
+/// `progress`, if given, is called as `progress(now_s, end_s, events)` about
+/// every 20 ms of wall time and once at the end; it only observes, so the
+/// results are the same with or without it. Ctrl-C (or an exception raised
+/// by `progress`) stops the run and is re-raised here.
 #[pyfunction]
-#[pyo3(signature = (text, format = "toml", seed = None))]
-fn run<'py>(py: Python<'py>, text: &str, format: &str, seed: Option<u64>) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (text, format = "toml", seed = None, progress = None))]
+fn run<'py>(
+    py: Python<'py>,
+    text: &str,
+    format: &str,
+    seed: Option<u64>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
     let format = Format::from_str(format)?;
-    let converted = guarded(py, || {
+    let mut raised: Option<PyErr> = None;
+    let outcome = guarded(py, || {
         let scenario = parse(text, format)?;
         let resolved = resolved_json(&scenario)?;
-        let results = engine::run(&scenario, &RunOptions { seed }).map_err(Failure::Sim)?;
+        let mut observer = |p: engine::Progress| -> engine::Control {
+            Python::attach(|py| {
+                let step = py.check_signals().and_then(|()| match &progress {
+                    Some(cb) => cb.call1(py, (p.now.as_secs_f64(), p.end.as_secs_f64(), p.events)).map(drop),
+                    None => Ok(()),
+                });
+                match step {
+                    Ok(()) => engine::Control::Continue,
+                    Err(e) => {
+                        raised = Some(e);
+                        engine::Control::Abort
+                    }
+                }
+            })
+        };
+        let results = engine::run_observed(&scenario, &RunOptions { seed }, &mut observer).map_err(Failure::Sim)?;
         Converted::new(&results, resolved).map_err(Failure::Convert)
-    })
-    .map_err(|f| f.into_pyerr(py))?;
-    converted.into_py(py)
+    });
+    if let Some(e) = raised {
+        return Err(e);
+    }
+    outcome.map_err(|f| f.into_pyerr(py))?.into_py(py)
 }
 
 /// Run results turned into columns (done without the GIL).

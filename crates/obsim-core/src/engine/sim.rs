@@ -13,7 +13,7 @@ use std::time::Instant;
 use crate::config::scenario::{AppSpec, NodeKind, Scenario};
 use crate::engine::event::Event;
 use crate::engine::queue::EventQueue;
-use crate::engine::{RunOptions, SimError};
+use crate::engine::{Control, Progress, RunOptions, SimError, PROGRESS_EVERY};
 use crate::ids::{FlowId, LinkId, NodeId};
 use crate::metrics::trace::{SenderSample, TraceRecorder};
 use crate::net::{Channel, LossModel, Packet, Payload, RoutingTable};
@@ -161,7 +161,16 @@ impl<'s> Simulation<'s> {
     }
 
     /// Runs to the end and returns the results.
-    pub fn run(mut self) -> RunResults {
+    pub fn run(self) -> RunResults {
+        match self.run_observed(&mut |_| Control::Continue) {
+            Ok(r) => r,
+            Err(_) => unreachable!("an observer that never aborts"),
+        }
+    }
+
+    /// Runs to the end, reporting progress to `observer` every
+    /// [`PROGRESS_EVERY`] events; stops early if it answers [`Control::Abort`].
+    pub fn run_observed(mut self, observer: &mut dyn FnMut(Progress) -> Control) -> Result<RunResults, SimError> {
         let wall = Instant::now();
         let end = SimTime::ZERO + self.scenario.duration;
         // Scheduled first, so it precedes any other event at `end`.
@@ -194,9 +203,15 @@ impl<'s> Simulation<'s> {
             if self.stop_reason == "flows_done" {
                 break;
             }
+            if self.events % PROGRESS_EVERY == 0
+                && observer(Progress { now: self.now, end, events: self.events }) == Control::Abort
+            {
+                return Err(SimError::Interrupted { at: self.now });
+            }
         }
+        observer(Progress { now: self.now, end, events: self.events });
         let wall_s = wall.elapsed().as_secs_f64();
-        self.collect(wall_s)
+        Ok(self.collect(wall_s))
     }
 
     fn on_arrive(&mut self, ch: LinkId, pkt: Packet) {

@@ -140,3 +140,24 @@ fn warmup_is_excluded_from_goodput_and_trace_interval_is_kept() {
     assert_eq!(cold.trace.time_s.len(), 100);
     assert!(cold.trace.time_s.windows(2).all(|w| (w[1] - w[0] - 0.1).abs() < 1e-9));
 }
+
+#[test]
+fn progress_observer_sees_time_advance_and_can_abort() {
+    let mut tcp = profile("rfc").unwrap();
+    tcp.max_window = 64;
+    let sc = path3(&tcp, 100_000_000, 100_000_000, 1, LossSpec::None, 30);
+    let mut seen = Vec::new();
+    let r = crate::engine::run_observed(&sc, &RunOptions::default(), &mut |p| {
+        seen.push(p.fraction());
+        crate::engine::Control::Continue
+    })
+    .unwrap();
+    assert!(seen.len() >= 2, "{seen:?}");
+    assert!(seen.windows(2).all(|w| w[0] <= w[1]));
+    assert!((seen.last().unwrap() - 1.0).abs() < 1e-6);
+    // Observing does not change the results.
+    let plain = run(&sc, &RunOptions::default()).unwrap();
+    assert_eq!(plain.meta.events, r.meta.events);
+    let err = crate::engine::run_observed(&sc, &RunOptions::default(), &mut |_| crate::engine::Control::Abort);
+    assert!(matches!(err, Err(crate::engine::SimError::Interrupted { .. })));
+}
