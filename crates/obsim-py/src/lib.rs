@@ -158,6 +158,8 @@ fn parse_scenario(py: Python<'_>, text: &str, format: &str) -> PyResult<String> 
 /// by `progress`) stops the run and is re-raised here.
 #[pyfunction]
 #[pyo3(signature = (text, format = "toml", seed = None, progress = None))]
+// `progress` is an owned handle because it must be `Send` to cross `detach`.
+#[allow(clippy::needless_pass_by_value)]
 fn run<'py>(
     py: Python<'py>,
     text: &str,
