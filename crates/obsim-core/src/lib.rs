@@ -16,6 +16,7 @@ pub mod engine;
 pub mod ids;
 pub mod metrics;
 pub mod net;
+pub mod obs;
 pub mod results;
 pub mod rng;
 pub mod tcp;

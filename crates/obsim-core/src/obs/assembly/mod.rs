@@ -1,0 +1,1 @@
+//! PLACEHOLDER: burst assembly (queue selection x closing trigger).
