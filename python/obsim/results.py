@@ -35,7 +35,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .api import ScenarioSource
 
-TABLES = ("flows", "links", "trace")
+TABLES = ("flows", "links", "trace", "bursts")
+# The bursts table of a run without OBS edges.
+_EMPTY_BURSTS = pa.table(
+    {"metric": pa.array([], pa.string()), "value": pa.array([], pa.int64()), "count": pa.array([], pa.int64())}
+)
+# Tables written only when they have rows.
+OPTIONAL_TABLES = ("trace", "bursts")
 """Names of the result tables, in the order they are written."""
 
 META_SCHEMA = 1
@@ -79,6 +85,9 @@ class Results:
         links: one row per link direction (packets, bytes, drops, utilisation).
         trace: time series, one row per (sample time, flow); empty unless
             ``[trace]`` asked for one.
+        bursts: burst composition histograms, rows (metric, value, count)
+            for ``flows_per_burst``, ``segments_per_flow`` and
+            ``packets_per_burst``; empty without OBS edge nodes.
         scenario: the resolved scenario (defaults filled in, units converted).
         scenario_text: the scenario as given (TOML or JSON text).
         scenario_format: ``"toml"`` or ``"json"``.
@@ -91,6 +100,7 @@ class Results:
     flows: pa.Table
     links: pa.Table
     trace: pa.Table
+    bursts: pa.Table
     scenario: Dict[str, Any]
     scenario_text: str
     scenario_format: str
@@ -105,6 +115,7 @@ class Results:
         links: pa.Table,
         trace: pa.Table,
         scenario: Dict[str, Any],
+        bursts: Optional[pa.Table] = None,
         scenario_text: str,
         scenario_format: str,
         timing: Optional[Dict[str, Any]] = None,
@@ -114,6 +125,7 @@ class Results:
         self.flows = flows
         self.links = links
         self.trace = trace
+        self.bursts = bursts if bursts is not None else _EMPTY_BURSTS
         self.scenario = scenario
         self.scenario_text = scenario_text
         self.scenario_format = scenario_format
@@ -151,6 +163,7 @@ class Results:
             flows=_table(raw["flows"]),
             links=_table(raw["links"]),
             trace=_table(raw["trace"]),
+            bursts=_table(raw["bursts"]) if "bursts" in raw else None,
             scenario=scenario,
             scenario_text=source.text,
             scenario_format=source.format,
@@ -165,7 +178,7 @@ class Results:
         )
 
     def table(self, name: str) -> pa.Table:
-        """The table called ``name`` (``"flows"``, ``"links"`` or ``"trace"``)."""
+        """The table called ``name`` (``"flows"``, ``"links"``, ``"trace"`` or ``"bursts"``)."""
         if name not in TABLES:
             raise KeyError(f"no table {name!r}; tables are {', '.join(TABLES)}")
         table: pa.Table = getattr(self, name)
@@ -206,8 +219,9 @@ class Results:
     def write(self, out_dir: Union[str, "os.PathLike[str]"]) -> Path:
         """Write the tables as Parquet plus ``meta.json`` and ``timing.json``.
 
-        ``trace.parquet`` is written only if the trace has rows (a stale one
-        from an earlier run in the same directory is removed). Returns the
+        ``trace.parquet`` and ``bursts.parquet`` are written only if they
+        have rows (a stale one from an earlier run in the same directory is
+        removed). Returns the
         directory.
         """
         out = Path(out_dir)
@@ -215,7 +229,7 @@ class Results:
         for name in TABLES:
             table = self.table(name)
             path = out / f"{name}.parquet"
-            if name == "trace" and table.num_rows == 0:
+            if name in OPTIONAL_TABLES and table.num_rows == 0:
                 if path.exists():
                     path.unlink()
                 continue

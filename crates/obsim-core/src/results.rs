@@ -14,6 +14,23 @@ pub struct RunResults {
     pub links: Vec<LinkResult>,
     /// Per-flow time series, if requested in `[trace]`.
     pub trace: TraceTable,
+    /// Burst composition histograms (empty without OBS edges).
+    pub bursts: BurstHistTable,
+}
+
+/// Histograms of burst composition, as rows (`metric`, `value`, `count`):
+/// `count` bursts (or flow-bursts) had `value` of `metric`. Metrics:
+/// `flows_per_burst` (distinct flows with data in a burst), `segments_per_flow`
+/// (data segments of one flow in one burst, per flow-burst pair),
+/// `packets_per_burst`. Counted for bursts sent after the warm-up.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BurstHistTable {
+    /// Metric name.
+    pub metric: Vec<String>,
+    /// Value of the metric.
+    pub value: Vec<u64>,
+    /// Number of bursts (flow-bursts for `segments_per_flow`) with that value.
+    pub count: Vec<u64>,
 }
 
 /// Run-level facts and engine statistics.
@@ -95,6 +112,11 @@ pub struct FlowResult {
     pub t0_mean_s: f64,
     /// cwnd at the end of the run, segments.
     pub cwnd_final: f64,
+    /// Bursts that carried at least one of this flow's data segments
+    /// (whole run; 0 without OBS edges).
+    pub bursts_sent: u64,
+    /// Of those, bursts lost in the optical core.
+    pub bursts_lost: u64,
 }
 
 /// Per link-direction results.
@@ -116,6 +138,10 @@ pub struct LinkResult {
     pub drops_loss: u64,
     /// Fraction of the measured window the transmitter was busy.
     pub utilisation: f64,
+    /// Bursts sent on this channel (optical links; whole run).
+    pub bursts: u64,
+    /// Bursts lost by its burst loss model (whole run).
+    pub bursts_lost: u64,
 }
 
 /// Columns of the time series: row `i` is (`time_s[i]`, `flow[i]`, ...).

@@ -202,6 +202,7 @@ struct Converted {
     flows: columns::Columns,
     links: columns::Columns,
     trace: columns::Columns,
+    bursts: columns::Columns,
     resolved: String,
 }
 
@@ -213,6 +214,7 @@ impl Converted {
             links: columns::rows_to_columns(&results.links)?,
             // The trace is already column-oriented (a struct of vectors).
             trace: columns::struct_to_columns(&results.trace)?,
+            bursts: columns::struct_to_columns(&results.bursts)?,
             resolved,
         })
     }
@@ -224,6 +226,7 @@ impl Converted {
         out.set_item("flows", columns::columns_to_py(py, self.flows)?)?;
         out.set_item("links", columns::columns_to_py(py, self.links)?)?;
         out.set_item("trace", columns::columns_to_py(py, self.trace)?)?;
+        out.set_item("bursts", columns::columns_to_py(py, self.bursts)?)?;
         out.set_item("scenario", self.resolved)?;
         Ok(out)
     }

@@ -7,6 +7,7 @@
 //! its key path, instead of stopping at the first.
 
 pub mod error;
+mod obs;
 pub mod scenario;
 pub mod schema;
 pub mod units;

@@ -54,15 +54,54 @@ pub enum NodeKind {
     Host,
     /// An IP router: store-and-forward with drop-tail output queues.
     Router,
+    /// An OBS edge node: assembles packets entering the optical domain into
+    /// bursts (ingress) and disassembles bursts leaving it (egress)
+    /// (gurel2008 §2, gonzalez2009 §2). Forwards transit traffic.
+    Edge,
+}
+
+/// What an edge node does with ACKs entering the optical domain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AckHandling {
+    /// ACKs bypass assembly and cross the optical link as packets
+    /// (gurel2008 §3: "ACK packets do not experience any drops or assembly
+    /// delays").
+    Bypass,
+    /// ACKs are assembled into bursts like data and share their fate.
+    Assemble,
+}
+
+/// The burst-assembly set-up of an edge node (`[nodes.assembly]`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EdgeSpec {
+    /// Queue selection, closing trigger, padding, overheads.
+    pub assembly: crate::obs::assembly::AssemblyConfig,
+    /// ACK handling (`acks`, default `"bypass"`).
+    pub acks: AckHandling,
 }
 
 /// One node (`[[nodes]]`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct NodeSpec {
     /// Unique name (`nodes[i].name`).
     pub name: String,
     /// Role (`nodes[i].kind`, default `"router"`).
     pub kind: NodeKind,
+    /// Burst assembly, for edge nodes only.
+    pub edge: Option<EdgeSpec>,
+}
+
+/// What makes a link optical (`kind = "optical"`): it carries bursts as
+/// single objects, one at a time per direction (one wavelength), behind an
+/// unlimited electronic burst queue at the sending edge (no loss at the
+/// edge, gurel2008 §2).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct OpticalSpec {
+    /// Per-burst loss on `from -> to` (`burst_loss`).
+    pub burst_loss: Option<crate::obs::loss::BurstLossSpec>,
+    /// Per-burst loss on `to -> from` (`reverse_burst_loss`).
+    pub reverse_burst_loss: Option<crate::obs::loss::BurstLossSpec>,
 }
 
 /// Output buffer of one link direction (drop-tail).
@@ -132,6 +171,8 @@ pub struct LinkSpec {
     pub loss: LossSpec,
     /// Loss on `to -> from` (`reverse_loss`).
     pub reverse_loss: LossSpec,
+    /// Present for optical links (`kind = "optical"`).
+    pub optical: Option<OpticalSpec>,
 }
 
 /// When a flow starts.

@@ -8,7 +8,8 @@ use std::fmt::Write as _;
 
 use super::error::ConfigErrors;
 use super::scenario::{
-    AppSpec, Buffer, FlowSpec, LinkSpec, LossSpec, NodeKind, NodeSpec, Routing, Scenario, StartSpec, TraceSpec,
+    AppSpec, Buffer, FlowSpec, LinkSpec, LossSpec, NodeKind, NodeSpec, OpticalSpec, Routing, Scenario, StartSpec,
+    TraceSpec,
 };
 use super::units::{self, quote, Amount, UnitError, DURATION_UNITS, RATE_UNITS, SIZE_UNITS};
 use super::walk::{
@@ -50,8 +51,9 @@ pub(crate) const TCP_KEYS: &[&str] = &[
     "rto",
 ];
 pub(crate) const RTO_KEYS: &[&str] = &["estimator", "initial", "min", "max", "granularity", "max_backoff", "ns2_rfc2988"];
-pub(crate) const NODE_KEYS: &[&str] = &["name", "kind"];
-pub(crate) const LINK_KEYS: &[&str] = &["from", "to", "rate", "delay", "buffer", "duplex", "loss", "reverse_loss"];
+pub(crate) const NODE_KEYS: &[&str] = &["name", "kind", "assembly"];
+pub(crate) const LINK_KEYS: &[&str] =
+    &["from", "to", "rate", "delay", "buffer", "duplex", "loss", "reverse_loss", "kind", "burst_loss", "reverse_burst_loss"];
 pub(crate) const FLOW_KEYS: &[&str] = &["name", "from", "to", "count", "start", "size", "tcp"];
 pub(crate) const TRACE_KEYS: &[&str] = &["cwnd", "seq", "interval", "flows"];
 const LOSS_MODELS: &[&str] = &["none", "bernoulli", "packets", "segments"];
@@ -61,13 +63,13 @@ const LOSS_MODELS: &[&str] = &["none", "bernoulli", "packets", "segments"];
 // ---------------------------------------------------------------------------
 
 /// What a quantity should look like, for error messages.
-struct Quantity {
+pub(super) struct Quantity {
     /// `a duration like "10 ms"`.
-    expected: &'static str,
+    pub(super) expected: &'static str,
     /// The accepted units.
-    units: &'static str,
+    pub(super) units: &'static str,
     /// Unit suggested for a bare number.
-    unit: &'static str,
+    pub(super) unit: &'static str,
 }
 
 const DURATION: Quantity = Quantity { expected: "a duration like \"10 ms\"", units: DURATION_UNITS, unit: "ms" };
@@ -90,7 +92,7 @@ const BUFFER: Quantity = Quantity {
 /// Parses a quantity string with `f`, then checks it with `check` (which
 /// returns a hint when the value is out of range).
 #[allow(clippy::many_single_char_names)]
-fn quantity<T: Copy>(
+pub(super) fn quantity<T: Copy>(
     v: &Val,
     q: &Quantity,
     f: impl Fn(&str) -> Result<T, UnitError>,
@@ -126,11 +128,11 @@ fn quantity<T: Copy>(
     }
 }
 
-fn duration(v: &Val) -> Result<SimDuration, String> {
+pub(super) fn duration(v: &Val) -> Result<SimDuration, String> {
     quantity(v, &DURATION, units::parse_duration_ns, |_| None).map(SimDuration)
 }
 
-fn positive_duration(v: &Val) -> Result<SimDuration, String> {
+pub(super) fn positive_duration(v: &Val) -> Result<SimDuration, String> {
     quantity(v, &POS_DURATION, units::parse_duration_ns, |n| (n == 0).then(|| "it must be greater than zero".into()))
         .map(SimDuration)
 }
@@ -466,9 +468,28 @@ fn build_nodes(errs: &mut Errors, top: &Table<'_>) -> (Vec<Option<NodeSpec>>, BT
         let n = t.req(errs, "name", "a node name like \"r0\"", name);
         let kind = t
             .get(errs, "kind", |v| {
-                choice(v, &["host", "router"]).map(|c| if c == "host" { NodeKind::Host } else { NodeKind::Router })
+                choice(v, &["host", "router", "edge"]).map(|c| match c {
+                    "host" => NodeKind::Host,
+                    "edge" => NodeKind::Edge,
+                    _ => NodeKind::Router,
+                })
             })
             .or(NodeKind::Router);
+        let edge = match (kind, t.raw("assembly")) {
+            (Some(NodeKind::Edge), Some(av)) => super::obs::assembly(errs, &t.key_path("assembly"), av).map(Some),
+            (Some(NodeKind::Edge), None) => {
+                errs.push(
+                    t.key_path("assembly"),
+                    "required for an edge node: a table like { trigger = \"timer\", timeout = \"1 ms\" }",
+                );
+                None
+            }
+            (_, Some(_)) => {
+                errs.push(t.key_path("assembly"), "only edge nodes assemble bursts: set kind = \"edge\" or remove it");
+                None
+            }
+            (_, None) => Some(None),
+        };
         if let Some(n) = &n {
             if let Some(j) = first.get(n) {
                 errs.push(t.key_path("name"), format!("duplicate node name {} (also nodes[{j}].name)", quote(n)));
@@ -477,8 +498,8 @@ fn build_nodes(errs: &mut Errors, top: &Table<'_>) -> (Vec<Option<NodeSpec>>, BT
                 names.insert(n.clone(), NodeId(i as u32));
             }
         }
-        nodes.push(match (n, kind) {
-            (Some(name), Some(kind)) => Some(NodeSpec { name, kind }),
+        nodes.push(match (n, kind, edge) {
+            (Some(name), Some(kind), Some(edge)) => Some(NodeSpec { name, kind, edge }),
             _ => None,
         });
     }
@@ -597,7 +618,7 @@ fn loss(errs: &mut Errors, path: &str, v: &Val, seg_refs: &mut Vec<(String, u64)
     }
 }
 
-fn quoted_list(items: &[&str]) -> String {
+pub(super) fn quoted_list(items: &[&str]) -> String {
     items.iter().map(|c| quote(c)).collect::<Vec<_>>().join(", ")
 }
 
@@ -623,7 +644,28 @@ fn build_links(
         let to = t.req(errs, "to", "a node name", node);
         let rate_bps = t.req(errs, "rate", "a positive bit rate like \"1 Gbit/s\"", rate);
         let delay = t.req(errs, "delay", "a duration like \"1 ms\"", duration);
-        let buf = t.get(errs, "buffer", buffer).or(DEFAULT_BUFFER);
+        let optical = t.get(errs, "kind", |v| choice(v, &["electronic", "optical"]).map(|c| c == "optical")).or(false);
+        let buf = if optical == Some(true) {
+            if t.has("buffer") {
+                errs.push(
+                    t.key_path("buffer"),
+                    "an optical link has an unlimited electronic burst queue at its sending edge (no loss at the edge); remove buffer",
+                );
+            }
+            Some(Buffer::Unlimited)
+        } else {
+            t.get(errs, "buffer", buffer).or(DEFAULT_BUFFER)
+        };
+        let mut burst_loss = |key: &str, refs: &mut SegRefs| match t.raw(key) {
+            None => Some(None),
+            Some(_) if optical != Some(true) => {
+                errs.push(t.key_path(key), "only optical links lose bursts: set kind = \"optical\" or remove it");
+                None
+            }
+            Some(bv) => super::obs::burst_loss(errs, &t.key_path(key), bv, refs).map(Some),
+        };
+        let fwd_burst = burst_loss("burst_loss", &mut seg_refs);
+        let rev_burst = burst_loss("reverse_burst_loss", &mut seg_refs);
         let duplex = t.get(errs, "duplex", boolean).or(true);
         let fwd = match t.raw("loss") {
             None => Some(LossSpec::None),
@@ -665,12 +707,25 @@ fn build_links(
                 }
             }
         }
-        links.push(match (from, to, rate_bps, delay, buf, duplex, fwd, rev) {
-            (Some(from), Some(to), Some(rate_bps), Some(delay), Some(buffer), Some(duplex), Some(loss), Some(rev))
-                if from != to =>
-            {
-                Some(LinkSpec { from, to, rate_bps, delay, buffer, duplex, loss, reverse_loss: rev })
+        let optical = match (optical, fwd_burst, rev_burst) {
+            (Some(true), Some(burst_loss), Some(reverse_burst_loss)) => {
+                Some(Some(OpticalSpec { burst_loss, reverse_burst_loss }))
             }
+            (Some(false), _, _) => Some(None),
+            _ => None,
+        };
+        links.push(match (from, to, rate_bps, delay, buf, duplex, fwd, rev, optical) {
+            (
+                Some(from),
+                Some(to),
+                Some(rate_bps),
+                Some(delay),
+                Some(buffer),
+                Some(duplex),
+                Some(loss),
+                Some(rev),
+                Some(optical),
+            ) if from != to => Some(LinkSpec { from, to, rate_bps, delay, buffer, duplex, loss, reverse_loss: rev, optical }),
             _ => None,
         });
     }
@@ -754,7 +809,7 @@ fn reachable(src: NodeId, nodes: &[Option<NodeSpec>], adj: &[Vec<NodeId>]) -> Ve
     let mut queue = VecDeque::from([src]);
     seen[src.index()] = true;
     while let Some(u) = queue.pop_front() {
-        let forwards = u == src || nodes[u.index()].as_ref().is_some_and(|n| n.kind == NodeKind::Router);
+        let forwards = u == src || nodes[u.index()].as_ref().is_some_and(|n| n.kind != NodeKind::Host);
         if !forwards {
             continue;
         }

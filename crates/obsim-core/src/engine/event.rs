@@ -5,7 +5,7 @@
 //! event is scheduled before anything else, so a run covers `[0, duration)`:
 //! events due exactly at `duration` do not run.
 
-use crate::ids::{FlowId, LinkId};
+use crate::ids::{FlowId, LinkId, NodeId};
 use crate::net::Packet;
 
 /// Something that happens at an instant.
@@ -18,6 +18,16 @@ pub enum Event {
         /// The packet.
         pkt: Packet,
     },
+    /// The burst in slot `burst` of the burst slab has fully crossed the
+    /// optical channel `ch`.
+    BurstArrive {
+        /// Channel crossed.
+        ch: LinkId,
+        /// Slot in the engine's burst slab.
+        burst: u32,
+    },
+    /// An edge node's earliest assembly timer may have expired.
+    AssemblyTimer(NodeId),
     /// A flow's application starts sending.
     FlowStart(FlowId),
     /// A flow's retransmission timer may have expired (checked lazily: the

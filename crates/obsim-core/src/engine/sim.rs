@@ -10,6 +10,8 @@
 
 use std::time::Instant;
 
+mod edge;
+
 use crate::config::scenario::{AppSpec, NodeKind, Scenario};
 use crate::engine::event::Event;
 use crate::engine::queue::EventQueue;
@@ -17,7 +19,7 @@ use crate::engine::{Control, Progress, RunOptions, SimError, PROGRESS_EVERY};
 use crate::ids::{FlowId, LinkId, NodeId};
 use crate::metrics::trace::{SenderSample, TraceRecorder};
 use crate::net::{Channel, LossModel, Packet, Payload, RoutingTable};
-use crate::results::{FlowResult, LinkResult, RunMeta, RunResults};
+use crate::results::{BurstHistTable, FlowResult, LinkResult, RunMeta, RunResults};
 use crate::rng::stream;
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::{SimDuration, SimTime};
@@ -82,6 +84,7 @@ pub struct Simulation<'s> {
     finite_remaining: usize,
     warmup_done: bool,
     busy_at_warmup: Vec<SimDuration>,
+    obs: edge::Obs,
 }
 
 impl<'s> Simulation<'s> {
@@ -143,6 +146,7 @@ impl<'s> Simulation<'s> {
         let trace = (t.cwnd || t.seq).then(|| TraceRecorder::new(flows.len(), &t.flows, t.cwnd, t.seq));
         let finite_remaining = flows.iter().filter(|f| f.finite).count();
         let n_ch = channels.len();
+        let obs = edge::Obs::new(scenario, seed, flows.len());
         Ok(Self {
             scenario,
             seed,
@@ -157,6 +161,7 @@ impl<'s> Simulation<'s> {
             finite_remaining,
             warmup_done: false,
             busy_at_warmup: vec![SimDuration::ZERO; n_ch],
+            obs,
         })
     }
 
@@ -194,6 +199,8 @@ impl<'s> Simulation<'s> {
                     self.flows[f.index()].sender.start(t);
                     self.pump_sender(f);
                 }
+                Event::BurstArrive { ch, burst } => self.on_burst_arrive(ch, burst),
+                Event::AssemblyTimer(node) => self.on_assembly_timer(node),
                 Event::SenderTimer(f) => self.on_sender_timer(f),
                 Event::ReceiverTimer(f) => self.on_receiver_timer(f),
                 Event::TraceSample => self.on_trace_sample(),
@@ -224,12 +231,22 @@ impl<'s> Simulation<'s> {
             return;
         }
         let node = net.channels[ch.index()].to;
+        self.route_from(node, pkt);
+    }
+
+    /// `pkt` is at `node`: deliver it, assemble it into a burst (OBS ingress
+    /// edge), or forward it on the next link.
+    fn route_from(&mut self, node: NodeId, pkt: Packet) {
         if node != pkt.dst {
-            if !net.transmit(&mut self.queue, self.now, node, pkt) && pkt.is_data() {
+            if !self.try_assemble(node, pkt)
+                && !self.net.transmit(&mut self.queue, self.now, node, pkt)
+                && pkt.is_data()
+            {
                 self.flows[pkt.flow.index()].data_dropped += 1;
             }
             return;
         }
+        let net = &mut self.net;
         let f = pkt.flow;
         match pkt.payload {
             Payload::Data(seg) => {
@@ -363,7 +380,8 @@ impl<'s> Simulation<'s> {
         let end = self.now;
         let warm = if self.warmup_done { SimTime::ZERO + sc.warmup } else { end };
         let measured = end.saturating_since(warm);
-        // Data packets still in the network: drain the event list.
+        // Data packets still in the network: drain the event list, then
+        // look inside assemblers and bursts in flight.
         let mut in_flight = vec![0u64; self.flows.len()];
         while let Some((_, ev)) = self.queue.pop() {
             if let Event::Arrive { pkt, .. } = ev {
@@ -372,6 +390,7 @@ impl<'s> Simulation<'s> {
                 }
             }
         }
+        self.count_obs_in_flight(&mut in_flight);
         let name = |n: NodeId| sc.nodes[n.index()].name.clone();
         let mut flows = Vec::with_capacity(self.flows.len());
         let mut delivered_total = 0;
@@ -416,6 +435,8 @@ impl<'s> Simulation<'s> {
                     n => st.first_rto_sum.as_secs_f64() / n as f64,
                 },
                 cwnd_final: fl.sender.cwnd(),
+                bursts_sent: self.flow_bursts(FlowId(i as u32)).0,
+                bursts_lost: self.flow_bursts(FlowId(i as u32)).1,
             });
         }
         let links = self
@@ -433,6 +454,8 @@ impl<'s> Simulation<'s> {
                     bytes: c.stats.bytes,
                     drops_buffer: c.stats.drops_buffer,
                     drops_loss: c.stats.drops_loss,
+                    bursts: c.stats.bursts,
+                    bursts_lost: c.stats.bursts_lost,
                     utilisation: if measured > SimDuration::ZERO {
                         busy.as_secs_f64() / measured.as_secs_f64()
                     } else {
@@ -454,7 +477,19 @@ impl<'s> Simulation<'s> {
             stop_reason: self.stop_reason.to_string(),
         };
         let trace = self.trace.take().map(TraceRecorder::finish).unwrap_or_default();
-        RunResults { meta, flows, links, trace }
+        let mut bursts = BurstHistTable::default();
+        for (metric, h) in [
+            ("flows_per_burst", &self.obs.hist_flows),
+            ("segments_per_flow", &self.obs.hist_segments),
+            ("packets_per_burst", &self.obs.hist_packets),
+        ] {
+            for (v, &c) in h.iter().enumerate().filter(|(_, &c)| c > 0) {
+                bursts.metric.push(metric.to_string());
+                bursts.value.push(v as u64);
+                bursts.count.push(c);
+            }
+        }
+        RunResults { meta, flows, links, trace, bursts }
     }
 }
 

@@ -12,7 +12,7 @@ use crate::time::{SimDuration, SimTime};
 /// Host `s` -- router -- host `d`: access `a_bps`/`a_delay`, bottleneck
 /// `b_bps`/`b_delay` with loss `loss` on the forward direction.
 pub(crate) fn path3(tcp: &TcpConfig, a_bps: u64, b_bps: u64, delay_ms: u64, loss: LossSpec, secs: u64) -> Scenario {
-    let node = |name: &str, kind| NodeSpec { name: name.into(), kind };
+    let node = |name: &str, kind| NodeSpec { name: name.into(), kind, edge: None };
     let link = |from: u32, to: u32, rate_bps, loss| LinkSpec {
         from: NodeId(from),
         to: NodeId(to),
@@ -22,6 +22,7 @@ pub(crate) fn path3(tcp: &TcpConfig, a_bps: u64, b_bps: u64, delay_ms: u64, loss
         duplex: true,
         loss,
         reverse_loss: LossSpec::None,
+        optical: None,
     };
     Scenario {
         name: "path3".into(),

@@ -28,6 +28,10 @@ pub struct ChannelStats {
     pub drops_buffer: u64,
     /// Packets lost by the loss model after crossing the channel.
     pub drops_loss: u64,
+    /// Bursts sent (optical channels).
+    pub bursts: u64,
+    /// Bursts lost by the burst loss model.
+    pub bursts_lost: u64,
 }
 
 /// A simplex channel `from -> to`.
@@ -118,6 +122,21 @@ impl Channel {
         self.stats.packets += 1;
         self.stats.bytes += u64::from(bytes);
         Some(self.busy_until + self.delay)
+    }
+
+    /// Offers a burst of `bytes` whose transmission also takes `guard`, at
+    /// `now`, on an optical channel: bursts queue without limit in the
+    /// electronic burst queue of the sending edge (gurel2008 §2: no loss at
+    /// the edge) and are sent one at a time. Returns the time its last bit
+    /// reaches the far end.
+    pub fn enqueue_burst(&mut self, now: SimTime, bytes: u64, guard: SimDuration) -> SimTime {
+        let start = self.busy_until.max(now);
+        let tx = SimDuration::transmission(bytes, self.rate_bps) + guard;
+        self.busy_until = start + tx;
+        self.busy_total += tx;
+        self.stats.bursts += 1;
+        self.stats.bytes += bytes;
+        self.busy_until + self.delay
     }
 
     /// Packets waiting (not yet in service) at the last enqueue.

@@ -1,0 +1,315 @@
+//! The OBS part of the engine: edge nodes assemble packets entering the
+//! optical domain into bursts; optical channels carry each burst as one
+//! object (one event per burst per hop); the egress edge disassembles it.
+//! Per-packet work happens only at the edges (SYSTEM.md, "bursts are the
+//! unit in the core").
+
+use super::Simulation;
+use crate::config::scenario::{AckHandling, NodeKind};
+use crate::engine::event::Event;
+use crate::ids::{FlowId, LinkId, NodeId};
+use crate::net::Packet;
+use crate::obs::assembly::Assembler;
+use crate::obs::loss::BurstLossModel;
+use crate::obs::Burst;
+use crate::rng::stream;
+use crate::time::{SimDuration, SimTime};
+
+/// State of one edge node.
+pub(super) struct EdgeState {
+    pub(super) assembler: Assembler,
+    acks: AckHandling,
+    /// Time of the pending `AssemblyTimer` event, if any.
+    timer_at: Option<SimTime>,
+    /// Egress edge towards each destination node (`u32::MAX` = not yet known).
+    egress_of: Vec<u32>,
+    header: u32,
+    guard: SimDuration,
+}
+
+/// A burst in the network, with what its wire size is.
+pub(super) struct BurstSlot {
+    pub(super) burst: Burst,
+    wire_bytes: u64,
+    guard: SimDuration,
+}
+
+/// Everything OBS the simulation owns.
+#[derive(Default)]
+pub(super) struct Obs {
+    /// Per node: its edge state, if it is an edge node.
+    pub(super) edges: Vec<Option<EdgeState>>,
+    /// Per channel: true for optical channels.
+    optical: Vec<bool>,
+    /// Per channel: burst loss model of optical channels.
+    burst_loss: Vec<Option<BurstLossModel>>,
+    /// Bursts in flight; `free` lists reusable slots.
+    pub(super) slab: Vec<Option<BurstSlot>>,
+    free: Vec<u32>,
+    /// Scratch for bursts closed by one call into an assembler.
+    closed: Vec<Burst>,
+    /// Per flow: bursts carrying its data, and those lost.
+    pub(super) flow_bursts: Vec<(u64, u64)>,
+    /// Per flow scratch: stamp of the last burst that counted it, and its
+    /// segments in that burst.
+    mark: Vec<(u64, u32)>,
+    stamp: u64,
+    touched: Vec<u32>,
+    /// Histograms (index = value): flows per burst, segments per flow per
+    /// burst, packets per burst.
+    pub(super) hist_flows: Vec<u64>,
+    pub(super) hist_segments: Vec<u64>,
+    pub(super) hist_packets: Vec<u64>,
+}
+
+fn bump(h: &mut Vec<u64>, i: usize) {
+    if h.len() <= i {
+        h.resize(i + 1, 0);
+    }
+    h[i] += 1;
+}
+
+impl Obs {
+    /// Builds the edge and optical state of a scenario with `n_channels`
+    /// channels created link by link (forward, then reverse when duplex).
+    pub(super) fn new(sc: &crate::config::Scenario, seed: u64, n_flows: usize) -> Self {
+        let n = sc.nodes.len();
+        let mut optical = Vec::new();
+        let mut burst_loss = Vec::new();
+        for l in &sc.links {
+            let mut dirs = vec![(l.from, l.to, l.optical.as_ref().and_then(|o| o.burst_loss.as_ref()))];
+            if l.duplex {
+                dirs.push((l.to, l.from, l.optical.as_ref().and_then(|o| o.reverse_burst_loss.as_ref())));
+            }
+            for (a, b, spec) in dirs {
+                optical.push(l.optical.is_some());
+                let name = format!("burst_loss/{}->{}", sc.nodes[a.index()].name, sc.nodes[b.index()].name);
+                burst_loss.push(spec.map(|s| BurstLossModel::new(s, stream(seed, &name))));
+            }
+        }
+        // Egresses an edge may send to: every other edge node.
+        let edge_ids: Vec<NodeId> =
+            sc.nodes.iter().enumerate().filter(|(_, nd)| nd.kind == NodeKind::Edge).map(|(i, _)| NodeId(i as u32)).collect();
+        let edges = sc
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, nd)| {
+                nd.edge.as_ref().map(|e| {
+                    let me = NodeId(i as u32);
+                    let others: Vec<NodeId> = edge_ids.iter().copied().filter(|&x| x != me).collect();
+                    let rng = stream(seed, &format!("assembly/{}", nd.name));
+                    EdgeState {
+                        assembler: Assembler::new(&e.assembly, me, &others, rng),
+                        acks: e.acks,
+                        timer_at: None,
+                        egress_of: vec![u32::MAX; n],
+                        header: e.assembly.header_bytes,
+                        guard: e.assembly.guard,
+                    }
+                })
+            })
+            .collect();
+        Self {
+            edges,
+            optical,
+            burst_loss,
+            flow_bursts: vec![(0, 0); n_flows],
+            mark: vec![(u64::MAX, 0); n_flows],
+            ..Self::default()
+        }
+    }
+}
+
+impl Simulation<'_> {
+    /// If `node` is an edge and `pkt` enters the optical domain there and is
+    /// to be assembled, hands it to the assembler and returns true.
+    pub(super) fn try_assemble(&mut self, node: NodeId, pkt: Packet) -> bool {
+        let Some(edge) = self.obs.edges.get(node.index()).and_then(Option::as_ref) else { return false };
+        let Some(ch) = self.net.routes.next_hop(node, pkt.dst) else { return false };
+        if !self.obs.optical[ch.index()] || (!pkt.is_data() && edge.acks == AckHandling::Bypass) {
+            return false;
+        }
+        let egress = self.egress(node, pkt.dst);
+        let cwnd = self.flows[pkt.flow.index()].sender.cwnd();
+        let mut closed = std::mem::take(&mut self.obs.closed);
+        let edge = self.obs.edges[node.index()].as_mut().expect("edge");
+        edge.assembler.on_packet(self.now, egress, pkt, cwnd, &mut closed);
+        self.launch(node, &mut closed);
+        self.obs.closed = closed;
+        self.sync_assembly_timer(node);
+        true
+    }
+
+    /// The egress edge of traffic entering the optical domain at `ingress`
+    /// towards `dst`: the first edge node reached along the route.
+    fn egress(&mut self, ingress: NodeId, dst: NodeId) -> NodeId {
+        let known = self.obs.edges[ingress.index()].as_ref().map_or(u32::MAX, |e| e.egress_of[dst.index()]);
+        if known != u32::MAX {
+            return NodeId(known);
+        }
+        let mut n = ingress;
+        let mut guard = 0;
+        while let Some(ch) = self.net.routes.next_hop(n, dst) {
+            let c = &self.net.channels[ch.index()];
+            n = c.to;
+            guard += 1;
+            if self.obs.edges[n.index()].is_some() || !self.obs.optical[ch.index()] || n == dst || guard > 1_000_000 {
+                break;
+            }
+        }
+        if let Some(e) = self.obs.edges[ingress.index()].as_mut() {
+            e.egress_of[dst.index()] = n.0;
+        }
+        n
+    }
+
+    /// Sends the bursts in `closed` from `node` into the optical domain.
+    fn launch(&mut self, node: NodeId, closed: &mut Vec<Burst>) {
+        let (header, guard) = {
+            let e = self.obs.edges[node.index()].as_ref().expect("edge");
+            (u64::from(e.header), e.guard)
+        };
+        for burst in closed.drain(..) {
+            self.count_burst(&burst);
+            let wire_bytes = burst.payload_bytes + burst.padding_bytes + header;
+            self.send_burst(node, BurstSlot { burst, wire_bytes, guard });
+        }
+    }
+
+    /// Updates burst statistics for a newly assembled burst.
+    fn count_burst(&mut self, burst: &Burst) {
+        let o = &mut self.obs;
+        o.stamp += 1;
+        o.touched.clear();
+        for p in &burst.packets {
+            if !p.is_data() {
+                continue;
+            }
+            let f = p.flow.index();
+            if o.mark[f].0 == o.stamp {
+                o.mark[f].1 += 1;
+            } else {
+                o.mark[f] = (o.stamp, 1);
+                o.touched.push(f as u32);
+                o.flow_bursts[f].0 += 1;
+            }
+        }
+        if self.warmup_done || self.scenario.warmup == SimDuration::ZERO {
+            bump(&mut o.hist_flows, o.touched.len());
+            bump(&mut o.hist_packets, burst.packets.len());
+            for &f in &o.touched {
+                bump(&mut o.hist_segments, o.mark[f as usize].1 as usize);
+            }
+        }
+    }
+
+    /// Puts a burst on the optical channel from `node` towards its egress.
+    fn send_burst(&mut self, node: NodeId, slot: BurstSlot) {
+        let Some(ch) = self.net.routes.next_hop(node, slot.burst.egress) else {
+            debug_assert!(false, "no route for a burst");
+            return;
+        };
+        let at = self.net.channels[ch.index()].enqueue_burst(self.now, slot.wire_bytes, slot.guard);
+        let i = match self.obs.free.pop() {
+            Some(i) => {
+                self.obs.slab[i as usize] = Some(slot);
+                i
+            }
+            None => {
+                self.obs.slab.push(Some(slot));
+                (self.obs.slab.len() - 1) as u32
+            }
+        };
+        self.queue.push(at, Event::BurstArrive { ch, burst: i });
+    }
+
+    /// A burst has crossed optical channel `ch`.
+    pub(super) fn on_burst_arrive(&mut self, ch: LinkId, i: u32) {
+        let slot = self.obs.slab[i as usize].take().expect("live burst");
+        self.obs.free.push(i);
+        let lost = self.obs.burst_loss[ch.index()].as_mut().is_some_and(|m| m.lose(&slot.burst));
+        let node = self.net.channels[ch.index()].to;
+        if lost {
+            self.net.channels[ch.index()].stats.bursts_lost += 1;
+            self.on_burst_lost(&slot.burst);
+            self.recycle(slot.burst);
+        } else if node == slot.burst.egress {
+            for k in 0..slot.burst.packets.len() {
+                let pkt = slot.burst.packets[k];
+                self.route_from(node, pkt);
+            }
+            self.recycle(slot.burst);
+        } else {
+            self.send_burst(node, slot);
+        }
+    }
+
+    /// Counts a lost burst against every flow with data in it.
+    fn on_burst_lost(&mut self, burst: &Burst) {
+        let o = &mut self.obs;
+        o.stamp += 1;
+        for p in &burst.packets {
+            if p.is_data() {
+                let f = p.flow.index();
+                self.flows[f].data_dropped += 1;
+                if o.mark[f].0 != o.stamp {
+                    o.mark[f] = (o.stamp, 0);
+                    o.flow_bursts[f].1 += 1;
+                }
+            }
+        }
+    }
+
+    /// Gives a burst's packet buffer back to its ingress assembler.
+    fn recycle(&mut self, burst: Burst) {
+        if let Some(e) = self.obs.edges[burst.ingress.index()].as_mut() {
+            e.assembler.recycle(burst.packets);
+        }
+    }
+
+    /// Re-arms the lazy assembly timer of edge `node`.
+    fn sync_assembly_timer(&mut self, node: NodeId) {
+        let e = self.obs.edges[node.index()].as_mut().expect("edge");
+        if let Some(d) = e.assembler.next_deadline() {
+            if e.timer_at.is_none_or(|t| d < t) {
+                self.queue.push(d, Event::AssemblyTimer(node));
+                e.timer_at = Some(d);
+            }
+        }
+    }
+
+    /// The assembly timer event of edge `node`.
+    pub(super) fn on_assembly_timer(&mut self, node: NodeId) {
+        let e = self.obs.edges[node.index()].as_mut().expect("edge");
+        if e.timer_at != Some(self.now) {
+            return; // superseded by an earlier deadline
+        }
+        e.timer_at = None;
+        let mut closed = std::mem::take(&mut self.obs.closed);
+        e.assembler.on_timer(self.now, &mut closed);
+        self.launch(node, &mut closed);
+        self.obs.closed = closed;
+        self.sync_assembly_timer(node);
+    }
+
+    /// Data packets per flow still inside assemblers or bursts in flight,
+    /// added to `in_flight` (closes every open queue: call only at the end).
+    pub(super) fn count_obs_in_flight(&mut self, in_flight: &mut [u64]) {
+        let mut closed = Vec::new();
+        for e in self.obs.edges.iter_mut().flatten() {
+            e.assembler.flush(self.now, &mut closed);
+        }
+        let in_slab = self.obs.slab.iter().flatten().map(|s| &s.burst);
+        for b in closed.iter().chain(in_slab) {
+            for p in b.packets.iter().filter(|p| p.is_data()) {
+                in_flight[p.flow.index()] += 1;
+            }
+        }
+    }
+
+    /// Bursts sent and lost carrying flow `f`'s data.
+    pub(super) fn flow_bursts(&self, f: FlowId) -> (u64, u64) {
+        self.obs.flow_bursts.get(f.index()).copied().unwrap_or((0, 0))
+    }
+}
