@@ -35,13 +35,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .api import ScenarioSource
 
-TABLES = ("flows", "links", "trace", "bursts")
+TABLES = ("flows", "links", "trace", "bursts", "series")
 # The bursts table of a run without OBS edges.
 _EMPTY_BURSTS = pa.table(
     {"metric": pa.array([], pa.string()), "value": pa.array([], pa.int64()), "count": pa.array([], pa.int64())}
 )
 # Tables written only when they have rows.
-OPTIONAL_TABLES = ("trace", "bursts")
+OPTIONAL_TABLES = ("trace", "bursts", "series")
 """Names of the result tables, in the order they are written."""
 
 META_SCHEMA = 1
@@ -88,6 +88,9 @@ class Results:
         bursts: burst composition histograms, rows (metric, value, count)
             for ``flows_per_burst``, ``segments_per_flow`` and
             ``packets_per_burst``; empty without OBS edge nodes.
+        series: aggregate series sampled every ``metrics.sample_interval``:
+            active flows, aggregated throughput Σ cwnd·MSS/RTT, normalized
+            cwnd, flows that lost since the previous sample.
         scenario: the resolved scenario (defaults filled in, units converted).
         scenario_text: the scenario as given (TOML or JSON text).
         scenario_format: ``"toml"`` or ``"json"``.
@@ -101,6 +104,7 @@ class Results:
     links: pa.Table
     trace: pa.Table
     bursts: pa.Table
+    series: pa.Table
     scenario: Dict[str, Any]
     scenario_text: str
     scenario_format: str
@@ -116,6 +120,7 @@ class Results:
         trace: pa.Table,
         scenario: Dict[str, Any],
         bursts: Optional[pa.Table] = None,
+        series: Optional[pa.Table] = None,
         scenario_text: str,
         scenario_format: str,
         timing: Optional[Dict[str, Any]] = None,
@@ -126,6 +131,7 @@ class Results:
         self.links = links
         self.trace = trace
         self.bursts = bursts if bursts is not None else _EMPTY_BURSTS
+        self.series = series if series is not None else pa.table({"time_s": pa.array([], pa.float64())})
         self.scenario = scenario
         self.scenario_text = scenario_text
         self.scenario_format = scenario_format
@@ -164,6 +170,7 @@ class Results:
             links=_table(raw["links"]),
             trace=_table(raw["trace"]),
             bursts=_table(raw["bursts"]) if "bursts" in raw else None,
+            series=_table(raw["series"]) if "series" in raw else None,
             scenario=scenario,
             scenario_text=source.text,
             scenario_format=source.format,
@@ -178,7 +185,7 @@ class Results:
         )
 
     def table(self, name: str) -> pa.Table:
-        """The table called ``name`` (``"flows"``, ``"links"``, ``"trace"`` or ``"bursts"``)."""
+        """The table called ``name`` (one of :data:`TABLES`)."""
         if name not in TABLES:
             raise KeyError(f"no table {name!r}; tables are {', '.join(TABLES)}")
         table: pa.Table = getattr(self, name)

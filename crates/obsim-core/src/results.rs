@@ -16,6 +16,8 @@ pub struct RunResults {
     pub trace: TraceTable,
     /// Burst composition histograms (empty without OBS edges).
     pub bursts: BurstHistTable,
+    /// Aggregate series sampled every `metrics.sample_interval`.
+    pub series: crate::metrics::aggregate::SeriesTable,
 }
 
 /// Histograms of burst composition, as rows (`metric`, `value`, `count`):
@@ -56,6 +58,21 @@ pub struct RunMeta {
     pub segments_delivered: u64,
     /// Why the run stopped: `"time"` or `"flows_done"`.
     pub stop_reason: String,
+    /// Synchronization index I (gonzalez2009 eq. 1) over the samples after
+    /// warm-up; NaN if no sample saw a loss.
+    pub sync_index: f64,
+    /// Mean of the aggregated throughput Σ cwnd_i·MSS/RTT_i, bit/s.
+    pub agg_throughput_mean_bps: f64,
+    /// Its standard deviation, bit/s.
+    pub agg_throughput_std_bps: f64,
+    /// Its minimum, bit/s.
+    pub agg_throughput_min_bps: f64,
+    /// Its maximum, bit/s.
+    pub agg_throughput_max_bps: f64,
+    /// Its coefficient of variation (std / mean).
+    pub agg_throughput_cov: f64,
+    /// Mean normalized congestion window Σ cwnd_i / (W_M · N_F).
+    pub norm_cwnd_mean: f64,
 }
 
 /// Per-flow results. Counters marked "measured" cover only the window after
@@ -142,6 +159,15 @@ pub struct LinkResult {
     pub bursts: u64,
     /// Bursts lost by its burst loss model (whole run).
     pub bursts_lost: u64,
+    /// Mean rate of the bytes entering the channel per `metrics.throughput_bin`
+    /// (optical channels, measured window), bit/s; NaN otherwise.
+    pub bin_rate_mean_bps: f64,
+    /// Standard deviation of that rate, bit/s.
+    pub bin_rate_std_bps: f64,
+    /// Minimum of that rate, bit/s.
+    pub bin_rate_min_bps: f64,
+    /// Maximum of that rate, bit/s.
+    pub bin_rate_max_bps: f64,
 }
 
 /// Columns of the time series: row `i` is (`time_s[i]`, `flow[i]`, ...).

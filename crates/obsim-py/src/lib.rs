@@ -203,6 +203,7 @@ struct Converted {
     links: columns::Columns,
     trace: columns::Columns,
     bursts: columns::Columns,
+    series: columns::Columns,
     resolved: String,
 }
 
@@ -215,6 +216,7 @@ impl Converted {
             // The trace is already column-oriented (a struct of vectors).
             trace: columns::struct_to_columns(&results.trace)?,
             bursts: columns::struct_to_columns(&results.bursts)?,
+            series: columns::struct_to_columns(&results.series)?,
             resolved,
         })
     }
@@ -227,6 +229,7 @@ impl Converted {
         out.set_item("links", columns::columns_to_py(py, self.links)?)?;
         out.set_item("trace", columns::columns_to_py(py, self.trace)?)?;
         out.set_item("bursts", columns::columns_to_py(py, self.bursts)?)?;
+        out.set_item("series", columns::columns_to_py(py, self.series)?)?;
         out.set_item("scenario", self.resolved)?;
         Ok(out)
     }

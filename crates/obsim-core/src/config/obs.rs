@@ -104,8 +104,8 @@ fn fixed_array<T: Copy + Default, const N: usize>(
 
 /// Parses `[nodes.assembly]` (gurel2008 §2, gonzalez2009 §2-4, ramantas2007
 /// §5, ramantas2008 §5).
-pub(crate) fn assembly(errs: &mut Errors, path: &str, v: &Val) -> Option<EdgeSpec> {
-    let t = Table::open(errs, path, v, ASSEMBLY_KEYS)?;
+pub(crate) fn assembly(errs: &mut Errors, path: &str, value: &Val) -> Option<EdgeSpec> {
+    let t = Table::open(errs, path, value, ASSEMBLY_KEYS)?;
     let trigger_name = t.get(errs, "trigger", |v| choice(v, TRIGGERS)).or("timer")?;
     let selection_name = t.get(errs, "selection", |v| choice(v, SELECTIONS)).or("mixed_flow")?;
     let needs_timer = trigger_name != "size" && selection_name != "window";
@@ -150,8 +150,31 @@ pub(crate) fn assembly(errs: &mut Errors, path: &str, v: &Val) -> Option<EdgeSpe
             errs.push(t.key_path(key), r);
         }
     }
+    let selection = selection(errs, &t, selection_name);
+    let trigger = match (trigger_name, timeout, max_size) {
+        ("timer", Some(t), _) => Some(Trigger::Timer(t)),
+        ("size", _, Some(s)) => Some(Trigger::Size(s)),
+        ("hybrid", Some(t), Some(s)) => Some(Trigger::Hybrid(t, s)),
+        // Window-based assembly chooses its own timers.
+        ("timer", None, _) if selection_name == "window" => Some(Trigger::Timer(SimDuration::from_millis(1))),
+        _ => None,
+    };
+    Some(EdgeSpec {
+        assembly: AssemblyConfig {
+            trigger: trigger?,
+            selection: selection?,
+            min_burst_bytes: min_size,
+            header_bytes: header? as u32,
+            guard: guard?,
+        },
+        acks: acks?,
+    })
+}
+
+/// The queue-selection policy `name` with its keys from `t`.
+fn selection(errs: &mut Errors, t: &Table<'_>, name: &str) -> Option<Selection> {
     let queues = |errs: &mut Errors| t.req(errs, "queues", "the number of queues per egress, an integer >= 1", |v| u32_in(v, 1, 1 << 20));
-    let selection = match selection_name {
+    match name {
         "mixed_flow" => Some(Selection::MixedFlow),
         "per_flow" => Some(Selection::PerFlow),
         "per_egress" => {
@@ -197,31 +220,13 @@ pub(crate) fn assembly(errs: &mut Errors, path: &str, v: &Val) -> Option<EdgeSpe
                 }
             });
             let default_timers = [SimDuration::from_millis(1), SimDuration::from_millis(5), SimDuration::from_millis(10)];
-            let timers = fixed_array::<SimDuration, 3>(errs, &t, "timers", positive_duration).or(default_timers);
+            let timers = fixed_array::<SimDuration, 3>(errs, t, "timers", positive_duration).or(default_timers);
             match (th, timers) {
                 (Some([b, c]), Some(timers)) => Some(Selection::WindowBased { b, c, timers }),
                 _ => None,
             }
         }
-    };
-    let trigger = match (trigger_name, timeout, max_size) {
-        ("timer", Some(t), _) => Some(Trigger::Timer(t)),
-        ("size", _, Some(s)) => Some(Trigger::Size(s)),
-        ("hybrid", Some(t), Some(s)) => Some(Trigger::Hybrid(t, s)),
-        // Window-based assembly chooses its own timers.
-        ("timer", None, _) if selection_name == "window" => Some(Trigger::Timer(SimDuration::from_millis(1))),
-        _ => None,
-    };
-    Some(EdgeSpec {
-        assembly: AssemblyConfig {
-            trigger: trigger?,
-            selection: selection?,
-            min_burst_bytes: min_size,
-            header_bytes: header? as u32,
-            guard: guard?,
-        },
-        acks: acks?,
-    })
+    }
 }
 
 /// Parses a `burst_loss` table; `flow_refs` collects the flow id it names,
@@ -243,15 +248,18 @@ pub(crate) fn burst_loss(errs: &mut Errors, path: &str, v: &Val, flow_refs: &mut
     let pattern = match pattern? {
         "random" => BurstLossPattern::Random,
         "even" => BurstLossPattern::Even,
-        _ => match batch {
-            Some(k) => BurstLossPattern::Batch(k),
-            None => {
+        _ => {
+            let Some(k) = batch else {
                 if !t.has("batch") {
-                    errs.push(t.key_path("batch"), "required key is missing: expected the number k of back-to-back losses per batch, an integer >= 1");
+                    errs.push(
+                        t.key_path("batch"),
+                        "required key is missing: expected the number k of back-to-back losses per batch, an integer >= 1",
+                    );
                 }
                 return None;
-            }
-        },
+            };
+            BurstLossPattern::Batch(k)
+        }
     };
     Some(BurstLossSpec { p: p?, pattern, only_flow: flow.map(|f| FlowId(f as u32)) })
 }

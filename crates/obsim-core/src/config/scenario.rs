@@ -34,6 +34,27 @@ pub struct Scenario {
     pub flows: Vec<FlowSpec>,
     /// Which time series to record.
     pub trace: TraceSpec,
+    /// Aggregate metrics of TCP-over-OBS studies (`[metrics]`).
+    pub metrics: MetricsSpec,
+}
+
+/// Sampling of the aggregate metrics (`[metrics]`): gonzalez2009 §3.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MetricsSpec {
+    /// Interval at which every flow's cwnd is sampled for the aggregated
+    /// throughput Σ cwnd_i/RTT_i, the normalized cwnd and the
+    /// synchronization index (`sample_interval`, default 0.7 s: gonzalez2009
+    /// §3 samples "every 0.7 s").
+    pub sample_interval: SimDuration,
+    /// Bin width of the bytes-per-bin profile of every optical channel
+    /// (`throughput_bin`, default 3 ms: gonzalez2009 §4); `None` disables it.
+    pub throughput_bin: Option<SimDuration>,
+}
+
+impl Default for MetricsSpec {
+    fn default() -> Self {
+        Self { sample_interval: SimDuration::from_millis(700), throughput_bin: Some(SimDuration::from_millis(3)) }
+    }
 }
 
 /// Shortest-path metric for static routing.

@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 
 use super::error::ConfigErrors;
 use super::scenario::{
-    AppSpec, Buffer, FlowSpec, LinkSpec, LossSpec, NodeKind, NodeSpec, OpticalSpec, Routing, Scenario, StartSpec,
-    TraceSpec,
+    AppSpec, Buffer, FlowSpec, LinkSpec, LossSpec, MetricsSpec, NodeKind, NodeSpec, OpticalSpec, Routing, Scenario,
+    StartSpec, TraceSpec,
 };
 use super::units::{self, quote, Amount, UnitError, DURATION_UNITS, RATE_UNITS, SIZE_UNITS};
 use super::walk::{
@@ -29,7 +29,8 @@ pub const DEFAULT_PROFILE: &str = "rfc";
 /// Most flows a scenario may expand to (guards against `count = 1e18`).
 pub const MAX_FLOWS: usize = 1_000_000;
 
-pub(crate) const TOP_KEYS: &[&str] = &["name", "simulation", "tcp", "nodes", "links", "flows", "trace"];
+pub(crate) const TOP_KEYS: &[&str] = &["name", "simulation", "tcp", "nodes", "links", "flows", "trace", "metrics"];
+pub(crate) const METRICS_KEYS: &[&str] = &["sample_interval", "throughput_bin"];
 pub(crate) const SIM_KEYS: &[&str] = &["duration", "warmup", "seed", "stop", "routing"];
 pub(crate) const TCP_KEYS: &[&str] = &[
     "profile",
@@ -420,6 +421,20 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
 
     // [trace]
     let trace = build_trace(errs, &top, flows.as_ref().map(Vec::len), &empty);
+    // [metrics]
+    let metrics = Table::open(errs, "metrics", top.raw("metrics").unwrap_or(&empty), METRICS_KEYS).and_then(|t| {
+        let d = MetricsSpec::default();
+        let sample_interval = t.get(errs, "sample_interval", positive_duration).or(d.sample_interval);
+        let throughput_bin = match t.raw("throughput_bin") {
+            Some(Val::Str(s)) if s.trim() == "none" => Some(None),
+            _ => t.get(errs, "throughput_bin", |v| {
+                positive_duration(v).map_err(|e| format!("{e}, or \"none\""))
+            })
+            .or(d.throughput_bin.unwrap_or(SimDuration::from_millis(3)))
+            .map(Some),
+        };
+        Some(MetricsSpec { sample_interval: sample_interval?, throughput_bin: throughput_bin? })
+    });
 
     Some(Scenario {
         name: name?,
@@ -432,6 +447,7 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
         links: links.into_iter().collect::<Option<Vec<_>>>()?,
         flows: flows?,
         trace: trace?,
+        metrics: metrics?,
     })
 }
 

@@ -751,9 +751,23 @@ fn every_example_scenario_parses() {
 #[test]
 fn docs_cover_every_key_and_their_example_parses() {
     use super::obs::{ASSEMBLY_KEYS, BURST_LOSS_KEYS};
-    use super::schema::{FLOW_KEYS, LINK_KEYS, NODE_KEYS, RTO_KEYS, SIM_KEYS, TCP_KEYS, TOP_KEYS, TRACE_KEYS};
+    use super::schema::{
+        FLOW_KEYS, LINK_KEYS, METRICS_KEYS, NODE_KEYS, RTO_KEYS, SIM_KEYS, TCP_KEYS, TOP_KEYS, TRACE_KEYS,
+    };
     let doc = include_str!("../../../../docs/SCENARIOS.md");
-    for keys in [TOP_KEYS, SIM_KEYS, TCP_KEYS, RTO_KEYS, NODE_KEYS, LINK_KEYS, FLOW_KEYS, TRACE_KEYS, ASSEMBLY_KEYS, BURST_LOSS_KEYS] {
+    for keys in [
+        TOP_KEYS,
+        SIM_KEYS,
+        TCP_KEYS,
+        RTO_KEYS,
+        NODE_KEYS,
+        LINK_KEYS,
+        FLOW_KEYS,
+        TRACE_KEYS,
+        ASSEMBLY_KEYS,
+        BURST_LOSS_KEYS,
+        METRICS_KEYS,
+    ] {
         for k in keys {
             assert!(
                 doc.contains(&format!("`{k}`"))

@@ -37,6 +37,8 @@ pub enum Event {
     ReceiverTimer(FlowId),
     /// Take one sample of every traced flow.
     TraceSample,
+    /// Sample every flow for the aggregate metrics.
+    MetricsSample,
     /// End of the warm-up period: statistics start here.
     WarmupEnd,
     /// End of the run.

@@ -17,6 +17,7 @@ use crate::engine::event::Event;
 use crate::engine::queue::EventQueue;
 use crate::engine::{Control, Progress, RunOptions, SimError, PROGRESS_EVERY};
 use crate::ids::{FlowId, LinkId, NodeId};
+use crate::metrics::aggregate::{FlowSample, Sampler};
 use crate::metrics::trace::{SenderSample, TraceRecorder};
 use crate::net::{Channel, LossModel, Packet, Payload, RoutingTable};
 use crate::results::{BurstHistTable, FlowResult, LinkResult, RunMeta, RunResults};
@@ -85,6 +86,7 @@ pub struct Simulation<'s> {
     warmup_done: bool,
     busy_at_warmup: Vec<SimDuration>,
     obs: edge::Obs,
+    sampler: Sampler,
 }
 
 impl<'s> Simulation<'s> {
@@ -162,6 +164,7 @@ impl<'s> Simulation<'s> {
             warmup_done: false,
             busy_at_warmup: vec![SimDuration::ZERO; n_ch],
             obs,
+            sampler: Sampler::new(scenario.flows.len()),
         })
     }
 
@@ -186,6 +189,9 @@ impl<'s> Simulation<'s> {
                 self.queue.push(SimTime::ZERO, Event::TraceSample);
             }
         }
+        if !self.flows.is_empty() {
+            self.queue.push(SimTime::ZERO, Event::MetricsSample);
+        }
         for (i, f) in self.flows.iter().enumerate() {
             self.queue.push(f.start, Event::FlowStart(FlowId(i as u32)));
         }
@@ -204,6 +210,7 @@ impl<'s> Simulation<'s> {
                 Event::SenderTimer(f) => self.on_sender_timer(f),
                 Event::ReceiverTimer(f) => self.on_receiver_timer(f),
                 Event::TraceSample => self.on_trace_sample(),
+                Event::MetricsSample => self.on_metrics_sample(),
                 Event::WarmupEnd => self.on_warmup_end(),
                 Event::Stop => break,
             }
@@ -365,6 +372,25 @@ impl<'s> Simulation<'s> {
         }
     }
 
+    fn on_metrics_sample(&mut self) {
+        let now = self.now;
+        let counted = now >= SimTime::ZERO + self.scenario.warmup;
+        let samples = self.flows.iter().zip(&self.scenario.flows).map(|(fl, spec)| {
+            let st = fl.sender.stats();
+            let cap = f64::from(spec.tcp.max_window.min(spec.tcp.rwnd));
+            FlowSample {
+                active: fl.start <= now && fl.completed.is_none(),
+                window: fl.sender.cwnd().min(cap),
+                max_window: f64::from(spec.tcp.max_window),
+                rtt_s: fl.sender.srtt().map(SimDuration::as_secs_f64),
+                mss: spec.tcp.mss,
+                loss_events: st.td_events + st.to_events,
+            }
+        });
+        self.sampler.sample(now, samples, counted);
+        self.queue.push(now + self.scenario.metrics.sample_interval, Event::MetricsSample);
+    }
+
     fn on_warmup_end(&mut self) {
         self.warmup_done = true;
         for fl in &mut self.flows {
@@ -375,6 +401,8 @@ impl<'s> Simulation<'s> {
         }
     }
 
+    // One statement per result column: long, but flat.
+    #[allow(clippy::too_many_lines)]
     fn collect(mut self, wall_s: f64) -> RunResults {
         let sc = self.scenario;
         let end = self.now;
@@ -446,6 +474,7 @@ impl<'s> Simulation<'s> {
             .enumerate()
             .map(|(i, c)| {
                 let busy = c.busy_time_until(end) - self.busy_at_warmup[i];
+                let bins = self.obs.bin_moments(i, warm, end);
                 LinkResult {
                     link: i as u32,
                     from: name(c.from),
@@ -456,6 +485,10 @@ impl<'s> Simulation<'s> {
                     drops_loss: c.stats.drops_loss,
                     bursts: c.stats.bursts,
                     bursts_lost: c.stats.bursts_lost,
+                    bin_rate_mean_bps: bins.mean,
+                    bin_rate_std_bps: bins.std,
+                    bin_rate_min_bps: bins.min,
+                    bin_rate_max_bps: bins.max,
                     utilisation: if measured > SimDuration::ZERO {
                         busy.as_secs_f64() / measured.as_secs_f64()
                     } else {
@@ -464,6 +497,7 @@ impl<'s> Simulation<'s> {
                 }
             })
             .collect();
+        let (series, thr, norm, sync_index) = std::mem::take(&mut self.sampler).finish(warm);
         let meta = RunMeta {
             scenario: sc.name.clone(),
             seed: self.seed,
@@ -475,8 +509,16 @@ impl<'s> Simulation<'s> {
             wall_s,
             segments_delivered: delivered_total,
             stop_reason: self.stop_reason.to_string(),
+            sync_index,
+            agg_throughput_mean_bps: thr.mean,
+            agg_throughput_std_bps: thr.std,
+            agg_throughput_min_bps: thr.min,
+            agg_throughput_max_bps: thr.max,
+            agg_throughput_cov: thr.cov,
+            norm_cwnd_mean: norm.mean,
         };
         let trace = self.trace.take().map(TraceRecorder::finish).unwrap_or_default();
+
         let mut bursts = BurstHistTable::default();
         for (metric, h) in [
             ("flows_per_burst", &self.obs.hist_flows),
@@ -489,7 +531,7 @@ impl<'s> Simulation<'s> {
                 bursts.count.push(c);
             }
         }
-        RunResults { meta, flows, links, trace, bursts }
+        RunResults { meta, flows, links, trace, bursts, series }
     }
 }
 

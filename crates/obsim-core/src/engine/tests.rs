@@ -43,6 +43,7 @@ pub(crate) fn path3(tcp: &TcpConfig, a_bps: u64, b_bps: u64, delay_ms: u64, loss
             tcp: tcp.clone(),
         }],
         trace: TraceSpec::default(),
+        metrics: crate::config::scenario::MetricsSpec::default(),
     }
 }
 

@@ -1,5 +1,6 @@
 //! Recorders of what happens during a run.
 
+pub mod aggregate;
 pub mod trace;
 
 pub use trace::TraceRecorder;

@@ -8,6 +8,7 @@ use super::Simulation;
 use crate::config::scenario::{AckHandling, NodeKind};
 use crate::engine::event::Event;
 use crate::ids::{FlowId, LinkId, NodeId};
+use crate::metrics::aggregate::{BinCounter, Moments};
 use crate::net::Packet;
 use crate::obs::assembly::Assembler;
 use crate::obs::loss::BurstLossModel;
@@ -60,6 +61,8 @@ pub(super) struct Obs {
     pub(super) hist_flows: Vec<u64>,
     pub(super) hist_segments: Vec<u64>,
     pub(super) hist_packets: Vec<u64>,
+    /// Per channel: bytes per bin of optical channels.
+    bins: Vec<Option<BinCounter>>,
 }
 
 fn bump(h: &mut Vec<u64>, i: usize) {
@@ -76,6 +79,7 @@ impl Obs {
         let n = sc.nodes.len();
         let mut optical = Vec::new();
         let mut burst_loss = Vec::new();
+        let mut bins = Vec::new();
         for l in &sc.links {
             let mut dirs = vec![(l.from, l.to, l.optical.as_ref().and_then(|o| o.burst_loss.as_ref()))];
             if l.duplex {
@@ -83,6 +87,7 @@ impl Obs {
             }
             for (a, b, spec) in dirs {
                 optical.push(l.optical.is_some());
+                bins.push(sc.metrics.throughput_bin.filter(|_| l.optical.is_some()).map(BinCounter::new));
                 let name = format!("burst_loss/{}->{}", sc.nodes[a.index()].name, sc.nodes[b.index()].name);
                 burst_loss.push(spec.map(|s| BurstLossModel::new(s, stream(seed, &name))));
             }
@@ -114,9 +119,21 @@ impl Obs {
             edges,
             optical,
             burst_loss,
+            bins,
             flow_bursts: vec![(0, 0); n_flows],
             mark: vec![(u64::MAX, 0); n_flows],
             ..Self::default()
+        }
+    }
+}
+
+impl Obs {
+    /// Moments of the bytes-per-bin rate of channel `ch` over `[from, to)`
+    /// (all NaN for a channel without bins).
+    pub(super) fn bin_moments(&self, ch: usize, from: SimTime, to: SimTime) -> Moments {
+        match self.bins.get(ch).and_then(Option::as_ref) {
+            Some(b) => b.rate_moments(from, to),
+            None => Moments::of(std::iter::empty()),
         }
     }
 }
@@ -211,15 +228,17 @@ impl Simulation<'_> {
             return;
         };
         let at = self.net.channels[ch.index()].enqueue_burst(self.now, slot.wire_bytes, slot.guard);
-        let i = match self.obs.free.pop() {
-            Some(i) => {
-                self.obs.slab[i as usize] = Some(slot);
-                i
-            }
-            None => {
-                self.obs.slab.push(Some(slot));
-                (self.obs.slab.len() - 1) as u32
-            }
+        if let Some(b) = self.obs.bins[ch.index()].as_mut() {
+            // Counted when the burst reaches the far end ("bytes received by
+            // the first core router", gonzalez2009 §4).
+            b.add(at, slot.wire_bytes);
+        }
+        let i = if let Some(i) = self.obs.free.pop() {
+            self.obs.slab[i as usize] = Some(slot);
+            i
+        } else {
+            self.obs.slab.push(Some(slot));
+            (self.obs.slab.len() - 1) as u32
         };
         self.queue.push(at, Event::BurstArrive { ch, burst: i });
     }

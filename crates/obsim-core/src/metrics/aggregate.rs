@@ -1,0 +1,222 @@
+//! Aggregate metrics of TCP-over-OBS studies (gonzalez2009 §3-4):
+//! the aggregated throughput Σ cwnd_i / RTT_i, the normalized congestion
+//! window Σ cwnd_i / (W_M · N_F), the synchronization index I of eq. (1),
+//! all from every flow's window sampled at a fixed interval, and the
+//! bytes-per-bin profile of optical channels.
+
+use serde::Serialize;
+
+use crate::time::{SimDuration, SimTime};
+
+/// One flow as seen at a sampling instant.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlowSample {
+    /// The flow has started and not completed.
+    pub active: bool,
+    /// Effective window in segments: min(cwnd, W_M, rwnd).
+    pub window: f64,
+    /// The flow's W_M in segments.
+    pub max_window: f64,
+    /// Smoothed RTT in seconds, if measured yet.
+    pub rtt_s: Option<f64>,
+    /// Payload bytes per segment.
+    pub mss: u32,
+    /// Loss events detected so far (TD + TO).
+    pub loss_events: u64,
+}
+
+/// Columns of the sampled aggregate series (`series` table).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SeriesTable {
+    /// Sample time, seconds.
+    pub time_s: Vec<f64>,
+    /// Active flows at the sample.
+    pub active_flows: Vec<u64>,
+    /// Σ window_i · MSS_i · 8 / RTT_i over active flows with an RTT, bit/s.
+    pub agg_throughput_bps: Vec<f64>,
+    /// Σ window_i / Σ W_M,i over active flows (gonzalez2009 Fig. 6).
+    pub norm_cwnd: Vec<f64>,
+    /// Active flows that detected a loss since the previous sample (N_di).
+    pub flows_with_loss: Vec<u64>,
+}
+
+/// Mean, standard deviation (population), min, max and coefficient of
+/// variation of a sample.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Moments {
+    /// Number of values.
+    pub n: u64,
+    /// Mean.
+    pub mean: f64,
+    /// Standard deviation (divide by n).
+    pub std: f64,
+    /// Minimum.
+    pub min: f64,
+    /// Maximum.
+    pub max: f64,
+    /// std / mean (NaN for a zero mean).
+    pub cov: f64,
+}
+
+impl Moments {
+    /// Moments of `xs` (all NaN for an empty sample).
+    pub fn of(xs: impl IntoIterator<Item = f64>) -> Self {
+        let (mut n, mut sum, mut sq, mut min, mut max) = (0u64, 0.0, 0.0, f64::INFINITY, f64::NEG_INFINITY);
+        for x in xs {
+            n += 1;
+            sum += x;
+            sq += x * x;
+            min = min.min(x);
+            max = max.max(x);
+        }
+        if n == 0 {
+            return Self { n, mean: f64::NAN, std: f64::NAN, min: f64::NAN, max: f64::NAN, cov: f64::NAN };
+        }
+        let mean = sum / n as f64;
+        let std = (sq / n as f64 - mean * mean).max(0.0).sqrt();
+        Self { n, mean, std, min, max, cov: if mean == 0.0 { f64::NAN } else { std / mean } }
+    }
+}
+
+/// Samples every flow at fixed instants and accumulates the series and
+/// the synchronization index.
+#[derive(Clone, Debug, Default)]
+pub struct Sampler {
+    series: SeriesTable,
+    last_losses: Vec<u64>,
+    /// Σ N_di and Σ N_F over samples (after warm-up) where some flow lost.
+    sum_lossy_flows: u64,
+    sum_flows_at_lossy_samples: u64,
+}
+
+impl Sampler {
+    /// A sampler for `n_flows` flows.
+    pub fn new(n_flows: usize) -> Self {
+        Self { last_losses: vec![0; n_flows], ..Self::default() }
+    }
+
+    /// Takes one sample at `now`; `counted` says whether it falls in the
+    /// measured window (after warm-up).
+    pub fn sample(&mut self, now: SimTime, flows: impl Iterator<Item = FlowSample>, counted: bool) {
+        let (mut active, mut thr, mut win, mut wmax, mut lossy) = (0u64, 0.0, 0.0, 0.0, 0u64);
+        for (i, f) in flows.enumerate() {
+            let lost = f.loss_events > self.last_losses[i];
+            self.last_losses[i] = f.loss_events;
+            if !f.active {
+                continue;
+            }
+            active += 1;
+            win += f.window;
+            wmax += f.max_window;
+            if let Some(rtt) = f.rtt_s.filter(|r| *r > 0.0) {
+                thr += f.window * f64::from(f.mss) * 8.0 / rtt;
+            }
+            lossy += u64::from(lost);
+        }
+        let s = &mut self.series;
+        s.time_s.push(now.as_secs_f64());
+        s.active_flows.push(active);
+        s.agg_throughput_bps.push(thr);
+        s.norm_cwnd.push(if wmax > 0.0 { win / wmax } else { f64::NAN });
+        s.flows_with_loss.push(lossy);
+        if counted && lossy > 0 {
+            self.sum_lossy_flows += lossy;
+            self.sum_flows_at_lossy_samples += active;
+        }
+    }
+
+    /// Synchronization index I = Σ N_di / (N_F · Σ N_sdi) (gonzalez2009
+    /// eq. 1), with N_F taken at each lossy sample; NaN if no sample saw a loss.
+    pub fn sync_index(&self) -> f64 {
+        if self.sum_flows_at_lossy_samples == 0 {
+            f64::NAN
+        } else {
+            self.sum_lossy_flows as f64 / self.sum_flows_at_lossy_samples as f64
+        }
+    }
+
+    /// The series and the moments of the aggregated throughput and of the
+    /// normalized cwnd over samples at or after `from`.
+    pub fn finish(self, from: SimTime) -> (SeriesTable, Moments, Moments, f64) {
+        let from_s = from.as_secs_f64();
+        let s = &self.series;
+        let keep = |i: &usize| s.time_s[*i] >= from_s && s.active_flows[*i] > 0;
+        let idx: Vec<usize> = (0..s.time_s.len()).filter(keep).collect();
+        let thr = Moments::of(idx.iter().map(|&i| s.agg_throughput_bps[i]));
+        let norm = Moments::of(idx.iter().map(|&i| s.norm_cwnd[i]));
+        let sync = self.sync_index();
+        (self.series, thr, norm, sync)
+    }
+}
+
+/// Bytes entering a channel per fixed bin (gonzalez2009 §4: "bytes/s
+/// received by the first core router", in 3 ms spans).
+#[derive(Clone, Debug)]
+pub struct BinCounter {
+    width: SimDuration,
+    bytes: Vec<u64>,
+}
+
+impl BinCounter {
+    /// Bins of `width`.
+    pub fn new(width: SimDuration) -> Self {
+        Self { width, bytes: Vec::new() }
+    }
+
+    /// Adds `bytes` at time `t`.
+    #[inline]
+    pub fn add(&mut self, t: SimTime, bytes: u64) {
+        let i = (t.0 / self.width.0.max(1)) as usize;
+        if self.bytes.len() <= i {
+            self.bytes.resize(i + 1, 0);
+        }
+        self.bytes[i] += bytes;
+    }
+
+    /// Moments of the rate (bit/s) over the whole bins within `[from, to)`.
+    pub fn rate_moments(&self, from: SimTime, to: SimTime) -> Moments {
+        let w = self.width.0.max(1);
+        let first = from.0.div_ceil(w);
+        let last = to.0 / w; // bins [first, last) end by `to`
+        let secs = self.width.as_secs_f64();
+        Moments::of((first..last).map(|i| self.bytes.get(i as usize).copied().unwrap_or(0) as f64 * 8.0 / secs))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fs(active: bool, window: f64, rtt: f64, losses: u64) -> FlowSample {
+        FlowSample { active, window, max_window: 100.0, rtt_s: Some(rtt), mss: 1000, loss_events: losses }
+    }
+
+    #[test]
+    fn sync_index_counts_flows_losing_together() {
+        let mut s = Sampler::new(4);
+        // Sample 1: no loss. Sample 2: all 4 lose. Sample 3: 1 of 4 loses.
+        s.sample(SimTime(0), (0..4).map(|_| fs(true, 10.0, 0.1, 0)), true);
+        s.sample(SimTime(1), (0..4).map(|_| fs(true, 10.0, 0.1, 1)), true);
+        s.sample(SimTime(2), (0..4).map(|i| fs(true, 10.0, 0.1, 1 + u64::from(i == 0))), true);
+        assert!((s.sync_index() - 5.0 / 8.0).abs() < 1e-12);
+        let (series, thr, norm, _) = s.finish(SimTime(0));
+        assert_eq!(series.flows_with_loss, vec![0, 4, 1]);
+        // 4 flows x 10 segments x 8000 bit / 0.1 s.
+        assert!((thr.mean - 3.2e6).abs() < 1e-6 && thr.std.abs() < 1e-6);
+        assert!((norm.mean - 0.1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn bins_and_moments() {
+        let mut b = BinCounter::new(SimDuration::from_millis(1));
+        b.add(SimTime(500_000), 1000);
+        b.add(SimTime(1_500_000), 3000);
+        let m = b.rate_moments(SimTime(0), SimTime(2_000_000));
+        assert_eq!(m.n, 2);
+        assert!((m.mean - 16e6).abs() < 1e-6);
+        assert!((m.min - 8e6).abs() < 1e-6 && (m.max - 24e6).abs() < 1e-6);
+        assert!((m.cov - 0.5).abs() < 1e-12);
+        let empty = Moments::of(std::iter::empty());
+        assert!(empty.mean.is_nan());
+    }
+}
