@@ -25,7 +25,8 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use obsim_core::engine::queue::{
-    EventKey, EventQueue, FutureEventList, IndexedDaryQueue, LazyDaryQueue, RadixQueue, StdHeapQueue,
+    EventKey, EventQueue, FutureEventList, IndexedDaryQueue, LazyDaryQueue, RadixQueue,
+    StdHeapQueue,
 };
 use obsim_core::rng::{stream, uniform01};
 use obsim_core::time::{SimDuration, SimTime};
@@ -52,7 +53,9 @@ impl Draws {
         let incr = (0..TABLE)
             .map(|_| SimDuration((-(1.0 - uniform01(&mut rng)).ln() * mean_ns) as u64))
             .collect();
-        let victim = (0..TABLE).map(|_| (uniform01(&mut rng) * n as f64) as u32).collect();
+        let victim = (0..TABLE)
+            .map(|_| (uniform01(&mut rng) * n as f64) as u32)
+            .collect();
         Draws { incr, victim, i: 0 }
     }
     #[inline]
@@ -83,7 +86,13 @@ impl<Q: FutureEventList<Payload>> Hold<Q> {
                 q.push(SimTime::ZERO + d, p)
             })
             .collect();
-        let mut h = Hold { q, keys, draws, step: 0, cancel };
+        let mut h = Hold {
+            q,
+            keys,
+            draws,
+            step: 0,
+            cancel,
+        };
         // Warm up to the steady-state time distribution.
         for _ in 0..2 * n {
             h.op();
@@ -153,16 +162,27 @@ fn runner<Q: FutureEventList<Payload> + 'static>(n: usize, cancel: bool) -> Runn
 /// estimate the uncontended cost. Enabled by `OBSIM_QUEUE_DUEL=1`.
 fn duel() {
     const CHUNK: usize = 4_000;
-    let rounds: usize =
-        std::env::var("OBSIM_QUEUE_DUEL_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(400);
+    let rounds: usize = std::env::var("OBSIM_QUEUE_DUEL_ROUNDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(400);
     println!("pattern      N        design             min ns/op  p25 ns/op  median ns/op");
     for cancel in [false, true] {
         for n in [1_000usize, 10_000, 100_000] {
             let mut designs: Vec<(&str, Runner)> = vec![
                 ("lazy-4ary", runner::<LazyDaryQueue<Payload, 4>>(n, cancel)),
-                ("lazy-std-binary", runner::<StdHeapQueue<Payload>>(n, cancel)),
-                ("indexed-4ary", runner::<IndexedDaryQueue<Payload, 4>>(n, cancel)),
-                ("indexed-2ary", runner::<IndexedDaryQueue<Payload, 2>>(n, cancel)),
+                (
+                    "lazy-std-binary",
+                    runner::<StdHeapQueue<Payload>>(n, cancel),
+                ),
+                (
+                    "indexed-4ary",
+                    runner::<IndexedDaryQueue<Payload, 4>>(n, cancel),
+                ),
+                (
+                    "indexed-2ary",
+                    runner::<IndexedDaryQueue<Payload, 2>>(n, cancel),
+                ),
                 ("lazy-radix", runner::<RadixQueue<Payload>>(n, cancel)),
             ];
             // A chunk touches at least the whole population once, so that

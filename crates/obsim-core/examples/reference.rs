@@ -16,11 +16,17 @@ static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 
 fn peak_rss_kib() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    s.lines().find(|l| l.starts_with("VmHWM:"))?.split_whitespace().nth(1)?.parse().ok()
+    s.lines()
+        .find(|l| l.starts_with("VmHWM:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
 }
 
 fn main() {
-    let mut path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/dumbbell.toml").to_string();
+    let mut path =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/dumbbell.toml").to_string();
     let mut seconds: Option<f64> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -51,7 +57,11 @@ fn main() {
     println!("scenario            {}", r.meta.scenario);
     println!("simulated           {:.1} s", r.meta.end_time_s);
     println!("wall                {wall:.3} s");
-    println!("events              {} ({:.2} M/s)", r.meta.events, r.meta.events as f64 / wall / 1e6);
+    println!(
+        "events              {} ({:.2} M/s)",
+        r.meta.events,
+        r.meta.events as f64 / wall / 1e6
+    );
     println!(
         "segments delivered  {} ({:.3} M/s)",
         r.meta.segments_delivered,

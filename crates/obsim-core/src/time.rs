@@ -9,11 +9,15 @@ use std::ops::{Add, AddAssign, Sub};
 use serde::{Deserialize, Serialize};
 
 /// A point in simulated time, in nanoseconds since the start of the run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct SimTime(pub u64);
 
 /// A length of simulated time, in nanoseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct SimDuration(pub u64);
 
 impl SimTime {
@@ -124,7 +128,10 @@ impl Sub<SimTime> for SimTime {
     /// Elapsed time; panics in debug builds if time would run backwards.
     #[inline]
     fn sub(self, earlier: SimTime) -> SimDuration {
-        debug_assert!(self >= earlier, "time ran backwards: {self:?} - {earlier:?}");
+        debug_assert!(
+            self >= earlier,
+            "time ran backwards: {self:?} - {earlier:?}"
+        );
         SimDuration(self.0.saturating_sub(earlier.0))
     }
 }
@@ -187,6 +194,9 @@ mod tests {
         assert_eq!(SimTime(10).saturating_since(SimTime(20)), SimDuration::ZERO);
         assert_eq!(SimDuration::from_millis(10).to_string(), "10 ms");
         assert_eq!(SimDuration::from_secs_f64(-1.0), SimDuration::ZERO);
-        assert_eq!(SimDuration::from_secs_f64(0.2), SimDuration::from_millis(200));
+        assert_eq!(
+            SimDuration::from_secs_f64(0.2),
+            SimDuration::from_millis(200)
+        );
     }
 }

@@ -9,7 +9,15 @@ use obsim_core::engine::{run, RunOptions};
 use obsim_core::results::RunResults;
 
 /// One host -> router -> host path; the loss model sits on the second link.
-fn path(variant: &str, extra_tcp: &str, access: &str, bottleneck: &str, delay: &str, loss: &str, secs: u64) -> String {
+fn path(
+    variant: &str,
+    extra_tcp: &str,
+    access: &str,
+    bottleneck: &str,
+    delay: &str,
+    loss: &str,
+    secs: u64,
+) -> String {
     format!(
         r#"
 name = "validation"
@@ -60,7 +68,11 @@ fn run_toml(text: &str) -> RunResults {
 fn report(line: &str) {
     if let Ok(p) = std::env::var("OBSIM_VALIDATION_REPORT") {
         use std::io::Write;
-        let mut f = std::fs::OpenOptions::new().create(true).append(true).open(p).unwrap();
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(p)
+            .unwrap();
         writeln!(f, "{line}").unwrap();
     }
 }
@@ -69,25 +81,48 @@ fn report(line: &str) {
 fn large_window_flow_fills_the_bottleneck() {
     // 10 Mbit/s bottleneck behind 100 Mbit/s access, unlimited buffers,
     // window far above the BDP: the flow must keep the bottleneck busy.
-    let text = path("reno", "max_window = 1000\nrwnd = 1000", "100 Mbit/s", "10 Mbit/s", "5 ms", r#"{ model = "none" }"#, 30);
+    let text = path(
+        "reno",
+        "max_window = 1000\nrwnd = 1000",
+        "100 Mbit/s",
+        "10 Mbit/s",
+        "5 ms",
+        r#"{ model = "none" }"#,
+        30,
+    );
     let r = run_toml(&text);
     let f = &r.flows[0];
     let capacity = 10e6 * 1000.0 / 1040.0; // payload bit/s
-    // Startup (slow start over a 20 ms RTT) costs well under 1% of 30 s.
+                                           // Startup (slow start over a 20 ms RTT) costs well under 1% of 30 s.
     let ratio = f.goodput_bps / capacity;
-    assert!(ratio > 0.98 && ratio <= 1.0 + 1e-9, "goodput/capacity = {ratio}");
+    assert!(
+        ratio > 0.98 && ratio <= 1.0 + 1e-9,
+        "goodput/capacity = {ratio}"
+    );
     assert_eq!(f.retransmits, 0);
 }
 
 #[test]
 fn window_limited_flow_gets_w_over_rtt() {
-    let text = path("reno", "max_window = 8", "100 Mbit/s", "100 Mbit/s", "10 ms", r#"{ model = "none" }"#, 20);
+    let text = path(
+        "reno",
+        "max_window = 8",
+        "100 Mbit/s",
+        "100 Mbit/s",
+        "10 ms",
+        r#"{ model = "none" }"#,
+        20,
+    );
     let r = run_toml(&text);
     let f = &r.flows[0];
     let rtt = 0.040 + 2.0 * 1040.0 * 8.0 / 1e8 + 2.0 * 40.0 * 8.0 / 1e8;
     let expect = 8.0 * 1000.0 * 8.0 / rtt;
     // The first RTTs of slow start are the only shortfall: < 1% over 20 s.
-    assert!((f.goodput_bps / expect - 1.0).abs() < 0.01, "goodput {} vs {expect}", f.goodput_bps);
+    assert!(
+        (f.goodput_bps / expect - 1.0).abs() < 0.01,
+        "goodput {} vs {expect}",
+        f.goodput_bps
+    );
 }
 
 #[test]
@@ -123,10 +158,17 @@ fn slow_start_doubles_cwnd_each_rtt() {
 fn reno_matches_pftk() {
     report("| profile | p | TD | TO | measured send rate (pkt/s) | PFTK (pkt/s) | measured/PFTK | RTT (s) | T0 (s) |");
     report("|---|---|---|---|---|---|---|---|---|");
-    let cases = [("rfc", 0.001, 6000), ("rfc", 0.01, 1500), ("rfc", 0.05, 1500)];
+    let cases = [
+        ("rfc", 0.001, 6000),
+        ("rfc", 0.01, 1500),
+        ("rfc", 0.05, 1500),
+    ];
     for (profile, p, secs) in cases {
         let (pkts, model, ratio) = pftk_case(profile, "limited_transmit = false", p, secs);
-        assert!((ratio - 1.0).abs() < 0.15, "{profile} p={p}: measured {pkts:.1} vs PFTK {model:.1}");
+        assert!(
+            (ratio - 1.0).abs() < 0.15,
+            "{profile} p={p}: measured {pkts:.1} vs PFTK {model:.1}"
+        );
     }
 }
 
@@ -144,15 +186,26 @@ fn reno_vs_pftk_with_ns2_defaults_is_reported() {
 fn pftk_case(profile: &str, extra: &str, p: f64, secs: u64) -> (f64, f64, f64) {
     let loss = format!(r#"{{ model = "bernoulli", p = {p}, data_only = true }}"#);
     let tcp = format!("max_window = 100000\nrwnd = 100000\n{extra}");
-    let text = path("reno", &tcp, "1 Gbit/s", "1 Gbit/s", "25 ms", &loss, secs).replace("profile = \"rfc\"", &format!("profile = \"{profile}\""));
+    let text = path("reno", &tcp, "1 Gbit/s", "1 Gbit/s", "25 ms", &loss, secs)
+        .replace("profile = \"rfc\"", &format!("profile = \"{profile}\""));
     let r = run_toml(&text);
     let f = &r.flows[0];
     let events = f.td_events + f.to_events;
     assert!(events > 1000, "{profile} p={p}: only {events} loss events");
     // Without any timeout T0 is unobserved: use the RTO the next one would have.
-    let t0 = if f.to_events > 0 { f.t0_mean_s } else { f.rto_s };
+    let t0 = if f.to_events > 0 {
+        f.t0_mean_s
+    } else {
+        f.rto_s
+    };
     let measured = f.segments_sent as f64 / r.meta.end_time_s;
-    let m = PftkParams { p, rtt: f.rtt_mean_s, t0, wmax: 100_000.0, b: 1.0 };
+    let m = PftkParams {
+        p,
+        rtt: f.rtt_mean_s,
+        t0,
+        wmax: 100_000.0,
+        b: 1.0,
+    };
     let model = send_rate(&m);
     let ratio = measured / model;
     report(&format!(
@@ -167,7 +220,15 @@ fn conservation_and_in_order_delivery_under_loss() {
     for variant in ["tahoe", "reno", "newreno", "sack"] {
         for p in [0.001, 0.01, 0.05] {
             let loss = format!(r#"{{ model = "bernoulli", p = {p} }}"#);
-            let text = path(variant, "max_window = 200", "100 Mbit/s", "20 Mbit/s", "5 ms", &loss, 20);
+            let text = path(
+                variant,
+                "max_window = 200",
+                "100 Mbit/s",
+                "20 Mbit/s",
+                "5 ms",
+                &loss,
+                20,
+            );
             let r = run_toml(&text);
             let f = &r.flows[0];
             assert_eq!(
@@ -185,7 +246,15 @@ fn conservation_and_in_order_delivery_under_loss() {
 #[test]
 fn determinism_same_seed_same_bytes() {
     let loss = r#"{ model = "bernoulli", p = 0.01 }"#;
-    let text = path("sack", "max_window = 64\n[trace]\ncwnd = true\nseq = true", "100 Mbit/s", "10 Mbit/s", "5 ms", loss, 20);
+    let text = path(
+        "sack",
+        "max_window = 64\n[trace]\ncwnd = true\nseq = true",
+        "100 Mbit/s",
+        "10 Mbit/s",
+        "5 ms",
+        loss,
+        20,
+    );
     let sc = parse_toml(&text).unwrap();
     let strip = |mut r: RunResults| {
         r.meta.wall_s = 0.0;
@@ -206,9 +275,22 @@ fn scripted(variant: &str, seqs: &str, extra: &str) -> obsim_core::results::Flow
 
 fn scripted_run(variant: &str, seqs: &str, extra: &str) -> RunResults {
     let loss = format!(r#"{{ model = "segments", flow = 0, seqs = {seqs} }}"#);
-    let tcp = format!("max_window = 64\nrwnd = 64\nlimited_transmit = false\nrto = {{ min = \"1 s\" }}\n{extra}");
-    let text = path(variant, &tcp, "100 Mbit/s", "100 Mbit/s", "10 ms", &loss, 30)
-        .replace("[[flows]]\nfrom = \"s\"\nto = \"d\"\n", "[[flows]]\nfrom = \"s\"\nto = \"d\"\nsize = \"300000 B\"\n");
+    let tcp = format!(
+        "max_window = 64\nrwnd = 64\nlimited_transmit = false\nrto = {{ min = \"1 s\" }}\n{extra}"
+    );
+    let text = path(
+        variant,
+        &tcp,
+        "100 Mbit/s",
+        "100 Mbit/s",
+        "10 ms",
+        &loss,
+        30,
+    )
+    .replace(
+        "[[flows]]\nfrom = \"s\"\nto = \"d\"\n",
+        "[[flows]]\nfrom = \"s\"\nto = \"d\"\nsize = \"300000 B\"\n",
+    );
     run_toml(&format!("{text}\n[trace]\nseq = true\n"))
 }
 
@@ -231,15 +313,26 @@ fn scripted_losses_through_the_engine() {
         let f = scripted(v, "[100]", "");
         let rescue = u64::from(v == "sack");
         assert_eq!((f.td_events, f.to_events), (1, 0), "{v}");
-        assert!((1..=1 + rescue).contains(&f.retransmits), "{v}: {} retransmits", f.retransmits);
+        assert!(
+            (1..=1 + rescue).contains(&f.retransmits),
+            "{v}: {} retransmits",
+            f.retransmits
+        );
         assert_eq!(f.segments_delivered, 300, "{v}");
     }
     // Four losses in one window.
     let newreno = scripted("newreno", "[100, 103, 106, 109]", "");
-    assert_eq!((newreno.td_events, newreno.to_events, newreno.retransmits), (1, 0, 4));
+    assert_eq!(
+        (newreno.td_events, newreno.to_events, newreno.retransmits),
+        (1, 0, 4)
+    );
     let sack = scripted("sack", "[100, 103, 106, 109]", "");
     assert_eq!((sack.td_events, sack.to_events), (1, 0));
-    assert!((4..=5).contains(&sack.retransmits), "SACK: {} retransmits", sack.retransmits);
+    assert!(
+        (4..=5).contains(&sack.retransmits),
+        "SACK: {} retransmits",
+        sack.retransmits
+    );
     // NewReno repairs one hole per RTT (RTT ~ 40 ms: four holes, four RTTs
     // after the loss is found). SACK sends every repair within about one RTT
     // of entering recovery (once pipe, RFC 6675, has fallen below the halved
@@ -247,13 +340,26 @@ fn scripted_losses_through_the_engine() {
     let holes = "[100, 103, 106, 109]";
     let t_newreno = repair_time(&scripted_run("newreno", holes, ""), 100, 109);
     let t_sack = repair_time(&scripted_run("sack", holes, ""), 100, 109);
-    assert!((0.15..0.19).contains(&t_newreno), "NewReno repair took {t_newreno:.3} s");
-    assert!((0.035..0.09).contains(&t_sack), "SACK repair took {t_sack:.3} s");
+    assert!(
+        (0.15..0.19).contains(&t_newreno),
+        "NewReno repair took {t_newreno:.3} s"
+    );
+    assert!(
+        (0.035..0.09).contains(&t_sack),
+        "SACK repair took {t_sack:.3} s"
+    );
     // Reno with ns-2's recover check cannot fast-retransmit the later holes:
     // it waits for the timeout. Without the check it halves once per hole.
     let reno = scripted("reno", "[100, 103, 106, 109]", "reno_recover_check = true");
-    assert!(reno.to_events >= 1, "Reno with recover check: {} timeouts", reno.to_events);
+    assert!(
+        reno.to_events >= 1,
+        "Reno with recover check: {} timeouts",
+        reno.to_events
+    );
     let plain = scripted("reno", "[100, 103, 106, 109]", "reno_recover_check = false");
-    assert!(plain.td_events >= 2 && plain.to_events == 0 || plain.to_events >= 1, "plain Reno: {plain:?}");
+    assert!(
+        plain.td_events >= 2 && plain.to_events == 0 || plain.to_events >= 1,
+        "plain Reno: {plain:?}"
+    );
     assert!(reno.end_s > newreno.end_s);
 }

@@ -126,7 +126,9 @@ impl ser::Serializer for CellSer {
         Ok(Cell::Str(v.to_owned()))
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<Cell, CellError> {
-        Ok(Cell::Seq(Column::I64(v.iter().map(|&b| i64::from(b)).collect())))
+        Ok(Cell::Seq(Column::I64(
+            v.iter().map(|&b| i64::from(b)).collect(),
+        )))
     }
     fn serialize_none(self) -> Result<Cell, CellError> {
         Ok(Cell::Null)
@@ -140,10 +142,19 @@ impl ser::Serializer for CellSer {
     fn serialize_unit_struct(self, _name: &'static str) -> Result<Cell, CellError> {
         Ok(Cell::Null)
     }
-    fn serialize_unit_variant(self, _name: &'static str, _index: u32, variant: &'static str) -> Result<Cell, CellError> {
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<Cell, CellError> {
         Ok(Cell::Str(variant.to_owned()))
     }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _name: &'static str, value: &T) -> Result<Cell, CellError> {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<Cell, CellError> {
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -153,7 +164,10 @@ impl ser::Serializer for CellSer {
         variant: &'static str,
         value: &T,
     ) -> Result<Cell, CellError> {
-        Ok(Cell::Struct(vec![(variant.to_owned(), value.serialize(self)?)]))
+        Ok(Cell::Struct(vec![(
+            variant.to_owned(),
+            value.serialize(self)?,
+        )]))
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqSer, CellError> {
         Ok(SeqSer(Column::with_capacity(len.unwrap_or(0))))
@@ -231,7 +245,10 @@ impl ser::SerializeTupleVariant for VariantSer<SeqSer> {
         ser::SerializeSeq::serialize_element(&mut self.1, value)
     }
     fn end(self) -> Result<Cell, CellError> {
-        Ok(Cell::Struct(vec![(self.0.to_owned(), Cell::Seq(self.1 .0))]))
+        Ok(Cell::Struct(vec![(
+            self.0.to_owned(),
+            Cell::Seq(self.1 .0),
+        )]))
     }
 }
 
@@ -243,7 +260,10 @@ impl ser::SerializeMap for MapSer {
         Ok(())
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), CellError> {
-        let key = self.1.take().ok_or_else(|| CellError("map value without a key".into()))?;
+        let key = self
+            .1
+            .take()
+            .ok_or_else(|| CellError("map value without a key".into()))?;
         self.0.push((key, to_cell(value)?));
         Ok(())
     }
@@ -255,7 +275,11 @@ impl ser::SerializeMap for MapSer {
 impl ser::SerializeStruct for StructSer {
     type Ok = Cell;
     type Error = CellError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), CellError> {
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), CellError> {
         self.0.push((key.to_owned(), to_cell(value)?));
         Ok(())
     }
@@ -267,11 +291,18 @@ impl ser::SerializeStruct for StructSer {
 impl ser::SerializeStructVariant for VariantSer<StructSer> {
     type Ok = Cell;
     type Error = CellError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), CellError> {
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), CellError> {
         ser::SerializeStruct::serialize_field(&mut self.1, key, value)
     }
     fn end(self) -> Result<Cell, CellError> {
-        Ok(Cell::Struct(vec![(self.0.to_owned(), Cell::Struct(self.1 .0))]))
+        Ok(Cell::Struct(vec![(
+            self.0.to_owned(),
+            Cell::Struct(self.1 .0),
+        )]))
     }
 }
 
@@ -358,7 +389,11 @@ impl Column {
     }
 
     /// Converts to a `NumPy` array (numbers, booleans) or a list.
-    pub fn into_py<'py>(self, py: Python<'py>, numpy: &Bound<'py, PyModule>) -> PyResult<Bound<'py, PyAny>> {
+    pub fn into_py<'py>(
+        self,
+        py: Python<'py>,
+        numpy: &Bound<'py, PyModule>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         fn array<'py>(
             py: Python<'py>,
             numpy: &Bound<'py, PyModule>,
@@ -377,7 +412,12 @@ impl Column {
         match self {
             Self::F64(v) => array(py, numpy, &le_bytes(&v, f64::to_le_bytes), "<f8"),
             Self::I64(v) => array(py, numpy, &le_bytes(&v, i64::to_le_bytes), "<i8"),
-            Self::Bool(v) => array(py, numpy, &v.iter().map(|&b| u8::from(b)).collect::<Vec<u8>>(), "?"),
+            Self::Bool(v) => array(
+                py,
+                numpy,
+                &v.iter().map(|&b| u8::from(b)).collect::<Vec<u8>>(),
+                "?",
+            ),
             Self::Str(_) | Self::Any(_) => Ok(self.to_list(py)?.into_any()),
         }
     }
@@ -438,14 +478,19 @@ pub fn rows_to_columns<T: Serialize + Default>(rows: &[T]) -> Result<Columns, Ce
     let Cell::Struct(template) = to_cell(&T::default())? else {
         return Err(CellError("a result row must serialize as a struct".into()));
     };
-    let mut columns: Columns = template.iter().map(|(k, c)| (k.clone(), Column::like(c))).collect();
+    let mut columns: Columns = template
+        .iter()
+        .map(|(k, c)| (k.clone(), Column::like(c)))
+        .collect();
     for row in rows {
         let Cell::Struct(fields) = to_cell(row)? else {
             return Err(CellError("a result row must serialize as a struct".into()));
         };
         for ((name, col), (key, cell)) in columns.iter_mut().zip(fields) {
             if *name != key {
-                return Err(CellError(format!("result row field {key:?} where {name:?} was expected")));
+                return Err(CellError(format!(
+                    "result row field {key:?} where {name:?} was expected"
+                )));
             }
             col.push(cell);
         }
@@ -457,7 +502,9 @@ pub fn rows_to_columns<T: Serialize + Default>(rows: &[T]) -> Result<Columns, Ce
 /// into columns; a field that is not a sequence becomes a one-value column.
 pub fn struct_to_columns<T: Serialize>(table: &T) -> Result<Columns, CellError> {
     let Cell::Struct(fields) = to_cell(table)? else {
-        return Err(CellError("a column table must serialize as a struct".into()));
+        return Err(CellError(
+            "a column table must serialize as a struct".into(),
+        ));
     };
     Ok(fields
         .into_iter()
@@ -507,15 +554,29 @@ mod tests {
     #[test]
     fn rows_pivot_in_field_order_with_types() {
         let rows = [
-            Row { id: 1, name: "a".into(), x: 0.5, ok: true, opt: None },
-            Row { id: 2, name: "b".into(), x: f64::NAN, ok: false, opt: Some(3) },
+            Row {
+                id: 1,
+                name: "a".into(),
+                x: 0.5,
+                ok: true,
+                opt: None,
+            },
+            Row {
+                id: 2,
+                name: "b".into(),
+                x: f64::NAN,
+                ok: false,
+                opt: Some(3),
+            },
         ];
         let cols = rows_to_columns(&rows).unwrap();
         let names: Vec<&str> = cols.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["id", "name", "x", "ok", "opt"]);
         assert_eq!(cols[0].1, Column::I64(vec![1, 2]));
         assert_eq!(cols[1].1, Column::Str(vec!["a".into(), "b".into()]));
-        assert!(matches!(&cols[2].1, Column::F64(v) if v[0].to_bits() == 0.5f64.to_bits() && v[1].is_nan()));
+        assert!(
+            matches!(&cols[2].1, Column::F64(v) if v[0].to_bits() == 0.5f64.to_bits() && v[1].is_nan())
+        );
         assert_eq!(cols[3].1, Column::Bool(vec![true, false]));
         assert_eq!(cols[4].1, Column::Any(vec![Cell::Null, Cell::I64(3)]));
     }
@@ -530,9 +591,16 @@ mod tests {
 
     #[test]
     fn struct_of_vectors_splits_into_columns() {
-        let cols = struct_to_columns(&Table { t: vec![0.0, 0.1], n: vec![1, u64::MAX] }).unwrap();
+        let cols = struct_to_columns(&Table {
+            t: vec![0.0, 0.1],
+            n: vec![1, u64::MAX],
+        })
+        .unwrap();
         assert_eq!(cols[0], ("t".into(), Column::F64(vec![0.0, 0.1])));
         // u64 beyond i64 is kept exactly, as a generic column.
-        assert_eq!(cols[1].1, Column::Any(vec![Cell::I64(1), Cell::U64(u64::MAX)]));
+        assert_eq!(
+            cols[1].1,
+            Column::Any(vec![Cell::I64(1), Cell::U64(u64::MAX)])
+        );
     }
 }

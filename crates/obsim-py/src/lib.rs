@@ -69,7 +69,9 @@ impl Failure {
         match self {
             Self::Config(errs) => config_error(py, &errs),
             Self::Sim(e) => SimulationError::new_err(e.to_string()),
-            Self::Convert(e) => SimulationError::new_err(format!("cannot convert the results: {e}")),
+            Self::Convert(e) => {
+                SimulationError::new_err(format!("cannot convert the results: {e}"))
+            }
             Self::Panic(msg) => SimulationError::new_err(format!(
                 "internal error (panic in obsim-core): {msg}. Please report this with the scenario."
             )),
@@ -86,9 +88,14 @@ fn config_error(py: Python<'_>, errs: &ConfigErrors) -> PyErr {
     let (path, reason) = errs
         .errors
         .first()
-        .map_or((String::new(), String::new()), |e| (e.path.clone(), e.reason.clone()));
-    let pairs: Vec<(String, String)> =
-        errs.errors.iter().map(|e| (e.path.clone(), e.reason.clone())).collect();
+        .map_or((String::new(), String::new()), |e| {
+            (e.path.clone(), e.reason.clone())
+        });
+    let pairs: Vec<(String, String)> = errs
+        .errors
+        .iter()
+        .map(|e| (e.path.clone(), e.reason.clone()))
+        .collect();
     // Setting attributes on a fresh exception instance cannot fail in
     // practice; if it did, the message still carries everything.
     let _ = value.setattr("path", path);
@@ -115,7 +122,8 @@ where
     T: Send,
 {
     py.detach(|| {
-        catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| Err(Failure::Panic(panic_message(&*p))))
+        catch_unwind(AssertUnwindSafe(f))
+            .unwrap_or_else(|p| Err(Failure::Panic(panic_message(&*p))))
     })
 }
 
@@ -140,7 +148,8 @@ fn resolved_json(scenario: &Scenario) -> Result<String, Failure> {
 #[pyo3(signature = (text, format = "toml"))]
 fn parse_scenario(py: Python<'_>, text: &str, format: &str) -> PyResult<String> {
     let format = Format::from_str(format)?;
-    guarded(py, || parse(text, format).and_then(|s| resolved_json(&s))).map_err(|f| f.into_pyerr(py))
+    guarded(py, || parse(text, format).and_then(|s| resolved_json(&s)))
+        .map_err(|f| f.into_pyerr(py))
 }
 
 /// Parses, validates and runs a scenario; returns the results as plain
@@ -175,7 +184,9 @@ fn run<'py>(
         let mut observer = |p: engine::Progress| -> engine::Control {
             Python::attach(|py| {
                 let step = py.check_signals().and_then(|()| match &progress {
-                    Some(cb) => cb.call1(py, (p.now.as_secs_f64(), p.end.as_secs_f64(), p.events)).map(drop),
+                    Some(cb) => cb
+                        .call1(py, (p.now.as_secs_f64(), p.end.as_secs_f64(), p.events))
+                        .map(drop),
                     None => Ok(()),
                 });
                 match step {
@@ -187,7 +198,8 @@ fn run<'py>(
                 }
             })
         };
-        let results = engine::run_observed(&scenario, &RunOptions { seed }, &mut observer).map_err(Failure::Sim)?;
+        let results = engine::run_observed(&scenario, &RunOptions { seed }, &mut observer)
+            .map_err(Failure::Sim)?;
         Converted::new(&results, resolved).map_err(Failure::Convert)
     });
     if let Some(e) = raised {
@@ -240,7 +252,8 @@ impl Converted {
 #[pyfunction]
 fn _panic_for_tests(py: Python<'_>, message: &str) -> PyResult<()> {
     let message = message.to_owned();
-    guarded(py, move || -> Result<(), Failure> { panic!("{message}") }).map_err(|f| f.into_pyerr(py))
+    guarded(py, move || -> Result<(), Failure> { panic!("{message}") })
+        .map_err(|f| f.into_pyerr(py))
 }
 
 /// Version of the obsim-core crate this module was built from.

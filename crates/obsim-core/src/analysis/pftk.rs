@@ -25,7 +25,12 @@ pub struct PftkParams {
 /// `f(p) = 1 + p + 2p² + 4p³ + 8p⁴ + 16p⁵ + 32p⁶`: the mean length of a
 /// timeout sequence in units of `T0` with exponential backoff (PFTK eq. 28).
 pub fn backoff_factor(p: f64) -> f64 {
-    1.0 + p + 2.0 * p.powi(2) + 4.0 * p.powi(3) + 8.0 * p.powi(4) + 16.0 * p.powi(5) + 32.0 * p.powi(6)
+    1.0 + p
+        + 2.0 * p.powi(2)
+        + 4.0 * p.powi(3)
+        + 8.0 * p.powi(4)
+        + 16.0 * p.powi(5)
+        + 32.0 * p.powi(6)
 }
 
 /// `Q̂(p, w)`: probability that a loss in a window of `w` packets is detected
@@ -49,7 +54,13 @@ pub fn expected_window(p: f64, b: f64) -> f64 {
 
 /// The PFTK "full model" send rate in packets per second (PFTK eq. 32).
 pub fn send_rate(m: &PftkParams) -> f64 {
-    let PftkParams { p, rtt, t0, wmax, b } = *m;
+    let PftkParams {
+        p,
+        rtt,
+        t0,
+        wmax,
+        b,
+    } = *m;
     let w = expected_window(p, b);
     let f = backoff_factor(p);
     if w < wmax {
@@ -64,8 +75,15 @@ pub fn send_rate(m: &PftkParams) -> f64 {
 
 /// The PFTK approximate model (PFTK eq. 33), packets per second.
 pub fn send_rate_approx(m: &PftkParams) -> f64 {
-    let PftkParams { p, rtt, t0, wmax, b } = *m;
-    let denom = rtt * (2.0 * b * p / 3.0).sqrt() + t0 * (1.0f64).min(3.0 * (3.0 * b * p / 8.0).sqrt()) * p * (1.0 + 32.0 * p * p);
+    let PftkParams {
+        p,
+        rtt,
+        t0,
+        wmax,
+        b,
+    } = *m;
+    let denom = rtt * (2.0 * b * p / 3.0).sqrt()
+        + t0 * (1.0f64).min(3.0 * (3.0 * b * p / 8.0).sqrt()) * p * (1.0 + 32.0 * p * p);
     (wmax / rtt).min(1.0 / denom)
 }
 
@@ -81,21 +99,39 @@ mod tests {
 
     #[test]
     fn low_loss_tends_to_square_root_law() {
-        let m = PftkParams { p: 1e-5, rtt: 0.1, t0: 1.0, wmax: 1e9, b: 1.0 };
+        let m = PftkParams {
+            p: 1e-5,
+            rtt: 0.1,
+            t0: 1.0,
+            wmax: 1e9,
+            b: 1.0,
+        };
         let r = send_rate(&m) / mathis_rate(m.p, m.rtt, m.b);
         assert!((r - 1.0).abs() < 0.02, "ratio {r}");
     }
 
     #[test]
     fn window_limit_caps_rate() {
-        let m = PftkParams { p: 1e-6, rtt: 0.1, t0: 1.0, wmax: 10.0, b: 1.0 };
+        let m = PftkParams {
+            p: 1e-6,
+            rtt: 0.1,
+            t0: 1.0,
+            wmax: 10.0,
+            b: 1.0,
+        };
         let r = send_rate(&m);
         assert!(r <= 10.0 / 0.1 * 1.0001 && r > 90.0, "rate {r}");
     }
 
     #[test]
     fn timeouts_dominate_at_high_loss() {
-        let lo = PftkParams { p: 0.05, rtt: 0.1, t0: 0.2, wmax: 1e6, b: 1.0 };
+        let lo = PftkParams {
+            p: 0.05,
+            rtt: 0.1,
+            t0: 0.2,
+            wmax: 1e6,
+            b: 1.0,
+        };
         let hi = PftkParams { t0: 2.0, ..lo };
         assert!(send_rate(&hi) < 0.6 * send_rate(&lo));
         assert!((timeout_probability(0.05, 3.0) - 1.0).abs() < 1e-12);

@@ -34,7 +34,11 @@ pub struct ConfigErrors {
 impl fmt::Display for ConfigErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.errors.len();
-        writeln!(f, "invalid scenario ({n} problem{}):", if n == 1 { "" } else { "s" })?;
+        writeln!(
+            f,
+            "invalid scenario ({n} problem{}):",
+            if n == 1 { "" } else { "s" }
+        )?;
         for e in &self.errors {
             writeln!(f, "  {e}")?;
         }

@@ -31,7 +31,10 @@ pub fn parse_toml(text: &str) -> Result<Scenario, ConfigErrors> {
                 let (line, col) = line_col(text, span.start);
                 format!(" at line {line}, column {col}")
             });
-            Err(one_error(format!("TOML syntax error{at}: {}", e.message().trim())))
+            Err(one_error(format!(
+                "TOML syntax error{at}: {}",
+                e.message().trim()
+            )))
         }
     }
 }
@@ -53,12 +56,18 @@ pub fn parse_json(text: &str) -> Result<Scenario, ConfigErrors> {
 
 /// The resolved scenario as JSON, for result metadata.
 pub fn to_json(scenario: &Scenario) -> String {
-    serde_json::to_string_pretty(scenario)
-        .unwrap_or_else(|e| serde_json::json!({ "error": format!("cannot serialise scenario: {e}") }).to_string())
+    serde_json::to_string_pretty(scenario).unwrap_or_else(|e| {
+        serde_json::json!({ "error": format!("cannot serialise scenario: {e}") }).to_string()
+    })
 }
 
 fn one_error(reason: String) -> ConfigErrors {
-    ConfigErrors { errors: vec![ConfigError { path: String::new(), reason }] }
+    ConfigErrors {
+        errors: vec![ConfigError {
+            path: String::new(),
+            reason,
+        }],
+    }
 }
 
 /// 1-based line and column (in characters) of byte offset `at`.

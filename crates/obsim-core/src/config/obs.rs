@@ -7,7 +7,9 @@ use super::schema::{duration, positive_duration, quantity, quoted_list, Quantity
 use super::units::{self, Amount, SIZE_UNITS};
 use super::walk::{choice, int_in, probability, u32_in, Errors, Got, Table, Val};
 use crate::ids::FlowId;
-use crate::obs::assembly::{AssemblyConfig, DmqAllocation, FlowMapping, Selection, SizeLimit, Trigger};
+use crate::obs::assembly::{
+    AssemblyConfig, DmqAllocation, FlowMapping, Selection, SizeLimit, Trigger,
+};
 use crate::obs::loss::{BurstLossPattern, BurstLossSpec};
 use crate::time::SimDuration;
 
@@ -31,7 +33,14 @@ pub(crate) const ASSEMBLY_KEYS: &[&str] = &[
 pub(crate) const BURST_LOSS_KEYS: &[&str] = &["p", "pattern", "batch", "flow"];
 
 const TRIGGERS: &[&str] = &["timer", "size", "hybrid"];
-const SELECTIONS: &[&str] = &["mixed_flow", "per_flow", "per_egress", "smq", "dmq", "window"];
+const SELECTIONS: &[&str] = &[
+    "mixed_flow",
+    "per_flow",
+    "per_egress",
+    "smq",
+    "dmq",
+    "window",
+];
 const PATTERNS: &[&str] = &["random", "even", "batch"];
 
 const BURST_SIZE: Quantity = Quantity {
@@ -39,8 +48,16 @@ const BURST_SIZE: Quantity = Quantity {
     units: "packets, B, KB, MB, GB, KiB, MiB, GiB",
     unit: "packets",
 };
-const PAD_SIZE: Quantity = Quantity { expected: "a positive size like \"10 KB\"", units: SIZE_UNITS, unit: "B" };
-const HEADER: Quantity = Quantity { expected: "a size like \"0 B\"", units: SIZE_UNITS, unit: "B" };
+const PAD_SIZE: Quantity = Quantity {
+    expected: "a positive size like \"10 KB\"",
+    units: SIZE_UNITS,
+    unit: "B",
+};
+const HEADER: Quantity = Quantity {
+    expected: "a size like \"0 B\"",
+    units: SIZE_UNITS,
+    unit: "B",
+};
 
 fn burst_size(v: &Val) -> Result<SizeLimit, String> {
     let a = quantity(
@@ -49,7 +66,9 @@ fn burst_size(v: &Val) -> Result<SizeLimit, String> {
         |s| units::parse_amount(s, true),
         |a| match a {
             Amount::Packets(0) | Amount::Bytes(0) => Some("it must be greater than zero".into()),
-            Amount::Packets(p) if p > u64::from(u32::MAX) => Some(format!("at most {} packets", u32::MAX)),
+            Amount::Packets(p) if p > u64::from(u32::MAX) => {
+                Some(format!("at most {} packets", u32::MAX))
+            }
             _ => None,
         },
     )?;
@@ -63,7 +82,10 @@ fn positive_f64(v: &Val) -> Result<f64, String> {
     match v {
         Val::Int(i) if *i > 0 => Ok(*i as f64),
         Val::Float(x) if x.is_finite() && *x > 0.0 => Ok(*x),
-        _ => Err(format!("expected a positive number of segments, found {}", v.describe())),
+        _ => Err(format!(
+            "expected a positive number of segments, found {}",
+            v.describe()
+        )),
     }
 }
 
@@ -74,14 +96,25 @@ fn fixed_array<T: Copy + Default, const N: usize>(
     key: &str,
     f: impl Fn(&Val) -> Result<T, String>,
 ) -> Got<[T; N]> {
-    let Some(v) = t.raw(key) else { return Got::Missing };
+    let Some(v) = t.raw(key) else {
+        return Got::Missing;
+    };
     let path = t.key_path(key);
     let Val::Array(items) = v else {
-        errs.push(path, format!("expected an array of {N} values, found {}", v.describe()));
+        errs.push(
+            path,
+            format!("expected an array of {N} values, found {}", v.describe()),
+        );
         return Got::Invalid;
     };
     if items.len() != N {
-        errs.push(path, format!("expected an array of exactly {N} values, found {} values", items.len()));
+        errs.push(
+            path,
+            format!(
+                "expected an array of exactly {N} values, found {} values",
+                items.len()
+            ),
+        );
         return Got::Invalid;
     }
     let mut out = [T::default(); N];
@@ -106,37 +139,69 @@ fn fixed_array<T: Copy + Default, const N: usize>(
 /// §5, ramantas2008 §5).
 pub(crate) fn assembly(errs: &mut Errors, path: &str, value: &Val) -> Option<EdgeSpec> {
     let t = Table::open(errs, path, value, ASSEMBLY_KEYS)?;
-    let trigger_name = t.get(errs, "trigger", |v| choice(v, TRIGGERS)).or("timer")?;
-    let selection_name = t.get(errs, "selection", |v| choice(v, SELECTIONS)).or("mixed_flow")?;
+    let trigger_name = t
+        .get(errs, "trigger", |v| choice(v, TRIGGERS))
+        .or("timer")?;
+    let selection_name = t
+        .get(errs, "selection", |v| choice(v, SELECTIONS))
+        .or("mixed_flow")?;
     let needs_timer = trigger_name != "size" && selection_name != "window";
     let timeout = if needs_timer {
-        t.req(errs, "timeout", "the assembly timeout T_MAX, a duration like \"1 ms\"", positive_duration)
+        t.req(
+            errs,
+            "timeout",
+            "the assembly timeout T_MAX, a duration like \"1 ms\"",
+            positive_duration,
+        )
     } else {
         t.get(errs, "timeout", positive_duration).value()
     };
     let max_size = if trigger_name == "timer" {
         if t.has("max_size") {
-            errs.push(t.key_path("max_size"), "only read by trigger = \"size\" or \"hybrid\"; remove it or change trigger");
+            errs.push(
+                t.key_path("max_size"),
+                "only read by trigger = \"size\" or \"hybrid\"; remove it or change trigger",
+            );
         }
         None
     } else {
-        t.req(errs, "max_size", "the burst size threshold B_MAX, like \"60 packets\" or \"64 KB\"", burst_size)
+        t.req(
+            errs,
+            "max_size",
+            "the burst size threshold B_MAX, like \"60 packets\" or \"64 KB\"",
+            burst_size,
+        )
     };
     let min_size = t
         .get(errs, "min_size", |v| {
-            quantity(v, &PAD_SIZE, units::parse_bytes, |n| (n == 0).then(|| "it must be greater than zero".into()))
+            quantity(v, &PAD_SIZE, units::parse_bytes, |n| {
+                (n == 0).then(|| "it must be greater than zero".into())
+            })
         })
         .value();
-    let header = t.get(errs, "header", |v| quantity(v, &HEADER, units::parse_bytes, |_| None)).or(0);
+    let header = t
+        .get(errs, "header", |v| {
+            quantity(v, &HEADER, units::parse_bytes, |_| None)
+        })
+        .or(0);
     let guard = t.get(errs, "guard", duration).or(SimDuration::ZERO);
     let acks = t
         .get(errs, "acks", |v| {
-            choice(v, &["bypass", "assemble"]).map(|c| if c == "bypass" { AckHandling::Bypass } else { AckHandling::Assemble })
+            choice(v, &["bypass", "assemble"]).map(|c| {
+                if c == "bypass" {
+                    AckHandling::Bypass
+                } else {
+                    AckHandling::Assemble
+                }
+            })
         })
         .or(AckHandling::Bypass);
     let uses = |key: &str, users: &[&str]| -> Option<String> {
         (t.has(key) && !users.contains(&selection_name)).then(|| {
-            format!("only read by selection = {}; remove it or change selection", quoted_list(users))
+            format!(
+                "only read by selection = {}; remove it or change selection",
+                quoted_list(users)
+            )
         })
     };
     for (key, users) in [
@@ -156,7 +221,9 @@ pub(crate) fn assembly(errs: &mut Errors, path: &str, value: &Val) -> Option<Edg
         ("size", _, Some(s)) => Some(Trigger::Size(s)),
         ("hybrid", Some(t), Some(s)) => Some(Trigger::Hybrid(t, s)),
         // Window-based assembly chooses its own timers.
-        ("timer", None, _) if selection_name == "window" => Some(Trigger::Timer(SimDuration::from_millis(1))),
+        ("timer", None, _) if selection_name == "window" => {
+            Some(Trigger::Timer(SimDuration::from_millis(1)))
+        }
         _ => None,
     };
     Some(EdgeSpec {
@@ -173,7 +240,14 @@ pub(crate) fn assembly(errs: &mut Errors, path: &str, value: &Val) -> Option<Edg
 
 /// The queue-selection policy `name` with its keys from `t`.
 fn selection(errs: &mut Errors, t: &Table<'_>, name: &str) -> Option<Selection> {
-    let queues = |errs: &mut Errors| t.req(errs, "queues", "the number of queues per egress, an integer >= 1", |v| u32_in(v, 1, 1 << 20));
+    let queues = |errs: &mut Errors| {
+        t.req(
+            errs,
+            "queues",
+            "the number of queues per egress, an integer >= 1",
+            |v| u32_in(v, 1, 1 << 20),
+        )
+    };
     match name {
         "mixed_flow" => Some(Selection::MixedFlow),
         "per_flow" => Some(Selection::PerFlow),
@@ -181,10 +255,19 @@ fn selection(errs: &mut Errors, t: &Table<'_>, name: &str) -> Option<Selection> 
             let m = queues(errs);
             let mapping = t
                 .get(errs, "mapping", |v| {
-                    choice(v, &["modulo", "random"]).map(|c| if c == "modulo" { FlowMapping::Modulo } else { FlowMapping::Random })
+                    choice(v, &["modulo", "random"]).map(|c| {
+                        if c == "modulo" {
+                            FlowMapping::Modulo
+                        } else {
+                            FlowMapping::Random
+                        }
+                    })
                 })
                 .or(FlowMapping::Modulo);
-            Some(Selection::PerEgress { m: m?, mapping: mapping? })
+            Some(Selection::PerEgress {
+                m: m?,
+                mapping: mapping?,
+            })
         }
         "smq" => queues(errs).map(|queues| Selection::Smq { queues }),
         "dmq" => {
@@ -200,27 +283,46 @@ fn selection(errs: &mut Errors, t: &Table<'_>, name: &str) -> Option<Selection> 
                     })
                 })
                 .or(DmqAllocation::Proactive);
-            Some(Selection::Dmq { queues: n?, allocation: allocation? })
+            Some(Selection::Dmq {
+                queues: n?,
+                allocation: allocation?,
+            })
         }
         _ => {
-            let th = t.req(errs, "thresholds", "[B, C], the cwnd thresholds in segments (ramantas2007 §5)", |v| {
-                let Val::Array(a) = v else {
-                    return Err(format!("expected an array [B, C] of two positive numbers, found {}", v.describe()));
-                };
-                match a.as_slice() {
-                    [b, c] => {
-                        let (b, c) = (positive_f64(b)?, positive_f64(c)?);
-                        if b < c {
-                            Ok([b, c])
-                        } else {
-                            Err(format!("expected B < C, found B = {b}, C = {c}"))
+            let th = t.req(
+                errs,
+                "thresholds",
+                "[B, C], the cwnd thresholds in segments (ramantas2007 §5)",
+                |v| {
+                    let Val::Array(a) = v else {
+                        return Err(format!(
+                            "expected an array [B, C] of two positive numbers, found {}",
+                            v.describe()
+                        ));
+                    };
+                    match a.as_slice() {
+                        [b, c] => {
+                            let (b, c) = (positive_f64(b)?, positive_f64(c)?);
+                            if b < c {
+                                Ok([b, c])
+                            } else {
+                                Err(format!("expected B < C, found B = {b}, C = {c}"))
+                            }
                         }
+                        _ => Err(format!(
+                            "expected an array [B, C] of two positive numbers, found {} values",
+                            a.len()
+                        )),
                     }
-                    _ => Err(format!("expected an array [B, C] of two positive numbers, found {} values", a.len())),
-                }
-            });
-            let default_timers = [SimDuration::from_millis(1), SimDuration::from_millis(5), SimDuration::from_millis(10)];
-            let timers = fixed_array::<SimDuration, 3>(errs, t, "timers", positive_duration).or(default_timers);
+                },
+            );
+            let default_timers = [
+                SimDuration::from_millis(1),
+                SimDuration::from_millis(5),
+                SimDuration::from_millis(10),
+            ];
+            let timers = fixed_array::<SimDuration, 3>(errs, t, "timers", positive_duration)
+                .or(default_timers);
             match (th, timers) {
                 (Some([b, c]), Some(timers)) => Some(Selection::WindowBased { b, c, timers }),
                 _ => None,
@@ -231,16 +333,33 @@ fn selection(errs: &mut Errors, t: &Table<'_>, name: &str) -> Option<Selection> 
 
 /// Parses a `burst_loss` table; `flow_refs` collects the flow id it names,
 /// checked once flows are expanded.
-pub(crate) fn burst_loss(errs: &mut Errors, path: &str, v: &Val, flow_refs: &mut Vec<(String, u64)>) -> Option<BurstLossSpec> {
+pub(crate) fn burst_loss(
+    errs: &mut Errors,
+    path: &str,
+    v: &Val,
+    flow_refs: &mut Vec<(String, u64)>,
+) -> Option<BurstLossSpec> {
     let t = Table::open(errs, path, v, BURST_LOSS_KEYS)?;
-    let p = t.req(errs, "p", "the burst loss probability, in [0, 1]", probability);
+    let p = t.req(
+        errs,
+        "p",
+        "the burst loss probability, in [0, 1]",
+        probability,
+    );
     let pattern = t.get(errs, "pattern", |v| choice(v, PATTERNS)).or("random");
     let batch = t.get(errs, "batch", |v| u32_in(v, 1, 1 << 20)).value();
     if t.has("batch") && pattern != Some("batch") {
-        errs.push(t.key_path("batch"), "only read by pattern = \"batch\"; remove it or set pattern = \"batch\"");
+        errs.push(
+            t.key_path("batch"),
+            "only read by pattern = \"batch\"; remove it or set pattern = \"batch\"",
+        );
     }
     let flow = t
-        .get(errs, "flow", |v| int_in(v, 0, i128::from(u32::MAX)).map(|i| i as u64).map_err(|e| format!("{e} (a flow id)")))
+        .get(errs, "flow", |v| {
+            int_in(v, 0, i128::from(u32::MAX))
+                .map(|i| i as u64)
+                .map_err(|e| format!("{e} (a flow id)"))
+        })
         .value();
     if let Some(f) = flow {
         flow_refs.push((t.key_path("flow"), f));
@@ -261,5 +380,9 @@ pub(crate) fn burst_loss(errs: &mut Errors, path: &str, v: &Val, flow_refs: &mut
             BurstLossPattern::Batch(k)
         }
     };
-    Some(BurstLossSpec { p: p?, pattern, only_flow: flow.map(|f| FlowId(f as u32)) })
+    Some(BurstLossSpec {
+        p: p?,
+        pattern,
+        only_flow: flow.map(|f| FlowId(f as u32)),
+    })
 }

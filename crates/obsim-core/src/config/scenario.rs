@@ -53,7 +53,10 @@ pub struct MetricsSpec {
 
 impl Default for MetricsSpec {
     fn default() -> Self {
-        Self { sample_interval: SimDuration::from_millis(700), throughput_bin: Some(SimDuration::from_millis(3)) }
+        Self {
+            sample_interval: SimDuration::from_millis(700),
+            throughput_bin: Some(SimDuration::from_millis(3)),
+        }
     }
 }
 

@@ -8,12 +8,13 @@ use std::fmt::Write as _;
 
 use super::error::ConfigErrors;
 use super::scenario::{
-    AppSpec, Buffer, FlowSpec, LinkSpec, LossSpec, MetricsSpec, NodeKind, NodeSpec, OpticalSpec, Routing, Scenario,
-    StartSpec, TraceSpec,
+    AppSpec, Buffer, FlowSpec, LinkSpec, LossSpec, MetricsSpec, NodeKind, NodeSpec, OpticalSpec,
+    Routing, Scenario, StartSpec, TraceSpec,
 };
 use super::units::{self, quote, Amount, UnitError, DURATION_UNITS, RATE_UNITS, SIZE_UNITS};
 use super::walk::{
-    boolean, choice, count_in, edit_distance, index, int_in, join, name, probability, u32_in, Errors, Table, Val,
+    boolean, choice, count_in, edit_distance, index, int_in, join, name, probability, u32_in,
+    Errors, Table, Val,
 };
 use crate::ids::{FlowId, NodeId};
 use crate::tcp::config::{RtoEstimator, SsthreshBasis, TcpConfig, Variant};
@@ -29,7 +30,16 @@ pub const DEFAULT_PROFILE: &str = "rfc";
 /// Most flows a scenario may expand to (guards against `count = 1e18`).
 pub const MAX_FLOWS: usize = 1_000_000;
 
-pub(crate) const TOP_KEYS: &[&str] = &["name", "simulation", "tcp", "nodes", "links", "flows", "trace", "metrics"];
+pub(crate) const TOP_KEYS: &[&str] = &[
+    "name",
+    "simulation",
+    "tcp",
+    "nodes",
+    "links",
+    "flows",
+    "trace",
+    "metrics",
+];
 pub(crate) const METRICS_KEYS: &[&str] = &["sample_interval", "throughput_bin"];
 pub(crate) const SIM_KEYS: &[&str] = &["duration", "warmup", "seed", "stop", "routing"];
 pub(crate) const TCP_KEYS: &[&str] = &[
@@ -51,10 +61,29 @@ pub(crate) const TCP_KEYS: &[&str] = &[
     "reno_recover_check",
     "rto",
 ];
-pub(crate) const RTO_KEYS: &[&str] = &["estimator", "initial", "min", "max", "granularity", "max_backoff", "ns2_rfc2988"];
+pub(crate) const RTO_KEYS: &[&str] = &[
+    "estimator",
+    "initial",
+    "min",
+    "max",
+    "granularity",
+    "max_backoff",
+    "ns2_rfc2988",
+];
 pub(crate) const NODE_KEYS: &[&str] = &["name", "kind", "assembly"];
-pub(crate) const LINK_KEYS: &[&str] =
-    &["from", "to", "rate", "delay", "buffer", "duplex", "loss", "reverse_loss", "kind", "burst_loss", "reverse_burst_loss"];
+pub(crate) const LINK_KEYS: &[&str] = &[
+    "from",
+    "to",
+    "rate",
+    "delay",
+    "buffer",
+    "duplex",
+    "loss",
+    "reverse_loss",
+    "kind",
+    "burst_loss",
+    "reverse_burst_loss",
+];
 pub(crate) const FLOW_KEYS: &[&str] = &["name", "from", "to", "count", "start", "size", "tcp"];
 pub(crate) const TRACE_KEYS: &[&str] = &["cwnd", "seq", "interval", "flows"];
 const LOSS_MODELS: &[&str] = &["none", "bernoulli", "packets", "segments"];
@@ -73,17 +102,36 @@ pub(super) struct Quantity {
     pub(super) unit: &'static str,
 }
 
-const DURATION: Quantity = Quantity { expected: "a duration like \"10 ms\"", units: DURATION_UNITS, unit: "ms" };
-const POS_DURATION: Quantity =
-    Quantity { expected: "a positive duration like \"10 ms\"", units: DURATION_UNITS, unit: "ms" };
-const RATE: Quantity =
-    Quantity { expected: "a positive bit rate like \"1 Gbit/s\"", units: RATE_UNITS, unit: "Mbit/s" };
-const SEG_SIZE: Quantity =
-    Quantity { expected: "a segment size from 1 B to 65535 B like \"1040 B\"", units: SIZE_UNITS, unit: "B" };
-const HDR_SIZE: Quantity =
-    Quantity { expected: "a header size from 0 B to 65535 B like \"40 B\"", units: SIZE_UNITS, unit: "B" };
-const FLOW_SIZE: Quantity =
-    Quantity { expected: "a positive size like \"10 MB\", or \"infinite\"", units: SIZE_UNITS, unit: "B" };
+const DURATION: Quantity = Quantity {
+    expected: "a duration like \"10 ms\"",
+    units: DURATION_UNITS,
+    unit: "ms",
+};
+const POS_DURATION: Quantity = Quantity {
+    expected: "a positive duration like \"10 ms\"",
+    units: DURATION_UNITS,
+    unit: "ms",
+};
+const RATE: Quantity = Quantity {
+    expected: "a positive bit rate like \"1 Gbit/s\"",
+    units: RATE_UNITS,
+    unit: "Mbit/s",
+};
+const SEG_SIZE: Quantity = Quantity {
+    expected: "a segment size from 1 B to 65535 B like \"1040 B\"",
+    units: SIZE_UNITS,
+    unit: "B",
+};
+const HDR_SIZE: Quantity = Quantity {
+    expected: "a header size from 0 B to 65535 B like \"40 B\"",
+    units: SIZE_UNITS,
+    unit: "B",
+};
+const FLOW_SIZE: Quantity = Quantity {
+    expected: "a positive size like \"10 MB\", or \"infinite\"",
+    units: SIZE_UNITS,
+    unit: "B",
+};
 const BUFFER: Quantity = Quantity {
     expected: "a buffer size like \"100 packets\" or \"64 KB\", or \"unlimited\"",
     units: "packets, B, KB, MB, GB, KiB, MiB, GiB",
@@ -134,12 +182,16 @@ pub(super) fn duration(v: &Val) -> Result<SimDuration, String> {
 }
 
 pub(super) fn positive_duration(v: &Val) -> Result<SimDuration, String> {
-    quantity(v, &POS_DURATION, units::parse_duration_ns, |n| (n == 0).then(|| "it must be greater than zero".into()))
-        .map(SimDuration)
+    quantity(v, &POS_DURATION, units::parse_duration_ns, |n| {
+        (n == 0).then(|| "it must be greater than zero".into())
+    })
+    .map(SimDuration)
 }
 
 fn rate(v: &Val) -> Result<u64, String> {
-    quantity(v, &RATE, units::parse_rate_bps, |n| (n == 0).then(|| "it must be greater than zero".into()))
+    quantity(v, &RATE, units::parse_rate_bps, |n| {
+        (n == 0).then(|| "it must be greater than zero".into())
+    })
 }
 
 fn bytes_in(v: &Val, q: &Quantity, lo: u64, hi: u64) -> Result<u32, String> {
@@ -160,7 +212,9 @@ fn buffer(v: &Val) -> Result<Buffer, String> {
         &BUFFER,
         |s| units::parse_amount(s, true),
         |a| match a {
-            Amount::Packets(p) if p > u64::from(u32::MAX) => Some(format!("at most {} packets", u32::MAX)),
+            Amount::Packets(p) if p > u64::from(u32::MAX) => {
+                Some(format!("at most {} packets", u32::MAX))
+            }
             _ => None,
         },
     )?;
@@ -176,7 +230,10 @@ fn flow_size(v: &Val) -> Result<Option<u64>, String> {
             return Ok(None);
         }
     }
-    quantity(v, &FLOW_SIZE, units::parse_bytes, |n| (n == 0).then(|| "it must be greater than zero".into())).map(Some)
+    quantity(v, &FLOW_SIZE, units::parse_bytes, |n| {
+        (n == 0).then(|| "it must be greater than zero".into())
+    })
+    .map(Some)
 }
 
 // ---------------------------------------------------------------------------
@@ -226,9 +283,16 @@ fn segments(v: &Val) -> Result<u32, String> {
 }
 
 fn parse_tcp(errs: &mut Errors, path: &str, val: &Val) -> TcpOverrides {
-    let mut o = TcpOverrides { path: path.to_string(), ..TcpOverrides::default() };
-    let Some(t) = Table::open(errs, path, val, TCP_KEYS) else { return o };
-    o.profile = t.get(errs, "profile", |v| choice(v, PROFILES).map(str::to_string)).value();
+    let mut o = TcpOverrides {
+        path: path.to_string(),
+        ..TcpOverrides::default()
+    };
+    let Some(t) = Table::open(errs, path, val, TCP_KEYS) else {
+        return o;
+    };
+    o.profile = t
+        .get(errs, "profile", |v| choice(v, PROFILES).map(str::to_string))
+        .value();
     o.variant = t
         .get(errs, "variant", |v| {
             choice(v, &["tahoe", "reno", "newreno", "sack"]).map(|c| match c {
@@ -239,8 +303,12 @@ fn parse_tcp(errs: &mut Errors, path: &str, val: &Val) -> TcpOverrides {
             })
         })
         .value();
-    o.mss = t.get(errs, "mss", |v| bytes_in(v, &SEG_SIZE, 1, 65535)).value();
-    o.header = t.get(errs, "header", |v| bytes_in(v, &HDR_SIZE, 0, 65535)).value();
+    o.mss = t
+        .get(errs, "mss", |v| bytes_in(v, &SEG_SIZE, 1, 65535))
+        .value();
+    o.header = t
+        .get(errs, "header", |v| bytes_in(v, &HDR_SIZE, 0, 65535))
+        .value();
     o.max_window = t.get(errs, "max_window", segments).value();
     o.rwnd = t.get(errs, "rwnd", segments).value();
     o.initial_cwnd = t.get(errs, "initial_cwnd", segments).value();
@@ -259,7 +327,9 @@ fn parse_tcp(errs: &mut Errors, path: &str, val: &Val) -> TcpOverrides {
         .value();
     o.delayed_ack = t.get(errs, "delayed_ack", boolean).value();
     o.delack_timeout = t.get(errs, "delack_timeout", positive_duration).value();
-    o.sack_blocks = t.get(errs, "sack_blocks", |v| u32_in(v, 1, 4).map(|n| n as u8)).value();
+    o.sack_blocks = t
+        .get(errs, "sack_blocks", |v| u32_in(v, 1, 4).map(|n| n as u8))
+        .value();
     o.abc = t.get(errs, "abc", boolean).value();
     o.limited_transmit = t.get(errs, "limited_transmit", boolean).value();
     o.reno_recover_check = t.get(errs, "reno_recover_check", boolean).value();
@@ -281,7 +351,9 @@ fn parse_tcp(errs: &mut Errors, path: &str, val: &Val) -> TcpOverrides {
             o.rto_min = r.get(errs, "min", duration).value();
             o.rto_max = r.get(errs, "max", positive_duration).value();
             o.rto_granularity = r.get(errs, "granularity", positive_duration).value();
-            o.rto_max_backoff = r.get(errs, "max_backoff", |v| u32_in(v, 1, u32::MAX)).value();
+            o.rto_max_backoff = r
+                .get(errs, "max_backoff", |v| u32_in(v, 1, u32::MAX))
+                .value();
             o.rto_ns2_rfc2988 = r.get(errs, "ns2_rfc2988", boolean).value();
         }
     }
@@ -323,8 +395,15 @@ impl TcpOverrides {
 /// Profile defaults, then `top`, then `group`; `None` if a profile is
 /// unknown (already reported). Checks rules that span several keys and
 /// reports them at the most specific key that was written.
-fn resolve_tcp(errs: &mut Errors, top: &TcpOverrides, group: Option<&TcpOverrides>) -> Option<TcpConfig> {
-    let name = group.and_then(|g| g.profile.as_deref()).or(top.profile.as_deref()).unwrap_or(DEFAULT_PROFILE);
+fn resolve_tcp(
+    errs: &mut Errors,
+    top: &TcpOverrides,
+    group: Option<&TcpOverrides>,
+) -> Option<TcpConfig> {
+    let name = group
+        .and_then(|g| g.profile.as_deref())
+        .or(top.profile.as_deref())
+        .unwrap_or(DEFAULT_PROFILE);
     let mut c = profile(name)?;
     top.apply(&mut c);
     if let Some(g) = group {
@@ -346,7 +425,10 @@ fn resolve_tcp(errs: &mut Errors, top: &TcpOverrides, group: Option<&TcpOverride
             .unwrap_or_else(|| join(&layers[0].path, "profile"));
         errs.push(
             path,
-            format!("expected rto.min <= rto.max, found rto.min = {} and rto.max = {}", c.rto.min, c.rto.max),
+            format!(
+                "expected rto.min <= rto.max, found rto.min = {} and rto.max = {}",
+                c.rto.min, c.rto.max
+            ),
         );
         return None;
     }
@@ -370,16 +452,41 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
     let name = top.get(errs, "name", name).or(DEFAULT_NAME.to_string());
 
     // [simulation]
-    let sim = Table::open(errs, "simulation", top.raw("simulation").unwrap_or(&empty), SIM_KEYS);
-    let (mut duration_v, mut warmup, mut seed, mut stop, mut routing) = (None, None, None, None, None);
+    let sim = Table::open(
+        errs,
+        "simulation",
+        top.raw("simulation").unwrap_or(&empty),
+        SIM_KEYS,
+    );
+    let (mut duration_v, mut warmup, mut seed, mut stop, mut routing) =
+        (None, None, None, None, None);
     if let Some(t) = &sim {
-        duration_v = t.req(errs, "duration", "a positive duration like \"100 s\"", positive_duration);
+        duration_v = t.req(
+            errs,
+            "duration",
+            "a positive duration like \"100 s\"",
+            positive_duration,
+        );
         warmup = t.get(errs, "warmup", duration).or(SimDuration::ZERO);
-        seed = t.get(errs, "seed", |v| int_in(v, 0, i128::from(u64::MAX)).map(|i| i as u64)).or(1);
-        stop = t.get(errs, "stop", |v| choice(v, &["time", "flows_done"]).map(|c| c == "flows_done")).or(false);
+        seed = t
+            .get(errs, "seed", |v| {
+                int_in(v, 0, i128::from(u64::MAX)).map(|i| i as u64)
+            })
+            .or(1);
+        stop = t
+            .get(errs, "stop", |v| {
+                choice(v, &["time", "flows_done"]).map(|c| c == "flows_done")
+            })
+            .or(false);
         routing = t
             .get(errs, "routing", |v| {
-                choice(v, &["hops", "delay"]).map(|c| if c == "delay" { Routing::Delay } else { Routing::Hops })
+                choice(v, &["hops", "delay"]).map(|c| {
+                    if c == "delay" {
+                        Routing::Delay
+                    } else {
+                        Routing::Hops
+                    }
+                })
             })
             .or(Routing::Hops);
         if let (Some(d), Some(w)) = (duration_v, warmup) {
@@ -403,7 +510,17 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
     let (links, seg_refs) = build_links(errs, &top, &names);
     let topology_ok = nodes.iter().all(Option::is_some) && links.iter().all(Option::is_some);
     // [[flows]]
-    let flows = build_flows(errs, &top, &names, &tcp_top, tcp_top_ok, duration_v, &nodes, &links, topology_ok);
+    let flows = build_flows(
+        errs,
+        &top,
+        &names,
+        &tcp_top,
+        tcp_top_ok,
+        duration_v,
+        &nodes,
+        &links,
+        topology_ok,
+    );
 
     if let Some(flows) = &flows {
         for (path, id) in seg_refs {
@@ -411,7 +528,11 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
                 errs.push(path, flow_id_reason(flows.len(), &Val::Int(i128::from(id))));
             }
         }
-        if stop == Some(true) && !flows.iter().any(|f| matches!(f.app, AppSpec::Bulk(Some(_)))) {
+        if stop == Some(true)
+            && !flows
+                .iter()
+                .any(|f| matches!(f.app, AppSpec::Bulk(Some(_))))
+        {
             errs.push(
                 "simulation.stop",
                 "\"flows_done\" needs at least one flow with a finite size; found none (use \"time\")",
@@ -422,18 +543,30 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
     // [trace]
     let trace = build_trace(errs, &top, flows.as_ref().map(Vec::len), &empty);
     // [metrics]
-    let metrics = Table::open(errs, "metrics", top.raw("metrics").unwrap_or(&empty), METRICS_KEYS).and_then(|t| {
+    let metrics = Table::open(
+        errs,
+        "metrics",
+        top.raw("metrics").unwrap_or(&empty),
+        METRICS_KEYS,
+    )
+    .and_then(|t| {
         let d = MetricsSpec::default();
-        let sample_interval = t.get(errs, "sample_interval", positive_duration).or(d.sample_interval);
+        let sample_interval = t
+            .get(errs, "sample_interval", positive_duration)
+            .or(d.sample_interval);
         let throughput_bin = match t.raw("throughput_bin") {
             Some(Val::Str(s)) if s.trim() == "none" => Some(None),
-            _ => t.get(errs, "throughput_bin", |v| {
-                positive_duration(v).map_err(|e| format!("{e}, or \"none\""))
-            })
-            .or(d.throughput_bin.unwrap_or(SimDuration::from_millis(3)))
-            .map(Some),
+            _ => t
+                .get(errs, "throughput_bin", |v| {
+                    positive_duration(v).map_err(|e| format!("{e}, or \"none\""))
+                })
+                .or(d.throughput_bin.unwrap_or(SimDuration::from_millis(3)))
+                .map(Some),
         };
-        Some(MetricsSpec { sample_interval: sample_interval?, throughput_bin: throughput_bin? })
+        Some(MetricsSpec {
+            sample_interval: sample_interval?,
+            throughput_bin: throughput_bin?,
+        })
     });
 
     Some(Scenario {
@@ -453,9 +586,16 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
 
 fn flow_id_reason(n: usize, found: &Val) -> String {
     if n == 0 {
-        format!("expected a flow id, but the scenario has no flows; found {}", found.describe())
+        format!(
+            "expected a flow id, but the scenario has no flows; found {}",
+            found.describe()
+        )
     } else {
-        format!("expected a flow id in 0..={} (flows numbered after expansion), found {}", n - 1, found.describe())
+        format!(
+            "expected a flow id in 0..={} (flows numbered after expansion), found {}",
+            n - 1,
+            found.describe()
+        )
     }
 }
 
@@ -465,13 +605,22 @@ fn table_array<'a>(errs: &mut Errors, top: &Table<'a>, key: &str) -> &'a [Val] {
         None => &[],
         Some(Val::Array(a)) => a,
         Some(v) => {
-            errs.push(key, format!("expected an array of tables ([[{key}]]), found {}", v.describe()));
+            errs.push(
+                key,
+                format!(
+                    "expected an array of tables ([[{key}]]), found {}",
+                    v.describe()
+                ),
+            );
             &[]
         }
     }
 }
 
-fn build_nodes(errs: &mut Errors, top: &Table<'_>) -> (Vec<Option<NodeSpec>>, BTreeMap<String, NodeId>) {
+fn build_nodes(
+    errs: &mut Errors,
+    top: &Table<'_>,
+) -> (Vec<Option<NodeSpec>>, BTreeMap<String, NodeId>) {
     let mut nodes = Vec::new();
     let mut names: BTreeMap<String, NodeId> = BTreeMap::new();
     let mut first: BTreeMap<String, usize> = BTreeMap::new();
@@ -492,7 +641,9 @@ fn build_nodes(errs: &mut Errors, top: &Table<'_>) -> (Vec<Option<NodeSpec>>, BT
             })
             .or(NodeKind::Router);
         let edge = match (kind, t.raw("assembly")) {
-            (Some(NodeKind::Edge), Some(av)) => super::obs::assembly(errs, &t.key_path("assembly"), av).map(Some),
+            (Some(NodeKind::Edge), Some(av)) => {
+                super::obs::assembly(errs, &t.key_path("assembly"), av).map(Some)
+            }
             (Some(NodeKind::Edge), None) => {
                 errs.push(
                     t.key_path("assembly"),
@@ -501,14 +652,20 @@ fn build_nodes(errs: &mut Errors, top: &Table<'_>) -> (Vec<Option<NodeSpec>>, BT
                 None
             }
             (_, Some(_)) => {
-                errs.push(t.key_path("assembly"), "only edge nodes assemble bursts: set kind = \"edge\" or remove it");
+                errs.push(
+                    t.key_path("assembly"),
+                    "only edge nodes assemble bursts: set kind = \"edge\" or remove it",
+                );
                 None
             }
             (_, None) => Some(None),
         };
         if let Some(n) = &n {
             if let Some(j) = first.get(n) {
-                errs.push(t.key_path("name"), format!("duplicate node name {} (also nodes[{j}].name)", quote(n)));
+                errs.push(
+                    t.key_path("name"),
+                    format!("duplicate node name {} (also nodes[{j}].name)", quote(n)),
+                );
             } else {
                 first.insert(n.clone(), i);
                 names.insert(n.clone(), NodeId(i as u32));
@@ -524,12 +681,18 @@ fn build_nodes(errs: &mut Errors, top: &Table<'_>) -> (Vec<Option<NodeSpec>>, BT
 
 fn node_ref(v: &Val, names: &BTreeMap<String, NodeId>) -> Result<NodeId, String> {
     let Val::Str(s) = v else {
-        return Err(format!("expected the name of a node declared in [[nodes]], found {}", v.describe()));
+        return Err(format!(
+            "expected the name of a node declared in [[nodes]], found {}",
+            v.describe()
+        ));
     };
     if let Some(id) = names.get(s) {
         return Ok(*id);
     }
-    let mut r = format!("expected the name of a node declared in [[nodes]], found {}; no such node", quote(s));
+    let mut r = format!(
+        "expected the name of a node declared in [[nodes]], found {}; no such node",
+        quote(s)
+    );
     // Suggestions cost an edit distance per node: only for small topologies.
     if let Some((_, best)) = names
         .keys()
@@ -545,7 +708,13 @@ fn node_ref(v: &Val, names: &BTreeMap<String, NodeId>) -> Result<NodeId, String>
 
 fn u64_list(errs: &mut Errors, path: &str, v: &Val) -> Option<Vec<u64>> {
     let Val::Array(items) = v else {
-        errs.push(path, format!("expected an array of non-negative integers, found {}", v.describe()));
+        errs.push(
+            path,
+            format!(
+                "expected an array of non-negative integers, found {}",
+                v.describe()
+            ),
+        );
         return None;
     };
     let mut out = Vec::with_capacity(items.len());
@@ -566,11 +735,19 @@ fn u64_list(errs: &mut Errors, path: &str, v: &Val) -> Option<Vec<u64>> {
 
 /// Parses a loss model; `seg_refs` collects the flow ids `segments` names,
 /// checked once flows are expanded.
-fn loss(errs: &mut Errors, path: &str, v: &Val, seg_refs: &mut Vec<(String, u64)>) -> Option<LossSpec> {
+fn loss(
+    errs: &mut Errors,
+    path: &str,
+    v: &Val,
+    seg_refs: &mut Vec<(String, u64)>,
+) -> Option<LossSpec> {
     let Val::Table(_) = v else {
         errs.push(
             path,
-            format!("expected a loss table like {{ model = \"bernoulli\", p = 0.001 }}, found {}", v.describe()),
+            format!(
+                "expected a loss table like {{ model = \"bernoulli\", p = 0.001 }}, found {}",
+                v.describe()
+            ),
         );
         return None;
     };
@@ -580,7 +757,10 @@ fn loss(errs: &mut Errors, path: &str, v: &Val, seg_refs: &mut Vec<(String, u64)
         None => {
             errs.push(
                 join(path, "model"),
-                format!("required key is missing: expected one of {}", quoted_list(LOSS_MODELS)),
+                format!(
+                    "required key is missing: expected one of {}",
+                    quoted_list(LOSS_MODELS)
+                ),
             );
             return None;
         }
@@ -602,12 +782,18 @@ fn loss(errs: &mut Errors, path: &str, v: &Val, seg_refs: &mut Vec<(String, u64)
         "bernoulli" => {
             let p = t.req(errs, "p", "a probability in [0, 1]", probability);
             let data_only = t.get(errs, "data_only", boolean).or(false);
-            Some(LossSpec::Bernoulli { p: p?, data_only: data_only? })
+            Some(LossSpec::Bernoulli {
+                p: p?,
+                data_only: data_only?,
+            })
         }
         "packets" => {
             let indices = match t.raw("indices") {
                 None => {
-                    errs.push(t.key_path("indices"), "required key is missing: expected an array of packet indices");
+                    errs.push(
+                        t.key_path("indices"),
+                        "required key is missing: expected an array of packet indices",
+                    );
                     None
                 }
                 Some(iv) => u64_list(errs, &t.key_path("indices"), iv),
@@ -616,26 +802,39 @@ fn loss(errs: &mut Errors, path: &str, v: &Val, seg_refs: &mut Vec<(String, u64)
         }
         _ => {
             let flow = t.req(errs, "flow", "a flow id (an integer)", |v| {
-                int_in(v, 0, i128::from(u32::MAX)).map(|i| i as u64).map_err(|e| format!("{e} (a flow id)"))
+                int_in(v, 0, i128::from(u32::MAX))
+                    .map(|i| i as u64)
+                    .map_err(|e| format!("{e} (a flow id)"))
             });
             if let Some(f) = flow {
                 seg_refs.push((t.key_path("flow"), f));
             }
             let seqs = match t.raw("seqs") {
                 None => {
-                    errs.push(t.key_path("seqs"), "required key is missing: expected an array of segment numbers");
+                    errs.push(
+                        t.key_path("seqs"),
+                        "required key is missing: expected an array of segment numbers",
+                    );
                     None
                 }
                 Some(sv) => u64_list(errs, &t.key_path("seqs"), sv),
             };
             let retransmissions = t.get(errs, "retransmissions", boolean).or(false);
-            Some(LossSpec::Segments { flow: FlowId(flow? as u32), seqs: seqs?, retransmissions: retransmissions? })
+            Some(LossSpec::Segments {
+                flow: FlowId(flow? as u32),
+                seqs: seqs?,
+                retransmissions: retransmissions?,
+            })
         }
     }
 }
 
 pub(super) fn quoted_list(items: &[&str]) -> String {
-    items.iter().map(|c| quote(c)).collect::<Vec<_>>().join(", ")
+    items
+        .iter()
+        .map(|c| quote(c))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 type SegRefs = Vec<(String, u64)>;
@@ -660,7 +859,11 @@ fn build_links(
         let to = t.req(errs, "to", "a node name", node);
         let rate_bps = t.req(errs, "rate", "a positive bit rate like \"1 Gbit/s\"", rate);
         let delay = t.req(errs, "delay", "a duration like \"1 ms\"", duration);
-        let optical = t.get(errs, "kind", |v| choice(v, &["electronic", "optical"]).map(|c| c == "optical")).or(false);
+        let optical = t
+            .get(errs, "kind", |v| {
+                choice(v, &["electronic", "optical"]).map(|c| c == "optical")
+            })
+            .or(false);
         let buf = if optical == Some(true) {
             if t.has("buffer") {
                 errs.push(
@@ -675,7 +878,10 @@ fn build_links(
         let mut burst_loss = |key: &str, refs: &mut SegRefs| match t.raw(key) {
             None => Some(None),
             Some(_) if optical != Some(true) => {
-                errs.push(t.key_path(key), "only optical links lose bursts: set kind = \"optical\" or remove it");
+                errs.push(
+                    t.key_path(key),
+                    "only optical links lose bursts: set kind = \"optical\" or remove it",
+                );
                 None
             }
             Some(bv) => super::obs::burst_loss(errs, &t.key_path(key), bv, refs).map(Some),
@@ -724,32 +930,50 @@ fn build_links(
             }
         }
         let optical = match (optical, fwd_burst, rev_burst) {
-            (Some(true), Some(burst_loss), Some(reverse_burst_loss)) => {
-                Some(Some(OpticalSpec { burst_loss, reverse_burst_loss }))
-            }
+            (Some(true), Some(burst_loss), Some(reverse_burst_loss)) => Some(Some(OpticalSpec {
+                burst_loss,
+                reverse_burst_loss,
+            })),
             (Some(false), _, _) => Some(None),
             _ => None,
         };
-        links.push(match (from, to, rate_bps, delay, buf, duplex, fwd, rev, optical) {
-            (
-                Some(from),
-                Some(to),
-                Some(rate_bps),
-                Some(delay),
-                Some(buffer),
-                Some(duplex),
-                Some(loss),
-                Some(rev),
-                Some(optical),
-            ) if from != to => Some(LinkSpec { from, to, rate_bps, delay, buffer, duplex, loss, reverse_loss: rev, optical }),
-            _ => None,
-        });
+        links.push(
+            match (from, to, rate_bps, delay, buf, duplex, fwd, rev, optical) {
+                (
+                    Some(from),
+                    Some(to),
+                    Some(rate_bps),
+                    Some(delay),
+                    Some(buffer),
+                    Some(duplex),
+                    Some(loss),
+                    Some(rev),
+                    Some(optical),
+                ) if from != to => Some(LinkSpec {
+                    from,
+                    to,
+                    rate_bps,
+                    delay,
+                    buffer,
+                    duplex,
+                    loss,
+                    reverse_loss: rev,
+                    optical,
+                }),
+                _ => None,
+            },
+        );
     }
     (links, seg_refs)
 }
 
 /// One node name, or a non-empty list of them.
-fn node_list(errs: &mut Errors, path: &str, v: &Val, names: &BTreeMap<String, NodeId>) -> Option<Vec<NodeId>> {
+fn node_list(
+    errs: &mut Errors,
+    path: &str,
+    v: &Val,
+    names: &BTreeMap<String, NodeId>,
+) -> Option<Vec<NodeId>> {
     match v {
         Val::Array(a) if !a.is_empty() => {
             let mut out = Vec::new();
@@ -762,7 +986,10 @@ fn node_list(errs: &mut Errors, path: &str, v: &Val, names: &BTreeMap<String, No
             (out.len() == a.len()).then_some(out)
         }
         Val::Array(_) => {
-            errs.push(path, "expected a node name or a non-empty list of node names, found an empty array");
+            errs.push(
+                path,
+                "expected a node name or a non-empty list of node names, found an empty array",
+            );
             None
         }
         _ => match node_ref(v, names) {
@@ -811,7 +1038,10 @@ fn start(errs: &mut Errors, t: &Table<'_>) -> Option<StartSpec> {
         Some(v) => match duration(v) {
             Ok(d) => Some(StartSpec::At(SimTime(d.0))),
             Err(e) => {
-                errs.push(path, format!("{e}; or a range [\"0 s\", \"1 s\"] (uniform)"));
+                errs.push(
+                    path,
+                    format!("{e}; or a range [\"0 s\", \"1 s\"] (uniform)"),
+                );
                 None
             }
         },
@@ -825,7 +1055,10 @@ fn reachable(src: NodeId, nodes: &[Option<NodeSpec>], adj: &[Vec<NodeId>]) -> Ve
     let mut queue = VecDeque::from([src]);
     seen[src.index()] = true;
     while let Some(u) = queue.pop_front() {
-        let forwards = u == src || nodes[u.index()].as_ref().is_some_and(|n| n.kind != NodeKind::Host);
+        let forwards = u == src
+            || nodes[u.index()]
+                .as_ref()
+                .is_some_and(|n| n.kind != NodeKind::Host);
         if !forwards {
             continue;
         }
@@ -872,26 +1105,39 @@ fn build_flows(
         let group = t.get(errs, "name", name).or(path.clone());
         if let Some(g) = &group {
             if let Some(j) = group_names.get(g) {
-                errs.push(t.key_path("name"), format!("duplicate flow group name {} (also flows[{j}])", quote(g)));
+                errs.push(
+                    t.key_path("name"),
+                    format!("duplicate flow group name {} (also flows[{j}])", quote(g)),
+                );
             } else {
                 group_names.insert(g.clone(), i);
             }
         }
         let src = match t.raw("from") {
             None => {
-                errs.push(t.key_path("from"), "required key is missing: expected a node name or a list of node names");
+                errs.push(
+                    t.key_path("from"),
+                    "required key is missing: expected a node name or a list of node names",
+                );
                 None
             }
             Some(fv) => node_list(errs, &t.key_path("from"), fv, names),
         };
         let dst = match t.raw("to") {
             None => {
-                errs.push(t.key_path("to"), "required key is missing: expected a node name or a list of node names");
+                errs.push(
+                    t.key_path("to"),
+                    "required key is missing: expected a node name or a list of node names",
+                );
                 None
             }
             Some(tv) => node_list(errs, &t.key_path("to"), tv, names),
         };
-        let count = t.get(errs, "count", |v| int_in(v, 1, MAX_FLOWS as i128).map(|c| c as usize)).or(1);
+        let count = t
+            .get(errs, "count", |v| {
+                int_in(v, 1, MAX_FLOWS as i128).map(|c| c as usize)
+            })
+            .or(1);
         let st = start(errs, &t);
         if let (Some(s), Some(d)) = (st, duration_v) {
             let last = match s {
@@ -908,13 +1154,17 @@ fn build_flows(
             }
         }
         let size = t.get(errs, "size", flow_size).or(None);
-        let group_tcp = t.raw("tcp").map(|tv| parse_tcp(errs, &t.key_path("tcp"), tv));
+        let group_tcp = t
+            .raw("tcp")
+            .map(|tv| parse_tcp(errs, &t.key_path("tcp"), tv));
         let cfg = resolve_tcp(errs, tcp_top, group_tcp.as_ref());
 
         // Pair sources with destinations: equal-length lists are zipped, a
         // single name is paired with every entry of the other list.
         let pairs: Option<Vec<(NodeId, NodeId)>> = match (&src, &dst) {
-            (Some(s), Some(d)) if s.len() == d.len() => Some(s.iter().copied().zip(d.iter().copied()).collect()),
+            (Some(s), Some(d)) if s.len() == d.len() => {
+                Some(s.iter().copied().zip(d.iter().copied()).collect())
+            }
             (Some(s), Some(d)) if d.len() == 1 => Some(s.iter().map(|&a| (a, d[0])).collect()),
             (Some(s), Some(d)) if s.len() == 1 => Some(d.iter().map(|&b| (s[0], b)).collect()),
             (Some(s), Some(d)) => {
@@ -932,9 +1182,16 @@ fn build_flows(
         };
         if let Some(pairs) = &pairs {
             for &(a, b) in pairs {
-                let name_of = |n: NodeId| nodes[n.index()].as_ref().map_or(String::new(), |s| quote(&s.name));
+                let name_of = |n: NodeId| {
+                    nodes[n.index()]
+                        .as_ref()
+                        .map_or(String::new(), |s| quote(&s.name))
+                };
                 if a == b {
-                    errs.push(t.key_path("to"), format!("a flow cannot go from node {} to itself", name_of(a)));
+                    errs.push(
+                        t.key_path("to"),
+                        format!("a flow cannot go from node {} to itself", name_of(a)),
+                    );
                     continue;
                 }
                 if !topology_ok {
@@ -960,7 +1217,10 @@ fn build_flows(
         match (group, pairs, count, st, size, cfg) {
             (Some(group), Some(pairs), Some(count), Some(start), Some(size), Some(tcp)) => {
                 if flows.len() + pairs.len().saturating_mul(count) > MAX_FLOWS {
-                    errs.push(t.key_path("count"), format!("a scenario may have at most {MAX_FLOWS} flows in total"));
+                    errs.push(
+                        t.key_path("count"),
+                        format!("a scenario may have at most {MAX_FLOWS} flows in total"),
+                    );
                     return None;
                 }
                 for (s, d) in pairs {
@@ -983,7 +1243,12 @@ fn build_flows(
     all_ok.then_some(flows)
 }
 
-fn build_trace(errs: &mut Errors, top: &Table<'_>, n_flows: Option<usize>, empty: &Val) -> Option<TraceSpec> {
+fn build_trace(
+    errs: &mut Errors,
+    top: &Table<'_>,
+    n_flows: Option<usize>,
+    empty: &Val,
+) -> Option<TraceSpec> {
     let t = Table::open(errs, "trace", top.raw("trace").unwrap_or(empty), TRACE_KEYS)?;
     let cwnd = t.get(errs, "cwnd", boolean).or(false);
     let seq = t.get(errs, "seq", boolean).or(false);
@@ -1004,8 +1269,17 @@ fn build_trace(errs: &mut Errors, top: &Table<'_>, n_flows: Option<usize>, empty
                     }
                 }
             }
-            ids.map(|v| v.into_iter().map(|k| FlowId(k.min(u64::from(u32::MAX)) as u32)).collect())
+            ids.map(|v| {
+                v.into_iter()
+                    .map(|k| FlowId(k.min(u64::from(u32::MAX)) as u32))
+                    .collect()
+            })
         }
     };
-    Some(TraceSpec { cwnd: cwnd?, seq: seq?, interval: interval?, flows: flows? })
+    Some(TraceSpec {
+        cwnd: cwnd?,
+        seq: seq?,
+        interval: interval?,
+        flows: flows?,
+    })
 }

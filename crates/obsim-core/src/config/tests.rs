@@ -88,7 +88,12 @@ fn base_is_valid() {
 
 /// One row per class of bad input: the edit, the exact path, a fragment of
 /// the reason.
-type Row = (&'static str, &'static [(&'static str, &'static str)], &'static str, &'static str);
+type Row = (
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    &'static str,
+    &'static str,
+);
 const BAD: &[Row] = &[
     ("unknown top-level key", &[("name = \"t\"", "name = \"t\"\nnmae = 1")], "nmae", "did you mean \"name\"?"),
     ("unknown key in a link", &[("delay = \"1 ms\"", "dealy = \"1 ms\"")], "links[0].dealy", "did you mean \"delay\"?"),
@@ -479,13 +484,25 @@ fn bad_inputs_name_path_and_reason() {
         match parse_toml(&text) {
             Ok(_) => failures.push(format!("{what}: parsed without error")),
             Err(e) => {
-                if !e.errors.iter().any(|x| x.path == *path && x.reason.contains(fragment)) {
-                    failures.push(format!("{what}: wanted {path}: ...{fragment}..., got:\n{e}"));
+                if !e
+                    .errors
+                    .iter()
+                    .any(|x| x.path == *path && x.reason.contains(fragment))
+                {
+                    failures.push(format!(
+                        "{what}: wanted {path}: ...{fragment}..., got:\n{e}"
+                    ));
                 }
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {} rows failed:\n{}", failures.len(), BAD.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} rows failed:\n{}",
+        failures.len(),
+        BAD.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -497,9 +514,16 @@ fn all_errors_are_reported() {
     ]);
     let e = errors_of(&text);
     let paths: Vec<&str> = e.errors.iter().map(|x| x.path.as_str()).collect();
-    assert_eq!(paths, ["tcp.mss", "links[0].rate", "links[1].loss.p"], "{e}");
+    assert_eq!(
+        paths,
+        ["tcp.mss", "links[0].rate", "links[1].loss.p"],
+        "{e}"
+    );
     let shown = e.to_string();
-    assert!(shown.starts_with("invalid scenario (3 problems):"), "{shown}");
+    assert!(
+        shown.starts_with("invalid scenario (3 problems):"),
+        "{shown}"
+    );
 }
 
 #[test]
@@ -512,7 +536,10 @@ fn error_list_is_capped() {
     let e = errors_of(&text);
     assert_eq!(e.errors.len(), super::walk::MAX_ERRORS + 1);
     assert_eq!(e.errors[0].path, "links[1].loss.indices[0]");
-    assert_eq!(e.errors.last().unwrap().reason, "... and 400 more problems not shown");
+    assert_eq!(
+        e.errors.last().unwrap().reason,
+        "... and 400 more problems not shown"
+    );
 }
 
 #[test]
@@ -520,25 +547,52 @@ fn toml_syntax_error_has_line_and_column() {
     let e = errors_of("name = \"x\"\n[simulation]\nduration = = 3\n");
     assert_eq!(e.errors.len(), 1, "{e}");
     assert_eq!(e.errors[0].path, "");
-    assert!(e.errors[0].reason.starts_with("TOML syntax error at line 3, column"), "{e}");
+    assert!(
+        e.errors[0]
+            .reason
+            .starts_with("TOML syntax error at line 3, column"),
+        "{e}"
+    );
 }
 
 #[test]
 fn json_errors() {
     let e = parse_json("{\"simulation\": ").unwrap_err();
-    assert!(e.errors[0].reason.starts_with("JSON syntax error at line 1"), "{e}");
+    assert!(
+        e.errors[0]
+            .reason
+            .starts_with("JSON syntax error at line 1"),
+        "{e}"
+    );
     let e = parse_json("[1, 2]").unwrap_err();
     assert_eq!(e.errors[0].path, "");
-    assert!(e.errors[0].reason.contains("expected a table, found an array"), "{e}");
-    let e = parse_json(r#"{"simulation": {"duration": "1 s"}, "nodes": {"name": "a"}}"#).unwrap_err();
+    assert!(
+        e.errors[0]
+            .reason
+            .contains("expected a table, found an array"),
+        "{e}"
+    );
+    let e =
+        parse_json(r#"{"simulation": {"duration": "1 s"}, "nodes": {"name": "a"}}"#).unwrap_err();
     assert_eq!(e.errors[0].path, "nodes");
-    assert!(e.errors[0].reason.contains("expected an array of tables ([[nodes]]), found a table"), "{e}");
-    let e = parse_json(r#"{"simulation": {"duration": "1 s", "seed": 18446744073709551616}}"#).unwrap_err();
+    assert!(
+        e.errors[0]
+            .reason
+            .contains("expected an array of tables ([[nodes]]), found a table"),
+        "{e}"
+    );
+    let e = parse_json(r#"{"simulation": {"duration": "1 s", "seed": 18446744073709551616}}"#)
+        .unwrap_err();
     assert_eq!(e.errors[0].path, "simulation.seed");
     assert!(e.errors[0].reason.contains("found float"), "{e}");
     let e = parse_json(r#"{"simulation": {"duration": 10}}"#).unwrap_err();
     assert_eq!(e.errors[0].path, "simulation.duration");
-    assert!(e.errors[0].reason.contains("write a string such as \"10 ms\""), "{e}");
+    assert!(
+        e.errors[0]
+            .reason
+            .contains("write a string such as \"10 ms\""),
+        "{e}"
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -557,7 +611,11 @@ fn single_flow_resolves_with_defaults() {
     assert_eq!(s.nodes.len(), 4);
     assert_eq!(s.nodes[1].kind, NodeKind::Router, "kind defaults to router");
     assert_eq!(s.links.len(), 3);
-    assert_eq!(s.links[0].buffer, Buffer::Packets(50), "ns-2 DropTail limit_ default");
+    assert_eq!(
+        s.links[0].buffer,
+        Buffer::Packets(50),
+        "ns-2 DropTail limit_ default"
+    );
     assert_eq!(s.links[1].buffer, Buffer::Packets(100));
     assert!(s.links[0].duplex);
     assert_eq!(s.links[0].loss, LossSpec::None);
@@ -585,15 +643,27 @@ fn dumbbell_resolves() {
     assert_eq!(s.nodes.len(), 22);
     assert_eq!(s.links.len(), 21);
     assert_eq!(s.links[0].rate_bps, 1_000_000_000);
-    assert_eq!(s.links[0].loss, LossSpec::Bernoulli { p: 0.001, data_only: false });
+    assert_eq!(
+        s.links[0].loss,
+        LossSpec::Bernoulli {
+            p: 0.001,
+            data_only: false
+        }
+    );
     assert_eq!(s.flows.len(), 10);
     for (i, f) in s.flows.iter().enumerate() {
         assert_eq!(f.id, FlowId(i as u32));
         assert_eq!(s.nodes[f.src.index()].name, format!("s{i}"));
         assert_eq!(s.nodes[f.dst.index()].name, format!("d{i}"));
-        assert_eq!(f.start, StartSpec::Uniform(SimTime::ZERO, SimTime(1_000_000_000)));
+        assert_eq!(
+            f.start,
+            StartSpec::Uniform(SimTime::ZERO, SimTime(1_000_000_000))
+        );
         assert_eq!(f.group, "ftp");
-        assert_eq!((f.tcp.mss, f.tcp.rwnd, f.tcp.max_window), (1040, 10000, 10000));
+        assert_eq!(
+            (f.tcp.mss, f.tcp.rwnd, f.tcp.max_window),
+            (1040, 10000, 10000)
+        );
         assert_eq!(f.tcp.variant, Variant::Reno);
     }
 }
@@ -654,14 +724,26 @@ fn overrides_layer_and_flows_expand_in_order() {
         tcp = { profile = "rfc", mss = "536 B" }
     "#;
     let s = ok(text);
-    assert_eq!((s.seed, s.stop_when_flows_done, s.routing), (7, true, Routing::Delay));
+    assert_eq!(
+        (s.seed, s.stop_when_flows_done, s.routing),
+        (7, true, Routing::Delay)
+    );
     assert_eq!(s.name, "scenario");
     assert_eq!(s.links[2].buffer, Buffer::Bytes(64_000));
-    let ids: Vec<(u32, u32, u32, &str)> =
-        s.flows.iter().map(|f| (f.id.0, f.src.0, f.dst.0, f.group.as_str())).collect();
+    let ids: Vec<(u32, u32, u32, &str)> = s
+        .flows
+        .iter()
+        .map(|f| (f.id.0, f.src.0, f.dst.0, f.group.as_str()))
+        .collect();
     assert_eq!(
         ids,
-        [(0, 0, 3, "flows[0]"), (1, 0, 3, "flows[0]"), (2, 1, 3, "flows[0]"), (3, 1, 3, "flows[0]"), (4, 3, 1, "back")]
+        [
+            (0, 0, 3, "flows[0]"),
+            (1, 0, 3, "flows[0]"),
+            (2, 1, 3, "flows[0]"),
+            (3, 1, 3, "flows[0]"),
+            (4, 3, 1, "back")
+        ]
     );
     // Group 0: ns2 profile <- [tcp] <- [flows.tcp].
     let mut g0 = profile("ns2").unwrap();
@@ -679,7 +761,10 @@ fn overrides_layer_and_flows_expand_in_order() {
     g1.rto.min = SimDuration::from_millis(200);
     assert_eq!(s.flows[4].tcp, g1);
     assert_eq!(s.flows[4].start, StartSpec::At(SimTime(1_500_000_000)));
-    assert_eq!(s.flows[4].tcp.ssthresh_basis, profile("rfc").unwrap().ssthresh_basis);
+    assert_eq!(
+        s.flows[4].tcp.ssthresh_basis,
+        profile("rfc").unwrap().ssthresh_basis
+    );
     let _ = SsthreshBasis::Cwnd;
 }
 
@@ -690,8 +775,20 @@ fn loss_models_and_trace_resolve() {
         ("cwnd = true", "cwnd = true\nseq = true\ninterval = \"10 ms\"\nflows = [0]"),
     ]);
     let s = ok(&text);
-    assert_eq!(s.links[1].loss, LossSpec::Segments { flow: FlowId(0), seqs: vec![3, 9], retransmissions: false });
-    assert_eq!(s.links[1].reverse_loss, LossSpec::Packets { indices: vec![1, 2] });
+    assert_eq!(
+        s.links[1].loss,
+        LossSpec::Segments {
+            flow: FlowId(0),
+            seqs: vec![3, 9],
+            retransmissions: false
+        }
+    );
+    assert_eq!(
+        s.links[1].reverse_loss,
+        LossSpec::Packets {
+            indices: vec![1, 2]
+        }
+    );
     assert!(s.trace.cwnd && s.trace.seq);
     assert_eq!(s.trace.interval, Some(SimDuration::from_millis(10)));
     assert_eq!(s.trace.flows, [FlowId(0)]);
@@ -699,9 +796,15 @@ fn loss_models_and_trace_resolve() {
 
 #[test]
 fn zero_packet_buffer_is_allowed() {
-    let s = ok(&edit(&[("delay = \"1 ms\"", "delay = \"1 ms\"\nbuffer = \"0 packets\"")]));
+    let s = ok(&edit(&[(
+        "delay = \"1 ms\"",
+        "delay = \"1 ms\"\nbuffer = \"0 packets\"",
+    )]));
     assert_eq!(s.links[0].buffer, Buffer::Packets(0));
-    let s = ok(&edit(&[("delay = \"1 ms\"", "delay = \"1 ms\"\nbuffer = \"unlimited\"")]));
+    let s = ok(&edit(&[(
+        "delay = \"1 ms\"",
+        "delay = \"1 ms\"\nbuffer = \"unlimited\"",
+    )]));
     assert_eq!(s.links[0].buffer, Buffer::Unlimited);
 }
 
@@ -713,11 +816,15 @@ fn json_matches_toml() {
         assert_eq!(parse_json(&json).unwrap(), parse_toml(text).unwrap());
     }
     // null means absent.
-    let s = parse_json(r#"{"simulation": {"duration": "1 s", "warmup": null}, "trace": {"interval": null}}"#).unwrap();
+    let s = parse_json(
+        r#"{"simulation": {"duration": "1 s", "warmup": null}, "trace": {"interval": null}}"#,
+    )
+    .unwrap();
     assert_eq!(s.warmup, SimDuration::ZERO);
     assert_eq!(s.trace.interval, None);
     // JSON integers beyond i64 reach u64 fields.
-    let s = parse_json(r#"{"simulation": {"duration": "1 s", "seed": 18446744073709551615}}"#).unwrap();
+    let s =
+        parse_json(r#"{"simulation": {"duration": "1 s", "seed": 18446744073709551615}}"#).unwrap();
     assert_eq!(s.seed, u64::MAX);
 }
 
@@ -752,7 +859,8 @@ fn every_example_scenario_parses() {
 fn docs_cover_every_key_and_their_example_parses() {
     use super::obs::{ASSEMBLY_KEYS, BURST_LOSS_KEYS};
     use super::schema::{
-        FLOW_KEYS, LINK_KEYS, METRICS_KEYS, NODE_KEYS, RTO_KEYS, SIM_KEYS, TCP_KEYS, TOP_KEYS, TRACE_KEYS,
+        FLOW_KEYS, LINK_KEYS, METRICS_KEYS, NODE_KEYS, RTO_KEYS, SIM_KEYS, TCP_KEYS, TOP_KEYS,
+        TRACE_KEYS,
     };
     let doc = include_str!("../../../../docs/SCENARIOS.md");
     for keys in [
@@ -777,7 +885,11 @@ fn docs_cover_every_key_and_their_example_parses() {
             );
         }
     }
-    let example = doc.split("```toml\n").nth(1).and_then(|s| s.split("```").next()).expect("a ```toml example");
+    let example = doc
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .expect("a ```toml example");
     let s = ok(example);
     assert_eq!(s.flows.len(), 1);
 }
@@ -931,8 +1043,9 @@ mod fuzz {
         leaf.prop_recursive(4, 64, 8, |inner| {
             prop_oneof![
                 prop::collection::vec(inner.clone(), 0..6).prop_map(J::Array),
-                prop::collection::vec((prop::sample::select(KEYS), inner), 0..6)
-                    .prop_map(|kv| J::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())),
+                prop::collection::vec((prop::sample::select(KEYS), inner), 0..6).prop_map(|kv| {
+                    J::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+                }),
             ]
         })
     }
@@ -957,7 +1070,10 @@ mod fuzz {
                 _ => {
                     // Replace the value part of a `key = value` line.
                     if let Some((k, _)) = lines[i].split_once('=') {
-                        lines[i] = format!("{k}= {}", new.split_once('=').map_or(new.as_str(), |(_, v)| v));
+                        lines[i] = format!(
+                            "{k}= {}",
+                            new.split_once('=').map_or(new.as_str(), |(_, v)| v)
+                        );
                     }
                 }
             }
@@ -1000,5 +1116,323 @@ mod fuzz {
             let base = if which { DUMBBELL } else { SINGLE_FLOW };
             let _ = parse_toml(&mutate(base, &ops));
         }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// OBS: edge nodes, optical links, metrics
+// ---------------------------------------------------------------------------
+
+/// A small valid OBS scenario: host -> edge ==optical== edge -> host.
+const OBS_BASE: &str = r#"
+[simulation]
+duration = "10 s"
+
+[[nodes]]
+name = "a"
+kind = "host"
+[[nodes]]
+name = "E1"
+kind = "edge"
+[nodes.assembly]
+trigger = "timer"
+timeout = "1 ms"
+selection = "per_egress"
+queues = 2
+[[nodes]]
+name = "E2"
+kind = "edge"
+[nodes.assembly]
+timeout = "1 ms"
+[[nodes]]
+name = "b"
+kind = "host"
+
+[[links]]
+from = "a"
+to = "E1"
+rate = "100 Mbit/s"
+delay = "1 ms"
+[[links]]
+from = "E1"
+to = "E2"
+kind = "optical"
+rate = "1 Gbit/s"
+delay = "5 ms"
+burst_loss = { p = 0.01, pattern = "random" }
+[[links]]
+from = "E2"
+to = "b"
+rate = "100 Mbit/s"
+delay = "1 ms"
+
+[[flows]]
+from = "a"
+to = "b"
+"#;
+
+#[track_caller]
+fn obs_edit(edits: &[(&str, &str)]) -> String {
+    let mut s = OBS_BASE.to_string();
+    for (old, new) in edits {
+        assert!(
+            s.contains(old),
+            "test row edits {old:?}, which OBS_BASE lacks"
+        );
+        s = s.replacen(old, new, 1);
+    }
+    s
+}
+
+const OBS_BAD: &[Row] = &[
+    (
+        "edge without assembly",
+        &[(
+            "timeout = \"1 ms\"\n[[nodes]]\nname = \"b\"",
+            "[[nodes]]\nname = \"b\"",
+        )],
+        "nodes[2].assembly.timeout",
+        "required key is missing",
+    ),
+    (
+        "assembly on a router",
+        &[(
+            "name = \"E2\"\nkind = \"edge\"",
+            "name = \"E2\"\nkind = \"router\"",
+        )],
+        "nodes[2].assembly",
+        "only edge nodes",
+    ),
+    (
+        "unknown trigger",
+        &[("trigger = \"timer\"", "trigger = \"clock\"")],
+        "nodes[1].assembly.trigger",
+        "\"timer\", \"size\", \"hybrid\"",
+    ),
+    (
+        "size trigger without max_size",
+        &[("trigger = \"timer\"", "trigger = \"size\"")],
+        "nodes[1].assembly.max_size",
+        "required key is missing",
+    ),
+    (
+        "max_size with timer trigger",
+        &[(
+            "trigger = \"timer\"",
+            "trigger = \"timer\"\nmax_size = \"10 packets\"",
+        )],
+        "nodes[1].assembly.max_size",
+        "only read by trigger",
+    ),
+    (
+        "zero max_size",
+        &[(
+            "trigger = \"timer\"",
+            "trigger = \"hybrid\"\nmax_size = \"0 packets\"",
+        )],
+        "nodes[1].assembly.max_size",
+        "greater than zero",
+    ),
+    (
+        "per_egress without queues",
+        &[("queues = 2\n", "")],
+        "nodes[1].assembly.queues",
+        "required key is missing",
+    ),
+    (
+        "zero queues",
+        &[("queues = 2", "queues = 0")],
+        "nodes[1].assembly.queues",
+        "expected an integer in 1..=",
+    ),
+    (
+        "mapping on mixed flow",
+        &[(
+            "selection = \"per_egress\"\nqueues = 2",
+            "mapping = \"random\"",
+        )],
+        "nodes[1].assembly.mapping",
+        "only read by selection",
+    ),
+    (
+        "window without thresholds",
+        &[(
+            "selection = \"per_egress\"\nqueues = 2",
+            "selection = \"window\"",
+        )],
+        "nodes[1].assembly.thresholds",
+        "required key is missing",
+    ),
+    (
+        "window thresholds out of order",
+        &[(
+            "selection = \"per_egress\"\nqueues = 2",
+            "selection = \"window\"\nthresholds = [100, 32]",
+        )],
+        "nodes[1].assembly.thresholds",
+        "B < C",
+    ),
+    (
+        "window needs three timers",
+        &[(
+            "selection = \"per_egress\"\nqueues = 2",
+            "selection = \"window\"\nthresholds = [32, 100]\ntimers = [\"1 ms\", \"5 ms\"]",
+        )],
+        "nodes[1].assembly.timers",
+        "exactly 3",
+    ),
+    (
+        "unknown dmq allocation",
+        &[(
+            "selection = \"per_egress\"",
+            "selection = \"dmq\"\nallocation = \"greedy\"",
+        )],
+        "nodes[1].assembly.allocation",
+        "\"proactive\", \"a_posteriori\"",
+    ),
+    (
+        "unknown acks mode",
+        &[(
+            "trigger = \"timer\"",
+            "trigger = \"timer\"\nacks = \"drop\"",
+        )],
+        "nodes[1].assembly.acks",
+        "\"bypass\", \"assemble\"",
+    ),
+    (
+        "unknown assembly key",
+        &[(
+            "trigger = \"timer\"",
+            "trigger = \"timer\"\ntimout = \"1 ms\"",
+        )],
+        "nodes[1].assembly.timout",
+        "did you mean \"timeout\"?",
+    ),
+    (
+        "buffer on an optical link",
+        &[(
+            "kind = \"optical\"",
+            "kind = \"optical\"\nbuffer = \"10 packets\"",
+        )],
+        "links[1].buffer",
+        "unlimited electronic burst queue",
+    ),
+    (
+        "burst loss on an electronic link",
+        &[("kind = \"optical\"\n", "")],
+        "links[1].burst_loss",
+        "only optical links",
+    ),
+    (
+        "unknown link kind",
+        &[("kind = \"optical\"", "kind = \"wireless\"")],
+        "links[1].kind",
+        "\"electronic\", \"optical\"",
+    ),
+    (
+        "burst loss p out of range",
+        &[("p = 0.01, pattern", "p = 2.0, pattern")],
+        "links[1].burst_loss.p",
+        "[0, 1]",
+    ),
+    (
+        "batch pattern without batch",
+        &[("pattern = \"random\"", "pattern = \"batch\"")],
+        "links[1].burst_loss.batch",
+        "required key is missing",
+    ),
+    (
+        "batch given for random",
+        &[("pattern = \"random\"", "pattern = \"random\", batch = 4")],
+        "links[1].burst_loss.batch",
+        "only read by pattern",
+    ),
+    (
+        "burst loss names a missing flow",
+        &[("pattern = \"random\"", "pattern = \"random\", flow = 7")],
+        "links[1].burst_loss.flow",
+        "expected a flow id in 0..=0",
+    ),
+    (
+        "zero metrics interval",
+        &[(
+            "[[flows]]",
+            "[metrics]\nsample_interval = \"0 s\"\n\n[[flows]]",
+        )],
+        "metrics.sample_interval",
+        "greater than zero",
+    ),
+];
+
+#[test]
+fn obs_bad_inputs_name_path_and_reason() {
+    let mut failures = Vec::new();
+    for (what, edits, path, fragment) in OBS_BAD {
+        match parse_toml(&obs_edit(edits)) {
+            Ok(_) => failures.push(format!("{what}: parsed without error")),
+            Err(e) => {
+                if !e
+                    .errors
+                    .iter()
+                    .any(|x| x.path == *path && x.reason.contains(fragment))
+                {
+                    failures.push(format!(
+                        "{what}: wanted {path}: ...{fragment}..., got:\n{e}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} rows failed:\n{}",
+        failures.len(),
+        OBS_BAD.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn obs_scenario_resolves() {
+    use crate::obs::assembly::{FlowMapping, Selection, Trigger};
+    use crate::obs::loss::BurstLossPattern;
+    let s = ok(OBS_BASE);
+    assert_eq!(s.nodes[1].kind, NodeKind::Edge);
+    let e = s.nodes[1].edge.as_ref().unwrap();
+    assert_eq!(
+        e.assembly.trigger,
+        Trigger::Timer(SimDuration::from_millis(1))
+    );
+    assert_eq!(
+        e.assembly.selection,
+        Selection::PerEgress {
+            m: 2,
+            mapping: FlowMapping::Modulo
+        }
+    );
+    assert_eq!(e.acks, super::scenario::AckHandling::Bypass);
+    assert_eq!(
+        s.nodes[2].edge.as_ref().unwrap().assembly.selection,
+        Selection::MixedFlow
+    );
+    let o = s.links[1].optical.as_ref().unwrap();
+    assert_eq!(
+        o.burst_loss.as_ref().unwrap().pattern,
+        BurstLossPattern::Random
+    );
+    assert!(o.reverse_burst_loss.is_none());
+    assert_eq!(s.links[1].buffer, Buffer::Unlimited);
+    assert!(s.links[0].optical.is_none());
+    assert_eq!(s.metrics.sample_interval, SimDuration::from_millis(700));
+    let w = ok(&obs_edit(&[(
+        "selection = \"per_egress\"\nqueues = 2",
+        "selection = \"window\"\nthresholds = [32, 128]",
+    )]));
+    match w.nodes[1].edge.as_ref().unwrap().assembly.selection {
+        Selection::WindowBased { b, c, timers } => {
+            assert!((b - 32.0).abs() < 1e-12 && (c - 128.0).abs() < 1e-12);
+            assert_eq!(timers[2], SimDuration::from_millis(10));
+        }
+        other => panic!("{other:?}"),
     }
 }

@@ -18,7 +18,8 @@ use std::fmt;
 /// Accepted duration units, for error messages.
 pub const DURATION_UNITS: &str = "s, ms, us, µs, ns";
 /// Accepted bit-rate units, for error messages.
-pub const RATE_UNITS: &str = "bit/s, kbit/s, Mbit/s, Gbit/s, Tbit/s, also b/s Kb/s Mb/s Gb/s and bps kbps Mbps Gbps";
+pub const RATE_UNITS: &str =
+    "bit/s, kbit/s, Mbit/s, Gbit/s, Tbit/s, also b/s Kb/s Mb/s Gb/s and bps kbps Mbps Gbps";
 /// Accepted size units, for error messages.
 pub const SIZE_UNITS: &str = "B, KB, MB, GB (powers of 1000), KiB, MiB, GiB (powers of 1024)";
 
@@ -218,7 +219,12 @@ fn parse_decimal(s: &str) -> Result<Decimal, UnitError> {
     if i != b.len() {
         return Err(UnitError::NotANumber);
     }
-    Ok(Decimal { neg, mantissa, exp, inexact })
+    Ok(Decimal {
+        neg,
+        mantissa,
+        exp,
+        inexact,
+    })
 }
 
 /// `d × mult × 10^pow10` as a whole `u64`, or why not.
@@ -232,10 +238,17 @@ fn scale(d: &Decimal, mult: u128, pow10: i32, base: &'static str) -> Result<u64,
     let v = d.mantissa.checked_mul(mult).ok_or(UnitError::TooLarge)?;
     let e = d.exp + i64::from(pow10);
     if d.inexact {
-        return Err(if e > 0 { UnitError::TooLarge } else { UnitError::NotWhole(base) });
+        return Err(if e > 0 {
+            UnitError::TooLarge
+        } else {
+            UnitError::NotWhole(base)
+        });
     }
     let r = if e >= 0 {
-        let p = u32::try_from(e).ok().and_then(|e| 10u128.checked_pow(e)).ok_or(UnitError::TooLarge)?;
+        let p = u32::try_from(e)
+            .ok()
+            .and_then(|e| 10u128.checked_pow(e))
+            .ok_or(UnitError::TooLarge)?;
         v.checked_mul(p).ok_or(UnitError::TooLarge)?
     } else {
         match u32::try_from(-e).ok().and_then(|e| 10u128.checked_pow(e)) {
@@ -281,9 +294,15 @@ mod tests {
         assert_eq!(parse_duration_ns("0.000000001 s"), Ok(1));
         // Float arithmetic would give 299999999.99999994 here.
         assert_eq!(parse_duration_ns("0.3 s"), Ok(300_000_000));
-        assert_eq!(parse_duration_ns("18446744073 s"), Ok(18_446_744_073_000_000_000));
+        assert_eq!(
+            parse_duration_ns("18446744073 s"),
+            Ok(18_446_744_073_000_000_000)
+        );
         // Long mantissas are fine as long as the value is whole.
-        assert_eq!(parse_duration_ns("1.000000000000000000000000000000000000000000 s"), Ok(1_000_000_000));
+        assert_eq!(
+            parse_duration_ns("1.000000000000000000000000000000000000000000 s"),
+            Ok(1_000_000_000)
+        );
         assert_eq!(
             parse_duration_ns("1.000000000000000000000000000000000000000001 s"),
             Err(UnitError::NotWhole("nanoseconds"))
@@ -293,20 +312,38 @@ mod tests {
     #[test]
     fn bad_durations() {
         assert_eq!(parse_duration_ns("10"), Err(UnitError::BareNumber));
-        assert_eq!(parse_duration_ns("10 sec"), Err(UnitError::UnknownUnit("sec".into())));
-        assert_eq!(parse_duration_ns("10 MS"), Err(UnitError::UnknownUnit("MS".into())));
+        assert_eq!(
+            parse_duration_ns("10 sec"),
+            Err(UnitError::UnknownUnit("sec".into()))
+        );
+        assert_eq!(
+            parse_duration_ns("10 MS"),
+            Err(UnitError::UnknownUnit("MS".into()))
+        );
         assert_eq!(parse_duration_ns("-1 s"), Err(UnitError::Negative));
-        assert_eq!(parse_duration_ns("0.5 ns"), Err(UnitError::NotWhole("nanoseconds")));
-        assert_eq!(parse_duration_ns("1e-30 s"), Err(UnitError::NotWhole("nanoseconds")));
+        assert_eq!(
+            parse_duration_ns("0.5 ns"),
+            Err(UnitError::NotWhole("nanoseconds"))
+        );
+        assert_eq!(
+            parse_duration_ns("1e-30 s"),
+            Err(UnitError::NotWhole("nanoseconds"))
+        );
         assert_eq!(parse_duration_ns("18446744074 s"), Err(UnitError::TooLarge));
-        assert_eq!(parse_duration_ns("1e999999999999 s"), Err(UnitError::TooLarge));
+        assert_eq!(
+            parse_duration_ns("1e999999999999 s"),
+            Err(UnitError::TooLarge)
+        );
         assert_eq!(parse_duration_ns("ms"), Err(UnitError::NotANumber));
         assert_eq!(parse_duration_ns(""), Err(UnitError::NotANumber));
         assert_eq!(parse_duration_ns("."), Err(UnitError::NotANumber));
         assert_eq!(parse_duration_ns("1e s"), Err(UnitError::NotANumber));
         assert_eq!(parse_duration_ns("1.2.3 s"), Err(UnitError::NotANumber));
         assert_eq!(parse_duration_ns("--1 s"), Err(UnitError::NotANumber));
-        assert_eq!(parse_duration_ns("1 s s"), Err(UnitError::UnknownUnit("s s".into())));
+        assert_eq!(
+            parse_duration_ns("1 s s"),
+            Err(UnitError::UnknownUnit("s s".into()))
+        );
         assert_eq!(parse_duration_ns("NaN s"), Err(UnitError::NotANumber));
     }
 
@@ -320,10 +357,19 @@ mod tests {
         assert_eq!(parse_rate_bps("64 kbit/s"), Ok(64_000));
         assert_eq!(parse_rate_bps("2.5 Gbit/s"), Ok(2_500_000_000));
         assert_eq!(parse_rate_bps("1 b/s"), Ok(1));
-        assert_eq!(parse_rate_bps("1.5 bit/s"), Err(UnitError::NotWhole("bits per second")));
+        assert_eq!(
+            parse_rate_bps("1.5 bit/s"),
+            Err(UnitError::NotWhole("bits per second"))
+        );
         assert_eq!(parse_rate_bps("-5 Mbit/s"), Err(UnitError::Negative));
-        assert_eq!(parse_rate_bps("5 MB/s"), Err(UnitError::UnknownUnit("MB/s".into())));
-        assert_eq!(parse_rate_bps("5 mbit/s"), Err(UnitError::UnknownUnit("mbit/s".into())));
+        assert_eq!(
+            parse_rate_bps("5 MB/s"),
+            Err(UnitError::UnknownUnit("MB/s".into()))
+        );
+        assert_eq!(
+            parse_rate_bps("5 mbit/s"),
+            Err(UnitError::UnknownUnit("mbit/s".into()))
+        );
         assert_eq!(parse_rate_bps("100"), Err(UnitError::BareNumber));
     }
 
@@ -341,13 +387,22 @@ mod tests {
         assert_eq!(parse_bytes("1.040 KB"), Ok(1040));
         assert_eq!(parse_bytes("1.0405 KB"), Err(UnitError::NotWhole("bytes")));
         assert_eq!(parse_bytes("0.1 KiB"), Err(UnitError::NotWhole("bytes")));
-        assert_eq!(parse_bytes("100 packets"), Err(UnitError::UnknownUnit("packets".into())));
+        assert_eq!(
+            parse_bytes("100 packets"),
+            Err(UnitError::UnknownUnit("packets".into()))
+        );
         assert_eq!(parse_bytes("100"), Err(UnitError::BareNumber));
-        assert_eq!(parse_bytes("100 b"), Err(UnitError::UnknownUnit("b".into())));
+        assert_eq!(
+            parse_bytes("100 b"),
+            Err(UnitError::UnknownUnit("b".into()))
+        );
         assert_eq!(parse_amount("100 packets", true), Ok(Amount::Packets(100)));
         assert_eq!(parse_amount("1 packet", true), Ok(Amount::Packets(1)));
         assert_eq!(parse_amount("0 packets", true), Ok(Amount::Packets(0)));
-        assert_eq!(parse_amount("1.5 packets", true), Err(UnitError::NotWhole("packets")));
+        assert_eq!(
+            parse_amount("1.5 packets", true),
+            Err(UnitError::NotWhole("packets"))
+        );
         assert_eq!(parse_amount("64 KB", true), Ok(Amount::Bytes(64_000)));
     }
 

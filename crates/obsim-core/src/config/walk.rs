@@ -46,7 +46,11 @@ impl Val {
 
     /// Converts a TOML table.
     pub fn from_toml_table(t: &toml::Table) -> Val {
-        Val::Table(t.iter().map(|(k, v)| (k.clone(), Val::from_toml(v))).collect())
+        Val::Table(
+            t.iter()
+                .map(|(k, v)| (k.clone(), Val::from_toml(v)))
+                .collect(),
+        )
     }
 
     /// Converts a JSON value; `null` members of objects are dropped (treated
@@ -68,7 +72,10 @@ impl Val {
             J::String(s) => Val::Str(s.clone()),
             J::Array(a) => Val::Array(a.iter().map(Val::from_json).collect()),
             J::Object(o) => Val::Table(
-                o.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), Val::from_json(v))).collect(),
+                o.iter()
+                    .filter(|(_, v)| !v.is_null())
+                    .map(|(k, v)| (k.clone(), Val::from_json(v)))
+                    .collect(),
             ),
         }
     }
@@ -112,7 +119,10 @@ impl Errors {
             return;
         }
         self.seen.insert(key.clone());
-        self.list.push(ConfigError { path: key.0, reason: key.1 });
+        self.list.push(ConfigError {
+            path: key.0,
+            reason: key.1,
+        });
     }
     /// No problem so far.
     pub fn is_empty(&self) -> bool {
@@ -121,15 +131,24 @@ impl Errors {
     /// `Ok(value)` if no problem was recorded, else all of them.
     pub fn finish<T>(mut self, value: Option<T>) -> Result<T, ConfigErrors> {
         if self.more > 0 {
-            let reason =
-                format!("... and {} more problem{} not shown", self.more, if self.more == 1 { "" } else { "s" });
-            self.list.push(ConfigError { path: String::new(), reason });
+            let reason = format!(
+                "... and {} more problem{} not shown",
+                self.more,
+                if self.more == 1 { "" } else { "s" }
+            );
+            self.list.push(ConfigError {
+                path: String::new(),
+                reason,
+            });
         }
         match value {
             Some(v) if self.list.is_empty() => Ok(v),
             // Unreachable in practice: a part is invalid only after a push.
             _ if self.list.is_empty() => Err(ConfigErrors {
-                errors: vec![ConfigError { path: String::new(), reason: "invalid scenario".into() }],
+                errors: vec![ConfigError {
+                    path: String::new(),
+                    reason: "invalid scenario".into(),
+                }],
             }),
             _ => Err(ConfigErrors { errors: self.list }),
         }
@@ -196,7 +215,12 @@ pub struct Table<'a> {
 impl<'a> Table<'a> {
     /// Opens `val` as a table whose keys must all be in `allowed`; reports a
     /// wrong type or each unknown key (with the closest allowed key).
-    pub fn open(errs: &mut Errors, path: &str, val: &'a Val, allowed: &[&str]) -> Option<Table<'a>> {
+    pub fn open(
+        errs: &mut Errors,
+        path: &str,
+        val: &'a Val,
+        allowed: &[&str],
+    ) -> Option<Table<'a>> {
         let Val::Table(entries) = val else {
             errs.push(path, format!("expected a table, found {}", val.describe()));
             return None;
@@ -206,7 +230,10 @@ impl<'a> Table<'a> {
                 errs.push(join(path, k), unknown_key(k, allowed));
             }
         }
-        Some(Table { path: path.to_string(), entries })
+        Some(Table {
+            path: path.to_string(),
+            entries,
+        })
     }
 
     /// The table's own path.
@@ -230,7 +257,12 @@ impl<'a> Table<'a> {
     }
 
     /// Reads `key` with `parse`, whose error is the full reason.
-    pub fn get<T>(&self, errs: &mut Errors, key: &str, parse: impl FnOnce(&Val) -> Result<T, String>) -> Got<T> {
+    pub fn get<T>(
+        &self,
+        errs: &mut Errors,
+        key: &str,
+        parse: impl FnOnce(&Val) -> Result<T, String>,
+    ) -> Got<T> {
         match self.raw(key) {
             None => Got::Missing,
             Some(v) => match parse(v) {
@@ -253,7 +285,10 @@ impl<'a> Table<'a> {
     ) -> Option<T> {
         match self.get(errs, key, parse) {
             Got::Missing => {
-                errs.push(self.key_path(key), format!("required key is missing: expected {expected}"));
+                errs.push(
+                    self.key_path(key),
+                    format!("required key is missing: expected {expected}"),
+                );
                 None
             }
             Got::Invalid => None,
@@ -314,7 +349,10 @@ pub fn boolean(v: &Val) -> Result<bool, String> {
 pub fn name(v: &Val) -> Result<String, String> {
     match v {
         Val::Str(s) if !s.trim().is_empty() => Ok(s.clone()),
-        _ => Err(format!("expected a non-empty name string, found {}", v.describe())),
+        _ => Err(format!(
+            "expected a non-empty name string, found {}",
+            v.describe()
+        )),
     }
 }
 
@@ -328,14 +366,26 @@ pub fn int_in(v: &Val, lo: i128, hi: i128) -> Result<i128, String> {
 pub fn count_in(v: &Val, lo: i128, hi: i128, noun: &str) -> Result<i128, String> {
     // Bounds of u32 or wider read as "no upper bound" unless exceeded.
     let wide = hi >= i128::from(u32::MAX);
-    let what = if noun.is_empty() { "an integer".to_string() } else { format!("an integer number of {noun}") };
-    let range = if wide { format!("{what} >= {lo}") } else { format!("{what} in {lo}..={hi}") };
+    let what = if noun.is_empty() {
+        "an integer".to_string()
+    } else {
+        format!("an integer number of {noun}")
+    };
+    let range = if wide {
+        format!("{what} >= {lo}")
+    } else {
+        format!("{what} in {lo}..={hi}")
+    };
     match v {
         Val::Int(i) if (lo..=hi).contains(i) => Ok(*i),
-        Val::Int(i) if wide && *i > hi => Err(format!("expected {range} and at most {hi}, found {}", v.describe())),
-        Val::Float(f) if f.fract() == 0.0 && f.is_finite() => {
-            Err(format!("expected {range}, found {}; write it without a decimal point", v.describe()))
-        }
+        Val::Int(i) if wide && *i > hi => Err(format!(
+            "expected {range} and at most {hi}, found {}",
+            v.describe()
+        )),
+        Val::Float(f) if f.fract() == 0.0 && f.is_finite() => Err(format!(
+            "expected {range}, found {}; write it without a decimal point",
+            v.describe()
+        )),
         _ => Err(format!("expected {range}, found {}", v.describe())),
     }
 }
@@ -347,15 +397,27 @@ pub fn u32_in(v: &Val, lo: u32, hi: u32) -> Result<u32, String> {
 
 /// One of the strings in `choices`.
 pub fn choice<'c>(v: &Val, choices: &[&'c str]) -> Result<&'c str, String> {
-    let list = choices.iter().map(|c| quote(c)).collect::<Vec<_>>().join(", ");
+    let list = choices
+        .iter()
+        .map(|c| quote(c))
+        .collect::<Vec<_>>()
+        .join(", ");
     match v {
-        Val::Str(s) => choices.iter().find(|c| **c == s.as_str()).copied().ok_or_else(|| {
-            let mut r = format!("expected one of {list}, found {}", v.describe());
-            if let Some(c) = choices.iter().find(|c| c.eq_ignore_ascii_case(s)) {
-                let _ = write!(r, "; did you mean {}? (values are case-sensitive)", quote(c));
-            }
-            r
-        }),
+        Val::Str(s) => choices
+            .iter()
+            .find(|c| **c == s.as_str())
+            .copied()
+            .ok_or_else(|| {
+                let mut r = format!("expected one of {list}, found {}", v.describe());
+                if let Some(c) = choices.iter().find(|c| c.eq_ignore_ascii_case(s)) {
+                    let _ = write!(
+                        r,
+                        "; did you mean {}? (values are case-sensitive)",
+                        quote(c)
+                    );
+                }
+                r
+            }),
         _ => Err(format!("expected one of {list}, found {}", v.describe())),
     }
 }
@@ -365,12 +427,20 @@ pub fn probability(v: &Val) -> Result<f64, String> {
     let p = match v {
         Val::Float(f) => *f,
         Val::Int(i) => *i as f64,
-        _ => return Err(format!("expected a probability, a number in [0, 1], found {}", v.describe())),
+        _ => {
+            return Err(format!(
+                "expected a probability, a number in [0, 1], found {}",
+                v.describe()
+            ))
+        }
     };
     if (0.0..=1.0).contains(&p) {
         Ok(p)
     } else {
-        Err(format!("expected a probability, a number in [0, 1], found {}", v.describe()))
+        Err(format!(
+            "expected a probability, a number in [0, 1], found {}",
+            v.describe()
+        ))
     }
 }
 
@@ -407,9 +477,13 @@ mod tests {
     fn ints_and_choices() {
         assert_eq!(int_in(&Val::Int(3), 1, 4), Ok(3));
         assert!(int_in(&Val::Int(5), 1, 4).unwrap_err().contains("1..=4"));
-        assert!(int_in(&Val::Float(2.0), 1, 4).unwrap_err().contains("decimal point"));
+        assert!(int_in(&Val::Float(2.0), 1, 4)
+            .unwrap_err()
+            .contains("decimal point"));
         assert_eq!(choice(&Val::Str("a".into()), &["a", "b"]), Ok("a"));
-        assert!(choice(&Val::Str("c".into()), &["a", "b"]).unwrap_err().contains("\"a\", \"b\""));
+        assert!(choice(&Val::Str("c".into()), &["a", "b"])
+            .unwrap_err()
+            .contains("\"a\", \"b\""));
         assert!(probability(&Val::Float(f64::NAN)).is_err());
         assert_eq!(probability(&Val::Int(1)), Ok(1.0));
     }

@@ -218,8 +218,10 @@ mod tests {
             q.push(t(3), 100 + i);
         }
         let got: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
-        let want: Vec<_> =
-            (0..10).map(|i| (t(3), 100 + i)).chain((0..10).map(|i| (t(5), i))).collect();
+        let want: Vec<_> = (0..10)
+            .map(|i| (t(3), 100 + i))
+            .chain((0..10).map(|i| (t(5), i)))
+            .collect();
         assert_eq!(got, want, "{}", Q::NAME);
         assert!(q.is_empty());
     }
@@ -269,7 +271,10 @@ mod tests {
             if step % 4 == 0 {
                 let victim = (rnd() % n as u64) as usize;
                 assert!(q.cancel(keys[victim]));
-                keys[victim] = q.push(now + crate::time::SimDuration(rnd() % 10_000), [victim as u64; 12]);
+                keys[victim] = q.push(
+                    now + crate::time::SimDuration(rnd() % 10_000),
+                    [victim as u64; 12],
+                );
             }
         };
         for step in 0..20 * n {
@@ -281,7 +286,12 @@ mod tests {
             hold(&mut q, &mut keys, step);
             assert_eq!(q.len(), n);
         }
-        assert_eq!(q.footprint(), caps, "{}: buffers grew in steady state", Q::NAME);
+        assert_eq!(
+            q.footprint(),
+            caps,
+            "{}: buffers grew in steady state",
+            Q::NAME
+        );
         assert_eq!(q.capacity(), cap);
         assert!(cap >= n);
     }
@@ -290,7 +300,9 @@ mod tests {
     /// lazy designs; order and counts must survive it.
     fn mass_cancel<Q: FutureEventList<u32>>() {
         let mut q = Q::with_capacity(0);
-        let keys: Vec<_> = (0..500u32).map(|i| q.push(t(u64::from(i % 50)), i)).collect();
+        let keys: Vec<_> = (0..500u32)
+            .map(|i| q.push(t(u64::from(i % 50)), i))
+            .collect();
         for (i, k) in keys.iter().enumerate() {
             if i % 10 != 3 {
                 assert!(q.cancel(*k));
@@ -350,7 +362,9 @@ mod tests {
         let mut keys: Vec<_> = (0..n).map(|i| q.push(t(i as u64 * 7 % 1000), i)).collect();
         let mut x = 12345u64;
         for step in 0..200 * n {
-            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
             let (now, id) = q.pop().unwrap();
             keys[id] = q.push(now + crate::time::SimDuration((x >> 33) % 10_000), id);
             if step % 4 == 0 {
@@ -360,7 +374,11 @@ mod tests {
             }
         }
         let bound = (2 * n + 33).next_power_of_two();
-        assert!(q.footprint().iter().all(|&c| c <= bound), "{:?}", q.footprint());
+        assert!(
+            q.footprint().iter().all(|&c| c <= bound),
+            "{:?}",
+            q.footprint()
+        );
     }
 
     #[test]
@@ -419,7 +437,11 @@ mod tests {
                 Op::Push(dt) => {
                     let at = now + dt;
                     let k = q.push(t(at), seq);
-                    prop_assert!(by_key.insert(k, (at, seq)).is_none(), "{}: key reused while live", Q::NAME);
+                    prop_assert!(
+                        by_key.insert(k, (at, seq)).is_none(),
+                        "{}: key reused while live",
+                        Q::NAME
+                    );
                     model.insert((at, seq), seq);
                     keys.push((k, (at, seq)));
                 }

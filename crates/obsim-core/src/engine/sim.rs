@@ -55,7 +55,13 @@ impl Net {
     /// Hands `pkt` to the channel from `node` towards its destination.
     /// Returns false if it was dropped at a full buffer.
     #[inline]
-    fn transmit(&mut self, queue: &mut EventQueue<Event>, now: SimTime, node: NodeId, pkt: Packet) -> bool {
+    fn transmit(
+        &mut self,
+        queue: &mut EventQueue<Event>,
+        now: SimTime,
+        node: NodeId,
+        pkt: Packet,
+    ) -> bool {
         let Some(ch) = self.routes.next_hop(node, pkt.dst) else {
             debug_assert!(false, "no route from {node:?} to {:?}", pkt.dst);
             return false;
@@ -102,7 +108,10 @@ impl<'s> Simulation<'s> {
                 dirs.push((l.to, l.from, &l.reverse_loss));
             }
             for (a, b, spec) in dirs {
-                let parallel = channels.iter().filter(|c: &&Channel| c.from == a && c.to == b).count();
+                let parallel = channels
+                    .iter()
+                    .filter(|c: &&Channel| c.from == a && c.to == b)
+                    .count();
                 let name = format!(
                     "loss/{}->{}#{parallel}",
                     scenario.nodes[a.index()].name,
@@ -112,7 +121,11 @@ impl<'s> Simulation<'s> {
                 loss.push(LossModel::new(spec, stream(seed, &name)));
             }
         }
-        let transit: Vec<bool> = scenario.nodes.iter().map(|nd| nd.kind != NodeKind::Host).collect();
+        let transit: Vec<bool> = scenario
+            .nodes
+            .iter()
+            .map(|nd| nd.kind != NodeKind::Host)
+            .collect();
         let routes = RoutingTable::shortest_paths(n, &channels, &transit, scenario.routing);
         let mut flows = Vec::with_capacity(scenario.flows.len());
         for (i, f) in scenario.flows.iter().enumerate() {
@@ -145,7 +158,8 @@ impl<'s> Simulation<'s> {
             });
         }
         let t = &scenario.trace;
-        let trace = (t.cwnd || t.seq).then(|| TraceRecorder::new(flows.len(), &t.flows, t.cwnd, t.seq));
+        let trace =
+            (t.cwnd || t.seq).then(|| TraceRecorder::new(flows.len(), &t.flows, t.cwnd, t.seq));
         let finite_remaining = flows.iter().filter(|f| f.finite).count();
         let n_ch = channels.len();
         let obs = edge::Obs::new(scenario, seed, flows.len());
@@ -154,7 +168,11 @@ impl<'s> Simulation<'s> {
             seed,
             now: SimTime::ZERO,
             queue: EventQueue::with_capacity(1024),
-            net: Net { channels, loss, routes },
+            net: Net {
+                channels,
+                loss,
+                routes,
+            },
             flows,
             trace_on_change: trace.is_some() && t.interval.is_none(),
             trace,
@@ -178,12 +196,16 @@ impl<'s> Simulation<'s> {
 
     /// Runs to the end, reporting progress to `observer` every
     /// [`PROGRESS_EVERY`] events; stops early if it answers [`Control::Abort`].
-    pub fn run_observed(mut self, observer: &mut dyn FnMut(Progress) -> Control) -> Result<RunResults, SimError> {
+    pub fn run_observed(
+        mut self,
+        observer: &mut dyn FnMut(Progress) -> Control,
+    ) -> Result<RunResults, SimError> {
         let wall = Instant::now();
         let end = SimTime::ZERO + self.scenario.duration;
         // Scheduled first, so it precedes any other event at `end`.
         self.queue.push(end, Event::Stop);
-        self.queue.push(SimTime::ZERO + self.scenario.warmup, Event::WarmupEnd);
+        self.queue
+            .push(SimTime::ZERO + self.scenario.warmup, Event::WarmupEnd);
         if let Some(iv) = self.scenario.trace.interval {
             if self.trace.is_some() && iv > SimDuration::ZERO {
                 self.queue.push(SimTime::ZERO, Event::TraceSample);
@@ -218,12 +240,20 @@ impl<'s> Simulation<'s> {
                 break;
             }
             if self.events % PROGRESS_EVERY == 0
-                && observer(Progress { now: self.now, end, events: self.events }) == Control::Abort
+                && observer(Progress {
+                    now: self.now,
+                    end,
+                    events: self.events,
+                }) == Control::Abort
             {
                 return Err(SimError::Interrupted { at: self.now });
             }
         }
-        observer(Progress { now: self.now, end, events: self.events });
+        observer(Progress {
+            now: self.now,
+            end,
+            events: self.events,
+        });
         let wall_s = wall.elapsed().as_secs_f64();
         Ok(self.collect(wall_s))
     }
@@ -259,7 +289,13 @@ impl<'s> Simulation<'s> {
             Payload::Data(seg) => {
                 let fl = &mut self.flows[f.index()];
                 if let Some(ack) = fl.receiver.on_segment(self.now, &seg) {
-                    let a = Packet { flow: f, src: fl.dst, dst: fl.src, bytes: fl.header, payload: Payload::Ack(ack) };
+                    let a = Packet {
+                        flow: f,
+                        src: fl.dst,
+                        dst: fl.src,
+                        bytes: fl.header,
+                        payload: Payload::Ack(ack),
+                    };
                     let from = fl.dst;
                     net.transmit(&mut self.queue, self.now, from, a);
                 }
@@ -348,7 +384,13 @@ impl<'s> Simulation<'s> {
         match fl.receiver.delack_deadline() {
             Some(d) if d <= self.now => {
                 if let Some(ack) = fl.receiver.on_delack_timeout(self.now) {
-                    let a = Packet { flow: f, src: fl.dst, dst: fl.src, bytes: fl.header, payload: Payload::Ack(ack) };
+                    let a = Packet {
+                        flow: f,
+                        src: fl.dst,
+                        dst: fl.src,
+                        bytes: fl.header,
+                        payload: Payload::Ack(ack),
+                    };
                     let from = fl.dst;
                     self.net.transmit(&mut self.queue, self.now, from, a);
                 }
@@ -360,7 +402,9 @@ impl<'s> Simulation<'s> {
     }
 
     fn on_trace_sample(&mut self) {
-        let Some(tr) = self.trace.as_mut() else { return };
+        let Some(tr) = self.trace.as_mut() else {
+            return;
+        };
         for (i, fl) in self.flows.iter().enumerate() {
             let f = FlowId(i as u32);
             if tr.traces(f) && fl.start <= self.now {
@@ -375,20 +419,27 @@ impl<'s> Simulation<'s> {
     fn on_metrics_sample(&mut self) {
         let now = self.now;
         let counted = now >= SimTime::ZERO + self.scenario.warmup;
-        let samples = self.flows.iter().zip(&self.scenario.flows).map(|(fl, spec)| {
-            let st = fl.sender.stats();
-            let cap = f64::from(spec.tcp.max_window.min(spec.tcp.rwnd));
-            FlowSample {
-                active: fl.start <= now && fl.completed.is_none(),
-                window: fl.sender.cwnd().min(cap),
-                max_window: f64::from(spec.tcp.max_window),
-                rtt_s: fl.sender.srtt().map(SimDuration::as_secs_f64),
-                mss: spec.tcp.mss,
-                loss_events: st.td_events + st.to_events,
-            }
-        });
+        let samples = self
+            .flows
+            .iter()
+            .zip(&self.scenario.flows)
+            .map(|(fl, spec)| {
+                let st = fl.sender.stats();
+                let cap = f64::from(spec.tcp.max_window.min(spec.tcp.rwnd));
+                FlowSample {
+                    active: fl.start <= now && fl.completed.is_none(),
+                    window: fl.sender.cwnd().min(cap),
+                    max_window: f64::from(spec.tcp.max_window),
+                    rtt_s: fl.sender.srtt().map(SimDuration::as_secs_f64),
+                    mss: spec.tcp.mss,
+                    loss_events: st.td_events + st.to_events,
+                }
+            });
         self.sampler.sample(now, samples, counted);
-        self.queue.push(now + self.scenario.metrics.sample_interval, Event::MetricsSample);
+        self.queue.push(
+            now + self.scenario.metrics.sample_interval,
+            Event::MetricsSample,
+        );
     }
 
     fn on_warmup_end(&mut self) {
@@ -406,7 +457,11 @@ impl<'s> Simulation<'s> {
     fn collect(mut self, wall_s: f64) -> RunResults {
         let sc = self.scenario;
         let end = self.now;
-        let warm = if self.warmup_done { SimTime::ZERO + sc.warmup } else { end };
+        let warm = if self.warmup_done {
+            SimTime::ZERO + sc.warmup
+        } else {
+            end
+        };
         let measured = end.saturating_since(warm);
         // Data packets still in the network: drain the event list, then
         // look inside assemblers and bursts in flight.
@@ -425,7 +480,11 @@ impl<'s> Simulation<'s> {
         for (i, (fl, spec)) in self.flows.iter().zip(&sc.flows).enumerate() {
             let st = fl.sender.stats();
             let bytes_total = fl.receiver.delivered_bytes();
-            let bytes = if self.warmup_done { bytes_total - fl.delivered_bytes_at_warmup } else { 0 };
+            let bytes = if self.warmup_done {
+                bytes_total - fl.delivered_bytes_at_warmup
+            } else {
+                0
+            };
             let goodput = match fl.completed {
                 Some(c) if c > fl.start => bytes_total as f64 * 8.0 / (c - fl.start).as_secs_f64(),
                 _ if measured > SimDuration::ZERO => bytes as f64 * 8.0 / measured.as_secs_f64(),
@@ -517,7 +576,11 @@ impl<'s> Simulation<'s> {
             agg_throughput_cov: thr.cov,
             norm_cwnd_mean: norm.mean,
         };
-        let trace = self.trace.take().map(TraceRecorder::finish).unwrap_or_default();
+        let trace = self
+            .trace
+            .take()
+            .map(TraceRecorder::finish)
+            .unwrap_or_default();
 
         let mut bursts = BurstHistTable::default();
         for (metric, h) in [
@@ -531,10 +594,22 @@ impl<'s> Simulation<'s> {
                 bursts.count.push(c);
             }
         }
-        RunResults { meta, flows, links, trace, bursts, series }
+        RunResults {
+            meta,
+            flows,
+            links,
+            trace,
+            bursts,
+            series,
+        }
     }
 }
 
 fn sample(s: &TcpSender) -> SenderSample {
-    SenderSample { cwnd: s.cwnd(), ssthresh: s.ssthresh(), snd_nxt: s.snd_nxt(), snd_una: s.snd_una() }
+    SenderSample {
+        cwnd: s.cwnd(),
+        ssthresh: s.ssthresh(),
+        snd_nxt: s.snd_nxt(),
+        snd_una: s.snd_una(),
+    }
 }

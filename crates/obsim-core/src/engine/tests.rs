@@ -1,7 +1,8 @@
 //! End-to-end tests of the engine on hand-built scenarios.
 
 use crate::config::scenario::{
-    AppSpec, Buffer, FlowSpec, LinkSpec, LossSpec, NodeKind, NodeSpec, Routing, Scenario, StartSpec, TraceSpec,
+    AppSpec, Buffer, FlowSpec, LinkSpec, LossSpec, NodeKind, NodeSpec, Routing, Scenario,
+    StartSpec, TraceSpec,
 };
 use crate::engine::{run, RunOptions};
 use crate::ids::{FlowId, NodeId};
@@ -11,8 +12,19 @@ use crate::time::{SimDuration, SimTime};
 
 /// Host `s` -- router -- host `d`: access `a_bps`/`a_delay`, bottleneck
 /// `b_bps`/`b_delay` with loss `loss` on the forward direction.
-pub(crate) fn path3(tcp: &TcpConfig, a_bps: u64, b_bps: u64, delay_ms: u64, loss: LossSpec, secs: u64) -> Scenario {
-    let node = |name: &str, kind| NodeSpec { name: name.into(), kind, edge: None };
+pub(crate) fn path3(
+    tcp: &TcpConfig,
+    a_bps: u64,
+    b_bps: u64,
+    delay_ms: u64,
+    loss: LossSpec,
+    secs: u64,
+) -> Scenario {
+    let node = |name: &str, kind| NodeSpec {
+        name: name.into(),
+        kind,
+        edge: None,
+    };
     let link = |from: u32, to: u32, rate_bps, loss| LinkSpec {
         from: NodeId(from),
         to: NodeId(to),
@@ -31,7 +43,11 @@ pub(crate) fn path3(tcp: &TcpConfig, a_bps: u64, b_bps: u64, delay_ms: u64, loss
         warmup: SimDuration::ZERO,
         stop_when_flows_done: false,
         routing: Routing::Hops,
-        nodes: vec![node("s", NodeKind::Host), node("r", NodeKind::Router), node("d", NodeKind::Host)],
+        nodes: vec![
+            node("s", NodeKind::Host),
+            node("r", NodeKind::Router),
+            node("d", NodeKind::Host),
+        ],
         links: vec![link(0, 1, a_bps, LossSpec::None), link(1, 2, b_bps, loss)],
         flows: vec![FlowSpec {
             id: FlowId(0),
@@ -59,26 +75,48 @@ fn window_limited_flow_gets_w_over_rtt() {
     let f = &r.flows[0];
     let rtt = 0.040 + 2.0 * (1040.0 * 8.0 / 1e8) + 2.0 * (40.0 * 8.0 / 1e8);
     let expect = 10.0 * 1000.0 * 8.0 / rtt;
-    assert!((f.goodput_bps / expect - 1.0).abs() < 0.03, "goodput {} vs {expect}", f.goodput_bps);
+    assert!(
+        (f.goodput_bps / expect - 1.0).abs() < 0.03,
+        "goodput {} vs {expect}",
+        f.goodput_bps
+    );
 }
 
 #[test]
 fn same_seed_same_results_and_conservation() {
     let mut tcp = profile("rfc").unwrap();
     tcp.max_window = 64;
-    let sc = path3(&tcp, 100_000_000, 10_000_000, 5, LossSpec::Bernoulli { p: 0.01, data_only: false }, 20);
+    let sc = path3(
+        &tcp,
+        100_000_000,
+        10_000_000,
+        5,
+        LossSpec::Bernoulli {
+            p: 0.01,
+            data_only: false,
+        },
+        20,
+    );
     let a = run(&sc, &RunOptions::default()).unwrap();
     let b = run(&sc, &RunOptions::default()).unwrap();
     let c = run(&sc, &RunOptions { seed: Some(2) }).unwrap();
     let key = |r: &crate::results::RunResults| {
-        (r.meta.events, r.flows[0].segments_sent, r.flows[0].bytes_delivered, r.flows[0].packets_dropped)
+        (
+            r.meta.events,
+            r.flows[0].segments_sent,
+            r.flows[0].bytes_delivered,
+            r.flows[0].packets_dropped,
+        )
     };
     assert_eq!(key(&a), key(&b));
     assert_ne!(key(&a), key(&c));
     for r in [&a, &c] {
         let f = &r.flows[0];
         assert!(f.packets_dropped > 0);
-        assert_eq!(f.segments_sent, f.segments_received + f.packets_dropped + f.segments_in_flight);
+        assert_eq!(
+            f.segments_sent,
+            f.segments_received + f.packets_dropped + f.segments_in_flight
+        );
     }
 }
 
@@ -87,7 +125,10 @@ fn event_stays_small() {
     // The event is moved through the queue by value: keep it compact.
     let size = std::mem::size_of::<crate::engine::event::Event>();
     assert!(size <= 128, "Event is {size} bytes");
-    eprintln!("Event: {size} bytes, Packet: {} bytes", std::mem::size_of::<crate::net::Packet>());
+    eprintln!(
+        "Event: {size} bytes, Packet: {} bytes",
+        std::mem::size_of::<crate::net::Packet>()
+    );
 }
 
 fn toml_run(text: &str) -> crate::results::RunResults {
@@ -120,7 +161,11 @@ fn stop_when_flows_done_ends_at_last_completion() {
     let r = toml_run(&text);
     assert_eq!(r.meta.stop_reason, "flows_done");
     let last = r.flows.iter().map(|f| f.end_s).fold(0.0, f64::max);
-    assert!((r.meta.end_time_s - last).abs() < 1e-9, "ended {} last {last}", r.meta.end_time_s);
+    assert!(
+        (r.meta.end_time_s - last).abs() < 1e-9,
+        "ended {} last {last}",
+        r.meta.end_time_s
+    );
     for f in &r.flows {
         assert_eq!(f.segments_delivered, 100);
         assert!(f.end_s > f.start_s);
@@ -133,14 +178,20 @@ fn warmup_is_excluded_from_goodput_and_trace_interval_is_kept() {
         "{TWO_HOSTS}\n[[flows]]\nfrom = \"a\"\nto = \"b\"\n[trace]\ncwnd = true\ninterval = \"100 ms\"\n"
     );
     let cold = toml_run(&format!("[simulation]\nduration = \"10 s\"\n{base}"));
-    let warm = toml_run(&format!("[simulation]\nduration = \"10 s\"\nwarmup = \"5 s\"\n{base}"));
+    let warm = toml_run(&format!(
+        "[simulation]\nduration = \"10 s\"\nwarmup = \"5 s\"\n{base}"
+    ));
     assert!((warm.meta.measured_s - 5.0).abs() < 1e-9);
     // Same run, same seed: bytes after warm-up are a part of all bytes.
     assert!(warm.flows[0].bytes_delivered < cold.flows[0].bytes_delivered);
     assert!(warm.flows[0].bytes_delivered > cold.flows[0].bytes_delivered * 4 / 10);
     // Samples at 0, 0.1, ..., 9.9 s.
     assert_eq!(cold.trace.time_s.len(), 100);
-    assert!(cold.trace.time_s.windows(2).all(|w| (w[1] - w[0] - 0.1).abs() < 1e-9));
+    assert!(cold
+        .trace
+        .time_s
+        .windows(2)
+        .all(|w| (w[1] - w[0] - 0.1).abs() < 1e-9));
 }
 
 #[test]
@@ -160,6 +211,11 @@ fn progress_observer_sees_time_advance_and_can_abort() {
     // Observing does not change the results.
     let plain = run(&sc, &RunOptions::default()).unwrap();
     assert_eq!(plain.meta.events, r.meta.events);
-    let err = crate::engine::run_observed(&sc, &RunOptions::default(), &mut |_| crate::engine::Control::Abort);
-    assert!(matches!(err, Err(crate::engine::SimError::Interrupted { .. })));
+    let err = crate::engine::run_observed(&sc, &RunOptions::default(), &mut |_| {
+        crate::engine::Control::Abort
+    });
+    assert!(matches!(
+        err,
+        Err(crate::engine::SimError::Interrupted { .. })
+    ));
 }

@@ -61,7 +61,8 @@ pub struct Moments {
 impl Moments {
     /// Moments of `xs` (all NaN for an empty sample).
     pub fn of(xs: impl IntoIterator<Item = f64>) -> Self {
-        let (mut n, mut sum, mut sq, mut min, mut max) = (0u64, 0.0, 0.0, f64::INFINITY, f64::NEG_INFINITY);
+        let (mut n, mut sum, mut sq, mut min, mut max) =
+            (0u64, 0.0, 0.0, f64::INFINITY, f64::NEG_INFINITY);
         for x in xs {
             n += 1;
             sum += x;
@@ -70,11 +71,25 @@ impl Moments {
             max = max.max(x);
         }
         if n == 0 {
-            return Self { n, mean: f64::NAN, std: f64::NAN, min: f64::NAN, max: f64::NAN, cov: f64::NAN };
+            return Self {
+                n,
+                mean: f64::NAN,
+                std: f64::NAN,
+                min: f64::NAN,
+                max: f64::NAN,
+                cov: f64::NAN,
+            };
         }
         let mean = sum / n as f64;
         let std = (sq / n as f64 - mean * mean).max(0.0).sqrt();
-        Self { n, mean, std, min, max, cov: if mean == 0.0 { f64::NAN } else { std / mean } }
+        Self {
+            n,
+            mean,
+            std,
+            min,
+            max,
+            cov: if mean == 0.0 { f64::NAN } else { std / mean },
+        }
     }
 }
 
@@ -92,7 +107,10 @@ pub struct Sampler {
 impl Sampler {
     /// A sampler for `n_flows` flows.
     pub fn new(n_flows: usize) -> Self {
-        Self { last_losses: vec![0; n_flows], ..Self::default() }
+        Self {
+            last_losses: vec![0; n_flows],
+            ..Self::default()
+        }
     }
 
     /// Takes one sample at `now`; `counted` says whether it falls in the
@@ -117,7 +135,8 @@ impl Sampler {
         s.time_s.push(now.as_secs_f64());
         s.active_flows.push(active);
         s.agg_throughput_bps.push(thr);
-        s.norm_cwnd.push(if wmax > 0.0 { win / wmax } else { f64::NAN });
+        s.norm_cwnd
+            .push(if wmax > 0.0 { win / wmax } else { f64::NAN });
         s.flows_with_loss.push(lossy);
         if counted && lossy > 0 {
             self.sum_lossy_flows += lossy;
@@ -160,7 +179,10 @@ pub struct BinCounter {
 impl BinCounter {
     /// Bins of `width`.
     pub fn new(width: SimDuration) -> Self {
-        Self { width, bytes: Vec::new() }
+        Self {
+            width,
+            bytes: Vec::new(),
+        }
     }
 
     /// Adds `bytes` at time `t`.
@@ -179,7 +201,10 @@ impl BinCounter {
         let first = from.0.div_ceil(w);
         let last = to.0 / w; // bins [first, last) end by `to`
         let secs = self.width.as_secs_f64();
-        Moments::of((first..last).map(|i| self.bytes.get(i as usize).copied().unwrap_or(0) as f64 * 8.0 / secs))
+        Moments::of(
+            (first..last)
+                .map(|i| self.bytes.get(i as usize).copied().unwrap_or(0) as f64 * 8.0 / secs),
+        )
     }
 }
 
@@ -188,7 +213,14 @@ mod tests {
     use super::*;
 
     fn fs(active: bool, window: f64, rtt: f64, losses: u64) -> FlowSample {
-        FlowSample { active, window, max_window: 100.0, rtt_s: Some(rtt), mss: 1000, loss_events: losses }
+        FlowSample {
+            active,
+            window,
+            max_window: 100.0,
+            rtt_s: Some(rtt),
+            mss: 1000,
+            loss_events: losses,
+        }
     }
 
     #[test]
@@ -197,7 +229,11 @@ mod tests {
         // Sample 1: no loss. Sample 2: all 4 lose. Sample 3: 1 of 4 loses.
         s.sample(SimTime(0), (0..4).map(|_| fs(true, 10.0, 0.1, 0)), true);
         s.sample(SimTime(1), (0..4).map(|_| fs(true, 10.0, 0.1, 1)), true);
-        s.sample(SimTime(2), (0..4).map(|i| fs(true, 10.0, 0.1, 1 + u64::from(i == 0))), true);
+        s.sample(
+            SimTime(2),
+            (0..4).map(|i| fs(true, 10.0, 0.1, 1 + u64::from(i == 0))),
+            true,
+        );
         assert!((s.sync_index() - 5.0 / 8.0).abs() < 1e-12);
         let (series, thr, norm, _) = s.finish(SimTime(0));
         assert_eq!(series.flows_with_loss, vec![0, 4, 1]);

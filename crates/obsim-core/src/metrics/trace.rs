@@ -41,7 +41,13 @@ impl TraceRecorder {
                 *e = true;
             }
         }
-        Self { table: TraceTable::default(), last: vec![None; n_flows], enabled, seq, cwnd }
+        Self {
+            table: TraceTable::default(),
+            last: vec![None; n_flows],
+            enabled,
+            seq,
+            cwnd,
+        }
     }
 
     /// True if flow `f` is traced.
@@ -68,7 +74,9 @@ impl TraceRecorder {
         let changed = match self.last[f.index()] {
             None => true,
             Some(l) => {
-                (self.cwnd && (l.cwnd.to_bits() != s.cwnd.to_bits() || l.ssthresh.to_bits() != s.ssthresh.to_bits()))
+                (self.cwnd
+                    && (l.cwnd.to_bits() != s.cwnd.to_bits()
+                        || l.ssthresh.to_bits() != s.ssthresh.to_bits()))
                     || (self.seq && (l.snd_nxt != s.snd_nxt || l.snd_una != s.snd_una))
             }
         };

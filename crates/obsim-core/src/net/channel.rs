@@ -64,7 +64,13 @@ pub struct Channel {
 
 impl Channel {
     /// A channel with an empty buffer.
-    pub fn new(from: NodeId, to: NodeId, rate_bps: u64, delay: SimDuration, buffer: Buffer) -> Self {
+    pub fn new(
+        from: NodeId,
+        to: NodeId,
+        rate_bps: u64,
+        delay: SimDuration,
+        buffer: Buffer,
+    ) -> Self {
         let cap = match buffer {
             Buffer::Packets(n) => (n as usize).min(1 << 16) + 1,
             Buffer::Bytes(_) | Buffer::Unlimited => 64,
@@ -159,7 +165,13 @@ mod tests {
 
     fn ch(buffer: Buffer) -> Channel {
         // 8 Mbit/s: a 1000-byte packet takes exactly 1 ms.
-        Channel::new(NodeId(0), NodeId(1), 8_000_000, SimDuration::from_millis(10), buffer)
+        Channel::new(
+            NodeId(0),
+            NodeId(1),
+            8_000_000,
+            SimDuration::from_millis(10),
+            buffer,
+        )
     }
 
     #[test]
@@ -181,7 +193,10 @@ mod tests {
         assert_eq!(c.enqueue(t0, 1000), None); // full
         assert_eq!(c.stats.drops_buffer, 1);
         // At 1 ms the second packet enters service: one place frees up.
-        assert_eq!(c.enqueue(SimTime(1_000_000), 1000), Some(SimTime(14_000_000)));
+        assert_eq!(
+            c.enqueue(SimTime(1_000_000), 1000),
+            Some(SimTime(14_000_000))
+        );
         assert_eq!(c.enqueue(SimTime(1_000_000), 1000), None);
     }
 
@@ -191,7 +206,13 @@ mod tests {
         assert!(c.enqueue(SimTime::ZERO, 1000).is_some());
         assert!(c.enqueue(SimTime::ZERO, 1000).is_some());
         assert!(c.enqueue(SimTime::ZERO, 1000).is_none());
-        assert_eq!(c.busy_time_until(SimTime(1_500_000)), SimDuration(1_500_000));
-        assert_eq!(c.busy_time_until(SimTime(5_000_000)), SimDuration(2_000_000));
+        assert_eq!(
+            c.busy_time_until(SimTime(1_500_000)),
+            SimDuration(1_500_000)
+        );
+        assert_eq!(
+            c.busy_time_until(SimTime(5_000_000)),
+            SimDuration(2_000_000)
+        );
     }
 }

@@ -48,20 +48,34 @@ impl LossModel {
     pub fn new(spec: &LossSpec, rng: SimRng) -> Self {
         match spec {
             LossSpec::None => LossModel::None,
-            LossSpec::Bernoulli { p, data_only } => {
-                LossModel::Bernoulli { p: *p, data_only: *data_only, rng: Box::new(rng) }
-            }
+            LossSpec::Bernoulli { p, data_only } => LossModel::Bernoulli {
+                p: *p,
+                data_only: *data_only,
+                rng: Box::new(rng),
+            },
             LossSpec::Packets { indices } => {
                 let mut indices = indices.clone();
                 indices.sort_unstable();
                 indices.dedup();
-                LossModel::Packets { indices, count: 0, next: 0 }
+                LossModel::Packets {
+                    indices,
+                    count: 0,
+                    next: 0,
+                }
             }
-            LossSpec::Segments { flow, seqs, retransmissions } => {
+            LossSpec::Segments {
+                flow,
+                seqs,
+                retransmissions,
+            } => {
                 let mut seqs = seqs.clone();
                 seqs.sort_unstable();
                 seqs.dedup();
-                LossModel::Segments { flow: *flow, seqs, retransmissions: *retransmissions }
+                LossModel::Segments {
+                    flow: *flow,
+                    seqs,
+                    retransmissions: *retransmissions,
+                }
             }
         }
     }
@@ -77,7 +91,11 @@ impl LossModel {
                 }
                 uniform01(rng) < *p
             }
-            LossModel::Packets { indices, count, next } => {
+            LossModel::Packets {
+                indices,
+                count,
+                next,
+            } => {
                 let i = *count;
                 *count += 1;
                 if indices.get(*next) == Some(&i) {
@@ -87,7 +105,11 @@ impl LossModel {
                     false
                 }
             }
-            LossModel::Segments { flow, seqs, retransmissions } => match pkt.payload {
+            LossModel::Segments {
+                flow,
+                seqs,
+                retransmissions,
+            } => match pkt.payload {
                 Payload::Data(seg) if pkt.flow == *flow => {
                     (*retransmissions || !seg.retransmit) && seqs.binary_search(&seg.seq).is_ok()
                 }
@@ -111,30 +133,53 @@ mod tests {
             src: NodeId(0),
             dst: NodeId(1),
             bytes: 1040,
-            payload: Payload::Data(Segment { seq, len: 1000, retransmit, sent_at: SimTime::ZERO }),
+            payload: Payload::Data(Segment {
+                seq,
+                len: 1000,
+                retransmit,
+                sent_at: SimTime::ZERO,
+            }),
         }
     }
 
     #[test]
     fn bernoulli_rate_is_close_to_p() {
-        let mut m = LossModel::new(&LossSpec::Bernoulli { p: 0.01, data_only: false }, stream(3, "t"));
+        let mut m = LossModel::new(
+            &LossSpec::Bernoulli {
+                p: 0.01,
+                data_only: false,
+            },
+            stream(3, "t"),
+        );
         let n = 200_000;
         let lost = (0..n).filter(|&i| m.lose(&data(0, i, false))).count();
         let rate = lost as f64 / n as f64;
         // 5 standard deviations of a binomial(200000, 0.01).
-        assert!((rate - 0.01).abs() < 5.0 * (0.01 * 0.99 / n as f64).sqrt(), "rate {rate}");
+        assert!(
+            (rate - 0.01).abs() < 5.0 * (0.01 * 0.99 / n as f64).sqrt(),
+            "rate {rate}"
+        );
     }
 
     #[test]
     fn packet_list_drops_exactly_those() {
-        let mut m = LossModel::new(&LossSpec::Packets { indices: vec![3, 1, 3] }, stream(1, "t"));
+        let mut m = LossModel::new(
+            &LossSpec::Packets {
+                indices: vec![3, 1, 3],
+            },
+            stream(1, "t"),
+        );
         let lost: Vec<u64> = (0..6).filter(|&i| m.lose(&data(0, i, false))).collect();
         assert_eq!(lost, vec![1, 3]);
     }
 
     #[test]
     fn segment_list_spares_other_flows_and_retransmissions() {
-        let spec = LossSpec::Segments { flow: FlowId(1), seqs: vec![5], retransmissions: false };
+        let spec = LossSpec::Segments {
+            flow: FlowId(1),
+            seqs: vec![5],
+            retransmissions: false,
+        };
         let mut m = LossModel::new(&spec, stream(1, "t"));
         assert!(!m.lose(&data(0, 5, false)));
         assert!(m.lose(&data(1, 5, false)));

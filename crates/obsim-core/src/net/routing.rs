@@ -23,7 +23,12 @@ pub struct RoutingTable {
 impl RoutingTable {
     /// Computes routes over `channels` between `n` nodes; `transit[i]` says
     /// whether node `i` may forward traffic it did not originate.
-    pub fn shortest_paths(n: usize, channels: &[Channel], transit: &[bool], metric: Routing) -> Self {
+    pub fn shortest_paths(
+        n: usize,
+        channels: &[Channel],
+        transit: &[bool],
+        metric: Routing,
+    ) -> Self {
         // Adjacency lists in channel order, for deterministic expansion.
         let mut out: Vec<Vec<(usize, LinkId)>> = vec![Vec::new(); n];
         for (i, c) in channels.iter().enumerate() {

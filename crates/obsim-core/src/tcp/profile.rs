@@ -68,17 +68,17 @@ fn rfc() -> TcpConfig {
 fn ns2() -> TcpConfig {
     TcpConfig {
         variant: Variant::Reno,
-        mss: 1000,     // packetSize_ 1000
-        header: 40,    // tcpip_base_hdr_size_ 40, useHeaders_ true
-        max_window: 20, // window_ 20
-        rwnd: u32::MAX, // TCPSink advertises no window
-        initial_cwnd: 2, // windowInit_ 2 (2001-05-26), windowInitOption_ 1
+        mss: 1000,                                     // packetSize_ 1000
+        header: 40,                                    // tcpip_base_hdr_size_ 40, useHeaders_ true
+        max_window: 20,                                // window_ 20
+        rwnd: u32::MAX,                                // TCPSink advertises no window
+        initial_cwnd: 2,     // windowInit_ 2 (2001-05-26), windowInitOption_ 1
         initial_ssthresh: 0, // reset(): ssthresh_ = int(window_)
         dupack_threshold: 3, // numdupacks_ 3
         ssthresh_basis: SsthreshBasis::Cwnd, // slowdown(): min(cwnd, window_)/2
-        delayed_ack: false, // TCPSink ACKs every packet
+        delayed_ack: false,  // TCPSink ACKs every packet
         delack_timeout: SimDuration::from_millis(100), // DelAck interval_ 100ms
-        sack_blocks: 3, // maxSackBlocks_ 3
+        sack_blocks: 3,      // maxSackBlocks_ 3
         rto: RtoConfig {
             estimator: RtoEstimator::Ns2,
             initial: SimDuration::from_secs(3), // rtxcur_init_ 3.0 (2006-01-21)

@@ -247,7 +247,9 @@ impl TcpReceiver {
                 continue;
             }
             let k = self.ooo.partition_point(|&(_, e)| e <= b.start);
-            let Some(&(s, e)) = self.ooo.get(k) else { continue };
+            let Some(&(s, e)) = self.ooo.get(k) else {
+                continue;
+            };
             if s > b.start {
                 continue;
             }
@@ -351,7 +353,11 @@ mod tests {
         let a = r.on_segment(t, &seg(8)).unwrap();
         assert_eq!(blocks(&a), vec![(8, 9), (5, 6), (2, 3)]);
         let a = r.on_segment(t, &seg(11)).unwrap();
-        assert_eq!(blocks(&a), vec![(11, 12), (8, 9), (5, 6)], "at most 3 blocks");
+        assert_eq!(
+            blocks(&a),
+            vec![(11, 12), (8, 9), (5, 6)],
+            "at most 3 blocks"
+        );
         let a = r.on_segment(t, &seg(3)).unwrap();
         assert_eq!(blocks(&a), vec![(2, 4), (11, 12), (8, 9)]);
         // A repeat of buffered data moves its block to the front.

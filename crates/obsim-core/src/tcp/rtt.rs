@@ -149,7 +149,8 @@ impl RttEstimator {
         }
         // t_rtxcur_ = ((rttvar4 << (exp + 1)) + srtt8) >> 3 ticks
         //           = SRTT + 4 RTTVAR, truncated to whole ticks.
-        let ticks = ((s.rttvar4 << (RTTVAR_EXP + SRTT_SHIFT - RTTVAR_SHIFT)) + s.srtt8) >> SRTT_SHIFT;
+        let ticks =
+            ((s.rttvar4 << (RTTVAR_EXP + SRTT_SHIFT - RTTVAR_SHIFT)) + s.srtt8) >> SRTT_SHIFT;
         s.rtxcur = (ticks.max(0) as u64).saturating_mul(tick);
         s.sampled = true;
         self.srtt = Some(SimDuration(((s.srtt8.max(0) as u64) * tick) >> SRTT_SHIFT));

@@ -136,7 +136,8 @@ impl TcpSender {
                 self.pending_rtx = None;
             }
             self.recovery.on_ack_info(&self.cb, ack);
-            self.recovery.on_new_ack(&mut self.cb, self.cc.as_mut(), acked, &mut out);
+            self.recovery
+                .on_new_ack(&mut self.cb, self.cc.as_mut(), acked, &mut out);
             if self.is_complete() {
                 self.stats.completed_at = Some(now);
                 self.rto_deadline = None;
@@ -147,7 +148,8 @@ impl TcpSender {
             // RFC 5681 §2 duplicate ACK: same cumulative ACK, data outstanding.
             self.cb.dupacks += 1;
             self.recovery.on_ack_info(&self.cb, ack);
-            self.recovery.on_dup_ack(&mut self.cb, self.cc.as_mut(), &mut out);
+            self.recovery
+                .on_dup_ack(&mut self.cb, self.cc.as_mut(), &mut out);
         } else {
             // Old ACK (below snd_una): ignored.
             return;
@@ -219,7 +221,8 @@ impl TcpSender {
             }
             TimeoutReaction::FastRetransmit => {
                 let mut out = Actions::default();
-                self.recovery.enter_recovery(&mut self.cb, self.cc.as_mut(), &mut out);
+                self.recovery
+                    .enter_recovery(&mut self.cb, self.cc.as_mut(), &mut out);
                 self.apply(now, out);
             }
         }

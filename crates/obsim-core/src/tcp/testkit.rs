@@ -179,12 +179,17 @@ impl Harness {
                 || self.path.drop_nth.contains(&(seg.seq, n))
                 || self.lose();
             let start = self.now.max(self.link_free_at);
-            self.link_free_at = start + SimDuration::transmission(u64::from(seg.len) + 40, self.path.rate_bps);
+            self.link_free_at =
+                start + SimDuration::transmission(u64::from(seg.len) + 40, self.path.rate_bps);
             if !dropped {
                 let at = self.link_free_at + self.path.delay;
                 self.push(at, Ev::Seg(seg));
             }
-            self.tx.push(TxRecord { t: self.now, seg, dropped });
+            self.tx.push(TxRecord {
+                t: self.now,
+                seg,
+                dropped,
+            });
         }
     }
 
@@ -234,7 +239,11 @@ impl Harness {
         self.sample(false);
         let s = &self.sender;
         assert!(s.cwnd() >= 1.0, "cwnd {} < 1 at {}", s.cwnd(), self.now);
-        assert!(s.snd_una() <= s.snd_nxt(), "snd_una > snd_nxt at {}", self.now);
+        assert!(
+            s.snd_una() <= s.snd_nxt(),
+            "snd_una > snd_nxt at {}",
+            self.now
+        );
         assert!(self.receiver.rcv_nxt() <= s.snd_nxt());
         true
     }
@@ -262,6 +271,9 @@ impl Harness {
 
     /// The first sample at or after `t` in state `state`.
     pub fn first_in_state(&self, state: CaState) -> Option<(usize, &StateSample)> {
-        self.trace.iter().enumerate().find(|(_, s)| s.state == state)
+        self.trace
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.state == state)
     }
 }

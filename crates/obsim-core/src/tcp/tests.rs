@@ -3,11 +3,11 @@
 
 #![allow(clippy::many_single_char_names)] // c = config, p = path, h = harness, s = sample: the tests read better short
 
+use crate::tcp::cc::WindowGrowth;
 use crate::tcp::config::{SsthreshBasis, TcpConfig, Variant};
 use crate::tcp::control::CaState;
-use crate::tcp::profile::profile;
-use crate::tcp::cc::WindowGrowth;
 use crate::tcp::control::ControlBlock;
+use crate::tcp::profile::profile;
 use crate::tcp::testkit::{Harness, Path};
 use crate::tcp::timeout::{TimeoutReaction, TimeoutResponse};
 use crate::time::{SimDuration, SimTime};
@@ -58,7 +58,11 @@ fn slow_start_doubles_cwnd_every_rtt() {
     for k in 1..=5u32 {
         let t = SimTime::ZERO + rtt().saturating_mul(u64::from(k)) + SimDuration::from_millis(50);
         h.run_until(t);
-        assert!((h.sender.cwnd() - f64::from(2u32 << k)).abs() < 1e-9, "k={k}: cwnd {}", h.sender.cwnd());
+        assert!(
+            (h.sender.cwnd() - f64::from(2u32 << k)).abs() < 1e-9,
+            "k={k}: cwnd {}",
+            h.sender.cwnd()
+        );
     }
 }
 
@@ -88,7 +92,10 @@ fn window_limited_flow_gets_w_over_rtt() {
     h.run_until(secs(15));
     let rate = (h.receiver.delivered_bytes() - b0) as f64 / 10.0;
     let expect = 10.0 * 1000.0 / rtt().as_secs_f64();
-    assert!((rate - expect).abs() / expect < 0.01, "rate {rate} vs {expect}");
+    assert!(
+        (rate - expect).abs() / expect < 0.01,
+        "rate {rate} vs {expect}"
+    );
     assert_eq!(h.sender.stats().retransmits, 0);
 }
 
@@ -105,9 +112,15 @@ fn rto_converges_to_min_when_rtt_is_stable() {
     let mut h = Harness::new(&c, None, path());
     h.run_until(secs(60));
     let rto = h.sender.rto();
-    assert!(rto >= rtt() && rto < rtt() + SimDuration::from_millis(5), "rto {rto}");
+    assert!(
+        rto >= rtt() && rto < rtt() + SimDuration::from_millis(5),
+        "rto {rto}"
+    );
     let srtt = h.sender.srtt().unwrap();
-    assert!(srtt.as_nanos().abs_diff(rtt().as_nanos()) < 1_000_000, "srtt {srtt}");
+    assert!(
+        srtt.as_nanos().abs_diff(rtt().as_nanos()) < 1_000_000,
+        "srtt {srtt}"
+    );
 }
 
 #[test]
@@ -145,15 +158,28 @@ fn single_loss_is_one_fast_retransmit_per_variant() {
         assert!(st.retransmits <= 1 + extra, "{v:?}: {st:?}");
         let (before, ssthresh, cwnd) = cut_at_first(&h, CaState::Recovery);
         // ns-2 basis: ssthresh = floor(min(cwnd, W) / 2).
-        assert!((ssthresh - (before.min(64.0) / 2.0).floor()).abs() < 1e-9, "{v:?} {before} {ssthresh}");
+        assert!(
+            (ssthresh - (before.min(64.0) / 2.0).floor()).abs() < 1e-9,
+            "{v:?} {before} {ssthresh}"
+        );
         // RFC 5681 §3.2 step 3: cwnd = ssthresh + 3 (Reno, NewReno);
         // RFC 6675 §5 (4.2): cwnd = ssthresh (SACK).
         let inflate = if v == Variant::Sack { 0.0 } else { 3.0 };
-        assert!((cwnd - ssthresh - inflate).abs() < 1e-9, "{v:?}: cwnd {cwnd} at entry");
+        assert!(
+            (cwnd - ssthresh - inflate).abs() < 1e-9,
+            "{v:?}: cwnd {cwnd} at entry"
+        );
         // Step 6 / full ACK: leave recovery with cwnd = ssthresh.
         let (i, _) = h.first_in_state(CaState::Recovery).unwrap();
-        let exit = h.trace[i..].iter().find(|x| x.state == CaState::Open).unwrap();
-        assert!((exit.cwnd - ssthresh).abs() < 1e-9, "{v:?}: cwnd {} at exit", exit.cwnd);
+        let exit = h.trace[i..]
+            .iter()
+            .find(|x| x.state == CaState::Open)
+            .unwrap();
+        assert!(
+            (exit.cwnd - ssthresh).abs() < 1e-9,
+            "{v:?}: cwnd {} at exit",
+            exit.cwnd
+        );
     }
 }
 
@@ -214,12 +240,20 @@ fn newreno_repairs_one_hole_per_rtt() {
     let mut h = Harness::new(&c, Some(300_000), p);
     h.run_to_completion(secs(100)).unwrap();
     let st = h.sender.stats();
-    assert_eq!((st.td_events, st.to_events, st.retransmits), (1, 0, 4), "{st:?}");
+    assert_eq!(
+        (st.td_events, st.to_events, st.retransmits),
+        (1, 0, 4),
+        "{st:?}"
+    );
     let t: Vec<SimTime> = (100..104).map(|s| h.retransmissions_of(s)[0]).collect();
     for w in t.windows(2) {
         let gap = w[1] - w[0];
         let r = rtt().as_secs_f64();
-        assert!((gap.as_secs_f64() - r).abs() < 0.1 * r, "gap {gap} vs rtt {}", rtt());
+        assert!(
+            (gap.as_secs_f64() - r).abs() < 0.1 * r,
+            "gap {gap} vs rtt {}",
+            rtt()
+        );
     }
 }
 
@@ -232,11 +266,19 @@ fn newreno_partial_ack_deflates_by_the_amount_acknowledged() {
     let mut h = Harness::new(&c, Some(300_000), p);
     h.run_to_completion(secs(100)).unwrap();
     assert_eq!(h.sender.stats().td_events, 1);
-    let i = h.trace.iter().position(|s| s.state == CaState::Recovery && s.snd_una == 110).unwrap();
+    let i = h
+        .trace
+        .iter()
+        .position(|s| s.state == CaState::Recovery && s.snd_una == 110)
+        .unwrap();
     let before = h.trace[i - 1];
     assert_eq!((before.state, before.snd_una), (CaState::Recovery, 100));
     // RFC 6582 §3.2 step 5: cwnd - 10 acknowledged + 1.
-    assert!((h.trace[i].cwnd - (before.cwnd - 10.0 + 1.0)).abs() < 1e-9, "{before:?} -> {:?}", h.trace[i]);
+    assert!(
+        (h.trace[i].cwnd - (before.cwnd - 10.0 + 1.0)).abs() < 1e-9,
+        "{before:?} -> {:?}",
+        h.trace[i]
+    );
 }
 
 #[test]
@@ -247,21 +289,37 @@ fn sack_repairs_all_holes_within_one_rtt() {
     for s in 100..104 {
         assert_eq!(h.retransmissions_of(s).len(), 1, "hole {s}");
     }
-    assert!(st.retransmits <= 5, "at most one rescue retransmission: {st:?}");
+    assert!(
+        st.retransmits <= 5,
+        "at most one rescue retransmission: {st:?}"
+    );
     // Every hole is retransmitted within one RTT of entering recovery
     // (pipe must first drain below cwnd = half the old window), and
     // recovery ends when those retransmissions are acknowledged.
     let (i, s) = h.first_in_state(CaState::Recovery).unwrap();
-    let last = (100..104).map(|q| h.retransmissions_of(q)[0]).max().unwrap();
+    let last = (100..104)
+        .map(|q| h.retransmissions_of(q)[0])
+        .max()
+        .unwrap();
     assert!(last - s.t < rtt(), "holes repaired over {}", last - s.t);
     // RFC 6675 §5 (C): nothing else may go until pipe < cwnd; here pipe
     // (57 + the retransmission) must drain below 32, which takes the ACKs of
     // the next flight, almost one RTT away.
     let half = SimDuration(rtt().as_nanos() / 2);
-    let early = h.tx.iter().filter(|r| r.t >= s.t && r.t < s.t + half && r.seg.seq != 100).count();
+    let early =
+        h.tx.iter()
+            .filter(|r| r.t >= s.t && r.t < s.t + half && r.seg.seq != 100)
+            .count();
     assert_eq!(early, 0, "pipe rule violated");
-    let exit = h.trace[i..].iter().find(|x| x.state == CaState::Open).unwrap();
-    assert!(exit.t - s.t < rtt().saturating_mul(2) + SimDuration::from_millis(5), "recovery lasted {}", exit.t - s.t);
+    let exit = h.trace[i..]
+        .iter()
+        .find(|x| x.state == CaState::Open)
+        .unwrap();
+    assert!(
+        exit.t - s.t < rtt().saturating_mul(2) + SimDuration::from_millis(5),
+        "recovery lasted {}",
+        exit.t - s.t
+    );
 }
 
 #[test]
@@ -282,16 +340,29 @@ fn lost_retransmission_times_out_backs_off_and_follows_karn() {
     let i1 = h.timeouts[1] - h.timeouts[0];
     let after_first = h.trace.iter().find(|s| s.t == h.timeouts[0]).unwrap().rto;
     assert_eq!(i1, after_first);
-    let before_first = h.trace.iter().rev().find(|s| s.t < h.timeouts[0]).unwrap().rto;
+    let before_first = h
+        .trace
+        .iter()
+        .rev()
+        .find(|s| s.t < h.timeouts[0])
+        .unwrap()
+        .rto;
     assert_eq!(after_first, before_first.saturating_mul(2));
     // Karn: the ACK of the retransmitted segment gives no RTT sample, and
     // the backed-off RTO is kept until a new segment is timed.
-    let ack_of_rtx = h.trace.iter().find(|s| s.t > h.timeouts[1] && s.snd_una > 100).unwrap();
+    let ack_of_rtx = h
+        .trace
+        .iter()
+        .find(|s| s.t > h.timeouts[1] && s.snd_una > 100)
+        .unwrap();
     let at_second = h.trace.iter().find(|s| s.t == h.timeouts[1]).unwrap();
     assert_eq!(ack_of_rtx.rtt_samples, at_second.rtt_samples);
     assert_eq!(ack_of_rtx.rto, at_second.rto);
     let mean = st.rtt_sum.as_secs_f64() / st.rtt_samples as f64;
-    assert!(mean < 1.2 * rtt().as_secs_f64(), "a sample included a timeout: {mean}");
+    assert!(
+        mean < 1.2 * rtt().as_secs_f64(),
+        "a sample included a timeout: {mean}"
+    );
 }
 
 #[test]
@@ -316,7 +387,11 @@ impl TimeoutResponse for AlwaysFalseTimeout {
     fn name(&self) -> &'static str {
         "always-false"
     }
-    fn on_timeout(&mut self, _cb: &mut ControlBlock, _cc: &mut dyn WindowGrowth) -> TimeoutReaction {
+    fn on_timeout(
+        &mut self,
+        _cb: &mut ControlBlock,
+        _cc: &mut dyn WindowGrowth,
+    ) -> TimeoutReaction {
         TimeoutReaction::FastRetransmit
     }
 }
@@ -333,7 +408,10 @@ fn a_timeout_plugin_can_turn_an_expiry_into_a_fast_retransmit() {
     h.run_to_completion(secs(100)).unwrap();
     let st = h.sender.stats();
     assert_eq!(st.to_events, 1);
-    assert_eq!(st.td_events, 2, "fast retransmit + the timeout handled as TD");
+    assert_eq!(
+        st.td_events, 2,
+        "fast retransmit + the timeout handled as TD"
+    );
     assert!(h.first_in_state(CaState::Loss).is_none(), "no go-back-N");
     let at = h.trace.iter().rev().find(|s| s.t <= h.timeouts[0]).unwrap();
     assert_eq!(at.state, CaState::Recovery);
@@ -345,7 +423,12 @@ fn a_timeout_plugin_can_turn_an_expiry_into_a_fast_retransmit() {
 
 #[test]
 fn random_loss_invariants_hold_for_every_variant() {
-    for v in [Variant::Tahoe, Variant::Reno, Variant::NewReno, Variant::Sack] {
+    for v in [
+        Variant::Tahoe,
+        Variant::Reno,
+        Variant::NewReno,
+        Variant::Sack,
+    ] {
         for (k, p) in [0.001, 0.01, 0.05].into_iter().enumerate() {
             for seed in 1..=3u64 {
                 for prof in ["ns2", "rfc"] {
@@ -392,4 +475,3 @@ fn delack_timer_completes_a_one_segment_flow() {
     assert_eq!(done, expect);
     assert_eq!(h.sender.stats().segments_sent, 1);
 }
-

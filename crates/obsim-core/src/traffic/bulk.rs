@@ -40,6 +40,9 @@ mod tests {
         assert_eq!(a, start_time(spec, 9, FlowId(0)));
         let many: Vec<u64> = (0..20).map(|i| start_time(spec, 9, FlowId(i)).0).collect();
         assert!(many.iter().any(|&t| t != many[0]));
-        assert_eq!(start_time(StartSpec::At(SimTime(5)), 9, FlowId(3)), SimTime(5));
+        assert_eq!(
+            start_time(StartSpec::At(SimTime(5)), 9, FlowId(3)),
+            SimTime(5)
+        );
     }
 }

@@ -32,7 +32,11 @@ impl<E, const D: usize> IndexedDaryQueue<E, D> {
     /// An empty queue with room for `n` pending events before it allocates.
     pub fn with_capacity(n: usize) -> Self {
         const { assert!(D >= 2, "a heap needs at least two children per node") };
-        IndexedDaryQueue { heap: Vec::with_capacity(n), slab: Slab::with_capacity(n), clock: Clock::default() }
+        IndexedDaryQueue {
+            heap: Vec::with_capacity(n),
+            slab: Slab::with_capacity(n),
+            clock: Clock::default(),
+        }
     }
 
     /// Schedules `ev` at `at`.
@@ -40,7 +44,12 @@ impl<E, const D: usize> IndexedDaryQueue<E, D> {
     pub fn push(&mut self, at: SimTime, ev: E) -> EventKey {
         let (time, seq) = self.clock.stamp(at);
         let (slot, gen) = self.slab.insert(ev);
-        self.heap.push(Entry { time, seq, slot, gen });
+        self.heap.push(Entry {
+            time,
+            seq,
+            slot,
+            gen,
+        });
         let i = self.heap.len() - 1;
         dary::sift_up::<D>(&mut self.heap, i, track(&mut self.slab.meta));
         EventKey { slot, gen }
@@ -113,7 +122,11 @@ impl<E, const D: usize> Default for IndexedDaryQueue<E, D> {
 }
 
 impl<E, const D: usize> FutureEventList<E> for IndexedDaryQueue<E, D> {
-    const NAME: &'static str = if D == 4 { "indexed-4ary" } else { "indexed-dary" };
+    const NAME: &'static str = if D == 4 {
+        "indexed-4ary"
+    } else {
+        "indexed-dary"
+    };
     fn with_capacity(n: usize) -> Self {
         Self::with_capacity(n)
     }

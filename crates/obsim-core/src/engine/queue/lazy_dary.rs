@@ -32,7 +32,12 @@ impl<E, const D: usize> LazyDaryQueue<E, D> {
     /// An empty queue with room for `n` pending events before it allocates.
     pub fn with_capacity(n: usize) -> Self {
         const { assert!(D >= 2, "a heap needs at least two children per node") };
-        LazyDaryQueue { heap: Vec::with_capacity(n), slab: Slab::with_capacity(n), clock: Clock::default(), stale: 0 }
+        LazyDaryQueue {
+            heap: Vec::with_capacity(n),
+            slab: Slab::with_capacity(n),
+            clock: Clock::default(),
+            stale: 0,
+        }
     }
 
     /// Schedules `ev` at `at` (see the module docs for past times).
@@ -40,7 +45,12 @@ impl<E, const D: usize> LazyDaryQueue<E, D> {
     pub fn push(&mut self, at: SimTime, ev: E) -> EventKey {
         let (time, seq) = self.clock.stamp(at);
         let (slot, gen) = self.slab.insert(ev);
-        self.heap.push(Entry { time, seq, slot, gen });
+        self.heap.push(Entry {
+            time,
+            seq,
+            slot,
+            gen,
+        });
         let i = self.heap.len() - 1;
         dary::sift_up::<D>(&mut self.heap, i, no_track);
         EventKey { slot, gen }

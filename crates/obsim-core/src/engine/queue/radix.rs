@@ -69,7 +69,12 @@ impl<E> RadixQueue<E> {
     pub fn push(&mut self, at: SimTime, ev: E) -> EventKey {
         let (time, seq) = self.clock.stamp(at);
         let (slot, gen) = self.slab.insert(ev);
-        let e = Entry { time, seq, slot, gen };
+        let e = Entry {
+            time,
+            seq,
+            slot,
+            gen,
+        };
         let b = self.bucket_of(key(&e));
         self.buckets[b].push(e);
         self.nonempty |= 1 << (b - 1);

@@ -29,7 +29,12 @@ pub(super) struct Slab<E> {
 
 impl<E> Slab<E> {
     pub(super) fn with_capacity(n: usize) -> Self {
-        Slab { meta: Vec::with_capacity(n), payload: Vec::with_capacity(n), free: NIL, live: 0 }
+        Slab {
+            meta: Vec::with_capacity(n),
+            payload: Vec::with_capacity(n),
+            free: NIL,
+            live: 0,
+        }
     }
 
     /// Stores `ev`, returning its slot and generation.

@@ -45,7 +45,12 @@ impl<E> StdHeapQueue<E> {
 
     /// An empty queue with room for `n` pending events before it allocates.
     pub fn with_capacity(n: usize) -> Self {
-        StdHeapQueue { heap: BinaryHeap::with_capacity(n), slab: Slab::with_capacity(n), clock: Clock::default(), stale: 0 }
+        StdHeapQueue {
+            heap: BinaryHeap::with_capacity(n),
+            slab: Slab::with_capacity(n),
+            clock: Clock::default(),
+            stale: 0,
+        }
     }
 
     /// Schedules `ev` at `at`.
@@ -53,7 +58,12 @@ impl<E> StdHeapQueue<E> {
     pub fn push(&mut self, at: SimTime, ev: E) -> EventKey {
         let (time, seq) = self.clock.stamp(at);
         let (slot, gen) = self.slab.insert(ev);
-        self.heap.push(MinEntry(Entry { time, seq, slot, gen }));
+        self.heap.push(MinEntry(Entry {
+            time,
+            seq,
+            slot,
+            gen,
+        }));
         EventKey { slot, gen }
     }
 

@@ -81,20 +81,44 @@ impl Obs {
         let mut burst_loss = Vec::new();
         let mut bins = Vec::new();
         for l in &sc.links {
-            let mut dirs = vec![(l.from, l.to, l.optical.as_ref().and_then(|o| o.burst_loss.as_ref()))];
+            let mut dirs = vec![(
+                l.from,
+                l.to,
+                l.optical.as_ref().and_then(|o| o.burst_loss.as_ref()),
+            )];
             if l.duplex {
-                dirs.push((l.to, l.from, l.optical.as_ref().and_then(|o| o.reverse_burst_loss.as_ref())));
+                dirs.push((
+                    l.to,
+                    l.from,
+                    l.optical
+                        .as_ref()
+                        .and_then(|o| o.reverse_burst_loss.as_ref()),
+                ));
             }
             for (a, b, spec) in dirs {
                 optical.push(l.optical.is_some());
-                bins.push(sc.metrics.throughput_bin.filter(|_| l.optical.is_some()).map(BinCounter::new));
-                let name = format!("burst_loss/{}->{}", sc.nodes[a.index()].name, sc.nodes[b.index()].name);
+                bins.push(
+                    sc.metrics
+                        .throughput_bin
+                        .filter(|_| l.optical.is_some())
+                        .map(BinCounter::new),
+                );
+                let name = format!(
+                    "burst_loss/{}->{}",
+                    sc.nodes[a.index()].name,
+                    sc.nodes[b.index()].name
+                );
                 burst_loss.push(spec.map(|s| BurstLossModel::new(s, stream(seed, &name))));
             }
         }
         // Egresses an edge may send to: every other edge node.
-        let edge_ids: Vec<NodeId> =
-            sc.nodes.iter().enumerate().filter(|(_, nd)| nd.kind == NodeKind::Edge).map(|(i, _)| NodeId(i as u32)).collect();
+        let edge_ids: Vec<NodeId> = sc
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, nd)| nd.kind == NodeKind::Edge)
+            .map(|(i, _)| NodeId(i as u32))
+            .collect();
         let edges = sc
             .nodes
             .iter()
@@ -102,7 +126,8 @@ impl Obs {
             .map(|(i, nd)| {
                 nd.edge.as_ref().map(|e| {
                     let me = NodeId(i as u32);
-                    let others: Vec<NodeId> = edge_ids.iter().copied().filter(|&x| x != me).collect();
+                    let others: Vec<NodeId> =
+                        edge_ids.iter().copied().filter(|&x| x != me).collect();
                     let rng = stream(seed, &format!("assembly/{}", nd.name));
                     EdgeState {
                         assembler: Assembler::new(&e.assembly, me, &others, rng),
@@ -142,8 +167,12 @@ impl Simulation<'_> {
     /// If `node` is an edge and `pkt` enters the optical domain there and is
     /// to be assembled, hands it to the assembler and returns true.
     pub(super) fn try_assemble(&mut self, node: NodeId, pkt: Packet) -> bool {
-        let Some(edge) = self.obs.edges.get(node.index()).and_then(Option::as_ref) else { return false };
-        let Some(ch) = self.net.routes.next_hop(node, pkt.dst) else { return false };
+        let Some(edge) = self.obs.edges.get(node.index()).and_then(Option::as_ref) else {
+            return false;
+        };
+        let Some(ch) = self.net.routes.next_hop(node, pkt.dst) else {
+            return false;
+        };
         if !self.obs.optical[ch.index()] || (!pkt.is_data() && edge.acks == AckHandling::Bypass) {
             return false;
         }
@@ -151,7 +180,8 @@ impl Simulation<'_> {
         let cwnd = self.flows[pkt.flow.index()].sender.cwnd();
         let mut closed = std::mem::take(&mut self.obs.closed);
         let edge = self.obs.edges[node.index()].as_mut().expect("edge");
-        edge.assembler.on_packet(self.now, egress, pkt, cwnd, &mut closed);
+        edge.assembler
+            .on_packet(self.now, egress, pkt, cwnd, &mut closed);
         self.launch(node, &mut closed);
         self.obs.closed = closed;
         self.sync_assembly_timer(node);
@@ -161,7 +191,9 @@ impl Simulation<'_> {
     /// The egress edge of traffic entering the optical domain at `ingress`
     /// towards `dst`: the first edge node reached along the route.
     fn egress(&mut self, ingress: NodeId, dst: NodeId) -> NodeId {
-        let known = self.obs.edges[ingress.index()].as_ref().map_or(u32::MAX, |e| e.egress_of[dst.index()]);
+        let known = self.obs.edges[ingress.index()]
+            .as_ref()
+            .map_or(u32::MAX, |e| e.egress_of[dst.index()]);
         if known != u32::MAX {
             return NodeId(known);
         }
@@ -171,7 +203,11 @@ impl Simulation<'_> {
             let c = &self.net.channels[ch.index()];
             n = c.to;
             guard += 1;
-            if self.obs.edges[n.index()].is_some() || !self.obs.optical[ch.index()] || n == dst || guard > 1_000_000 {
+            if self.obs.edges[n.index()].is_some()
+                || !self.obs.optical[ch.index()]
+                || n == dst
+                || guard > 1_000_000
+            {
                 break;
             }
         }
@@ -190,7 +226,14 @@ impl Simulation<'_> {
         for burst in closed.drain(..) {
             self.count_burst(&burst);
             let wire_bytes = burst.payload_bytes + burst.padding_bytes + header;
-            self.send_burst(node, BurstSlot { burst, wire_bytes, guard });
+            self.send_burst(
+                node,
+                BurstSlot {
+                    burst,
+                    wire_bytes,
+                    guard,
+                },
+            );
         }
     }
 
@@ -247,7 +290,9 @@ impl Simulation<'_> {
     pub(super) fn on_burst_arrive(&mut self, ch: LinkId, i: u32) {
         let slot = self.obs.slab[i as usize].take().expect("live burst");
         self.obs.free.push(i);
-        let lost = self.obs.burst_loss[ch.index()].as_mut().is_some_and(|m| m.lose(&slot.burst));
+        let lost = self.obs.burst_loss[ch.index()]
+            .as_mut()
+            .is_some_and(|m| m.lose(&slot.burst));
         let node = self.net.channels[ch.index()].to;
         if lost {
             self.net.channels[ch.index()].stats.bursts_lost += 1;
@@ -329,6 +374,10 @@ impl Simulation<'_> {
 
     /// Bursts sent and lost carrying flow `f`'s data.
     pub(super) fn flow_bursts(&self, f: FlowId) -> (u64, u64) {
-        self.obs.flow_bursts.get(f.index()).copied().unwrap_or((0, 0))
+        self.obs
+            .flow_bursts
+            .get(f.index())
+            .copied()
+            .unwrap_or((0, 0))
     }
 }

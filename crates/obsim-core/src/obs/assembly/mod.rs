@@ -34,10 +34,22 @@ pub enum SizeLimit {
 pub enum Selection {
     MixedFlow,
     PerFlow,
-    PerEgress { m: u32, mapping: FlowMapping },
-    Smq { queues: u32 },
-    Dmq { queues: u32, allocation: DmqAllocation },
-    WindowBased { b: f64, c: f64, timers: [SimDuration; 3] },
+    PerEgress {
+        m: u32,
+        mapping: FlowMapping,
+    },
+    Smq {
+        queues: u32,
+    },
+    Dmq {
+        queues: u32,
+        allocation: DmqAllocation,
+    },
+    WindowBased {
+        b: f64,
+        c: f64,
+        timers: [SimDuration; 3],
+    },
 }
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub enum FlowMapping {
@@ -69,10 +81,28 @@ impl Assembler {
             Trigger::Timer(t) | Trigger::Hybrid(t, _) => t,
             Trigger::Size(_) => SimDuration::from_millis(1),
         };
-        Self { ingress, egresses: egresses.to_vec(), t, open: vec![None; egresses.len()], next_id: 0, stats: AssemblyStats::default() }
+        Self {
+            ingress,
+            egresses: egresses.to_vec(),
+            t,
+            open: vec![None; egresses.len()],
+            next_id: 0,
+            stats: AssemblyStats::default(),
+        }
     }
-    pub fn on_packet(&mut self, now: SimTime, egress: NodeId, pkt: Packet, _cwnd: f64, _out: &mut Vec<Burst>) {
-        let q = self.egresses.iter().position(|&e| e == egress).expect("egress");
+    pub fn on_packet(
+        &mut self,
+        now: SimTime,
+        egress: NodeId,
+        pkt: Packet,
+        _cwnd: f64,
+        _out: &mut Vec<Burst>,
+    ) {
+        let q = self
+            .egresses
+            .iter()
+            .position(|&e| e == egress)
+            .expect("egress");
         let b = self.open[q].get_or_insert_with(|| Burst {
             id: 0,
             ingress: self.ingress,

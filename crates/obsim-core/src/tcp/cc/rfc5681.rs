@@ -22,7 +22,10 @@ pub struct Rfc5681 {
 impl Rfc5681 {
     /// The rule, with ABC on or off.
     pub fn new(abc: bool) -> Self {
-        Rfc5681 { abc, acked_in_ca: 0 }
+        Rfc5681 {
+            abc,
+            acked_in_ca: 0,
+        }
     }
 }
 
@@ -34,7 +37,11 @@ impl WindowGrowth for Rfc5681 {
         if cb.cwnd < cb.ssthresh {
             // RFC 5681 §3.1 slow start: cwnd += min(N, SMSS) per ACK (eq. 2);
             // RFC 3465 §2.2 with ABC: cwnd += min(N, L*SMSS).
-            let inc = if self.abc { acked.min(ABC_L) as f64 } else { 1.0 };
+            let inc = if self.abc {
+                acked.min(ABC_L) as f64
+            } else {
+                1.0
+            };
             cb.cwnd += inc;
         } else if self.abc {
             // RFC 3465 §2.1: +1 SMSS once a full cwnd has been acknowledged.

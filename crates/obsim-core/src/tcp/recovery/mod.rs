@@ -59,7 +59,12 @@ pub trait LossRecovery: std::fmt::Debug {
     /// Fast retransmit: start this algorithm's loss recovery now. Called on
     /// the `DupThresh`-th duplicate ACK, and by a timeout plug-in that judges a
     /// timeout false and reacts as to a triple-duplicate loss.
-    fn enter_recovery(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions);
+    fn enter_recovery(
+        &mut self,
+        cb: &mut ControlBlock,
+        cc: &mut dyn WindowGrowth,
+        out: &mut Actions,
+    );
 
     /// The retransmission timer expired and the timeout plug-in applied the
     /// go-back-N response (RFC 2018 §8 and RFC 6675 §5.1 for the scoreboard).

@@ -30,7 +30,13 @@ impl LossRecovery for NewReno {
         }
     }
 
-    fn on_new_ack(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, acked: u64, out: &mut Actions) {
+    fn on_new_ack(
+        &mut self,
+        cb: &mut ControlBlock,
+        cc: &mut dyn WindowGrowth,
+        acked: u64,
+        out: &mut Actions,
+    ) {
         if cb.state != CaState::Recovery {
             new_ack_outside_recovery(cb, cc, acked, out);
             return;
@@ -54,7 +60,12 @@ impl LossRecovery for NewReno {
         }
     }
 
-    fn enter_recovery(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
+    fn enter_recovery(
+        &mut self,
+        cb: &mut ControlBlock,
+        cc: &mut dyn WindowGrowth,
+        out: &mut Actions,
+    ) {
         // §3.2 steps 2-3: as Reno, with recover = highest sequence sent.
         self.partial_seen = false;
         reno_enter(cb, cc, out);

@@ -16,7 +16,9 @@ pub struct Reno {
 impl Reno {
     /// Reno with the configured recovery-point check (ns-2 `bugFix_`).
     pub fn new(cfg: &TcpConfig) -> Self {
-        Reno { careful: cfg.reno_recover_check }
+        Reno {
+            careful: cfg.reno_recover_check,
+        }
     }
 }
 
@@ -49,7 +51,13 @@ impl LossRecovery for Reno {
         }
     }
 
-    fn on_new_ack(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, acked: u64, out: &mut Actions) {
+    fn on_new_ack(
+        &mut self,
+        cb: &mut ControlBlock,
+        cc: &mut dyn WindowGrowth,
+        acked: u64,
+        out: &mut Actions,
+    ) {
         if cb.state == CaState::Recovery {
             // RFC 5681 §3.2 step 6: deflate to ssthresh on the next new ACK
             // and leave fast recovery.
@@ -62,7 +70,12 @@ impl LossRecovery for Reno {
         }
     }
 
-    fn enter_recovery(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
+    fn enter_recovery(
+        &mut self,
+        cb: &mut ControlBlock,
+        cc: &mut dyn WindowGrowth,
+        out: &mut Actions,
+    ) {
         reno_enter(cb, cc, out);
     }
 }

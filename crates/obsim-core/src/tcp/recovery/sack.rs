@@ -6,7 +6,9 @@
 use crate::tcp::cc::WindowGrowth;
 use crate::tcp::config::TcpConfig;
 use crate::tcp::control::{CaState, ControlBlock};
-use crate::tcp::recovery::{dupack_triggers, new_ack_outside_recovery, Actions, LossRecovery, Scoreboard};
+use crate::tcp::recovery::{
+    dupack_triggers, new_ack_outside_recovery, Actions, LossRecovery, Scoreboard,
+};
 use crate::tcp::segment::Ack;
 
 /// RFC 6675 loss recovery.
@@ -28,7 +30,10 @@ impl Sack {
     /// A scoreboard sized to the configured maximum window.
     pub fn new(cfg: &TcpConfig) -> Self {
         Sack {
-            sb: Scoreboard::new(cfg.max_window.min(cfg.rwnd).max(1) + 1, cfg.dupack_threshold),
+            sb: Scoreboard::new(
+                cfg.max_window.min(cfg.rwnd).max(1) + 1,
+                cfg.dupack_threshold,
+            ),
             pipe: 0,
             rxt_next: 0,
             rescue: None,
@@ -49,7 +54,8 @@ impl Sack {
             return Some(s);
         }
         // Rule 2: new data, if any and if the receive window allows.
-        if cb.has_unsent() && cb.tx_next == cb.snd_nxt && cb.snd_nxt < cb.snd_una + cb.window_cap() {
+        if cb.has_unsent() && cb.tx_next == cb.snd_nxt && cb.snd_nxt < cb.snd_una + cb.window_cap()
+        {
             return Some(cb.snd_nxt);
         }
         // Rule 3: no new data: the first un-SACKed segment above HighRxt and
@@ -99,7 +105,13 @@ impl LossRecovery for Sack {
         }
     }
 
-    fn on_new_ack(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, acked: u64, out: &mut Actions) {
+    fn on_new_ack(
+        &mut self,
+        cb: &mut ControlBlock,
+        cc: &mut dyn WindowGrowth,
+        acked: u64,
+        out: &mut Actions,
+    ) {
         if cb.state != CaState::Recovery {
             new_ack_outside_recovery(cb, cc, acked, out);
             return;
@@ -115,7 +127,12 @@ impl LossRecovery for Sack {
         }
     }
 
-    fn enter_recovery(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
+    fn enter_recovery(
+        &mut self,
+        cb: &mut ControlBlock,
+        cc: &mut dyn WindowGrowth,
+        out: &mut Actions,
+    ) {
         // RFC 6675 §5 (4.1) RecoveryPoint = HighData; (4.2) ssthresh =
         // cwnd = FlightSize/2 (RFC 5681 eq. 4); (4.3) retransmit the first
         // segment presumed dropped, HighACK + 1; (4.4) SetPipe.

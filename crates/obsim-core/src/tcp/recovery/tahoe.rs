@@ -16,7 +16,9 @@ pub struct Tahoe {
 impl Tahoe {
     /// Tahoe with the configured recovery-point check (ns-2 `bugFix_`).
     pub fn new(cfg: &TcpConfig) -> Self {
-        Tahoe { careful: cfg.reno_recover_check }
+        Tahoe {
+            careful: cfg.reno_recover_check,
+        }
     }
 }
 
@@ -31,11 +33,22 @@ impl LossRecovery for Tahoe {
         }
     }
 
-    fn on_new_ack(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, acked: u64, out: &mut Actions) {
+    fn on_new_ack(
+        &mut self,
+        cb: &mut ControlBlock,
+        cc: &mut dyn WindowGrowth,
+        acked: u64,
+        out: &mut Actions,
+    ) {
         new_ack_outside_recovery(cb, cc, acked, out);
     }
 
-    fn enter_recovery(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
+    fn enter_recovery(
+        &mut self,
+        cb: &mut ControlBlock,
+        cc: &mut dyn WindowGrowth,
+        out: &mut Actions,
+    ) {
         // ns-2 `dupack_action` tahoe_action: recover = maxseq,
         // slowdown(CLOSE_SSTHRESH_HALF | CLOSE_CWND_ONE), then
         // reset_rtx_timer(0, 0): restart the timer and go back to snd_una.
