@@ -409,15 +409,15 @@ fn same_seed_same_bursts() {
         })
         .collect();
     for sel in all_selections() {
-        let c = cfg(Trigger::Hybrid(MS, SizeLimit::Packets(6)), sel.clone());
-        let x = fingerprint(&drive(&mut assembler(&c, 1), &arrivals));
-        let y = fingerprint(&drive(&mut assembler(&c, 1), &arrivals));
-        assert_eq!(x, y, "{sel:?}");
-        let ids: Vec<u64> = x.iter().map(|b| b.0).collect();
-        assert_eq!(ids, (0..x.len() as u64).collect::<Vec<_>>(), "ids are the per-ingress sequence");
+        let conf = cfg(Trigger::Hybrid(MS, SizeLimit::Packets(6)), sel.clone());
+        let first = fingerprint(&drive(&mut assembler(&conf, 1), &arrivals));
+        let again = fingerprint(&drive(&mut assembler(&conf, 1), &arrivals));
+        assert_eq!(first, again, "{sel:?}");
+        let ids: Vec<u64> = first.iter().map(|b| b.0).collect();
+        assert_eq!(ids, (0..first.len() as u64).collect::<Vec<_>>(), "ids are the per-ingress sequence");
         if matches!(sel, Selection::Dmq { allocation: DmqAllocation::Proactive, .. } | Selection::PerEgress { mapping: FlowMapping::Random, .. }) {
-            let z = fingerprint(&drive(&mut assembler(&c, 2), &arrivals));
-            assert_ne!(x, z, "{sel:?} ignores its rng");
+            let other = fingerprint(&drive(&mut assembler(&conf, 2), &arrivals));
+            assert_ne!(first, other, "{sel:?} ignores its rng");
         }
     }
 }

@@ -20,9 +20,7 @@
 pub fn class(cwnd: f64, b: f64, c: f64) -> usize {
     if cwnd >= c {
         2
-    } else if cwnd >= b {
-        1
     } else {
-        0
+        usize::from(cwnd >= b)
     }
 }
