@@ -35,8 +35,8 @@ pub enum DmqAllocation {
 pub(super) struct Slot {
     /// Queue (index at the ingress) the flow is in, `NONE` if never allocated.
     pub queue: u32,
-    /// Cycle (burst generation) of `queue` the flow joined.
-    pub cycle: u64,
+    /// Cycle (burst count, mod 2^32) of `queue` the flow joined.
+    pub cycle: u32,
     /// A posteriori: the flow lost a segment and awaits re-allocation.
     pub realloc: bool,
 }
@@ -55,7 +55,7 @@ pub(super) fn needs_allocation(alloc: DmqAllocation, slot: &Slot, queue_cycle: u
     if slot.queue == Slot::NONE {
         return true;
     }
-    let cycle_over = queue_cycle != slot.cycle;
+    let cycle_over = queue_cycle as u32 != slot.cycle;
     match alloc {
         DmqAllocation::Proactive => cycle_over,
         DmqAllocation::APosteriori => slot.realloc && cycle_over,

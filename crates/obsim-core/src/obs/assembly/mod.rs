@@ -9,8 +9,9 @@
 //! closed bursts in a caller-owned `Vec`.
 //!
 //! Per-packet work allocates nothing in steady state: burst packet buffers
-//! come back through [`Assembler::recycle`], per-flow state is a `Vec` indexed
-//! by flow id (grown when a new flow id appears), and the timers are a binary
+//! come back through [`Assembler::recycle`], per-flow state is one `Vec` of
+//! 12-byte slots indexed by flow id (grown when a new flow id appears; a TCP
+//! flow's data reach one egress from one ingress), and the timers are a binary
 //! heap of `(deadline, queue, cycle)` with lazy invalidation (a queue closed
 //! by its size trigger leaves a stale entry, dropped when it reaches the top).
 
@@ -154,6 +155,8 @@ pub struct AssemblyStats {
 #[derive(Debug)]
 struct Queue {
     egress: NodeId,
+    /// Index of its egress group.
+    group: u32,
     /// Packets of the open burst; an empty `Vec` (no allocation) when idle.
     packets: Vec<Packet>,
     bytes: u64,
@@ -172,9 +175,6 @@ struct Group {
     egress: NodeId,
     /// Index at the ingress of the group's first fixed queue.
     first: u32,
-    /// Per-flow state, indexed by flow id: the queue of PF and random
-    /// mapping, the allocation of DMQ.
-    flows: Vec<Slot>,
 }
 
 /// Why a burst closed.
@@ -196,6 +196,10 @@ pub struct Assembler {
     group_of: Vec<u32>,
     groups: Vec<Group>,
     queues: Vec<Queue>,
+    /// Per-flow state, indexed by flow id: the queue of PF and random
+    /// mapping, the allocation of DMQ. A slot whose queue belongs to another
+    /// egress group is treated as unallocated in this one.
+    flows: Vec<Slot>,
     /// Pending timers `(deadline, queue, cycle)`; an entry is live while the
     /// queue is still in that cycle. The top is always live.
     timers: BinaryHeap<Reverse<(SimTime, u32, u64)>>,
@@ -220,6 +224,7 @@ impl Assembler {
             group_of: Vec::new(),
             groups: Vec::with_capacity(egresses.len()),
             queues: Vec::new(),
+            flows: Vec::new(),
             timers: BinaryHeap::new(),
             pool: Vec::new(),
             next_id: 0,
@@ -308,15 +313,10 @@ impl Assembler {
         let Selection::Dmq { allocation: DmqAllocation::APosteriori, .. } = self.selection else {
             return;
         };
-        let Some(&g) = self.group_of.get(burst.egress.index()) else {
-            return;
-        };
-        let Some(group) = self.groups.get_mut(g as usize) else {
-            return;
-        };
         for p in burst.packets.iter().filter(|p| p.is_data()) {
-            if let Some(slot) = group.flows.get_mut(p.flow.index()) {
-                if slot.queue != Slot::NONE {
+            if let Some(slot) = self.flows.get_mut(p.flow.index()) {
+                let same_egress = self.queues.get(slot.queue as usize).is_some_and(|q| q.egress == burst.egress);
+                if same_egress {
                     slot.realloc = true;
                 }
             }
@@ -368,21 +368,22 @@ impl Assembler {
         let g = self.groups.len() as u32;
         self.group_of[i] = g;
         let first = self.queues.len() as u32;
-        self.groups.push(Group { egress, first, flows: Vec::new() });
+        self.groups.push(Group { egress, first });
         for k in 0..self.selection.initial_queues() {
             let timer = match self.selection {
                 Selection::WindowBased { timers, .. } => Some(timers[k as usize]),
                 _ => self.trigger.timer(),
             };
-            self.add_queue(egress, timer);
+            self.add_queue(g, egress, timer);
         }
         g
     }
 
-    fn add_queue(&mut self, egress: NodeId, timer: Option<SimDuration>) -> u32 {
+    fn add_queue(&mut self, group: u32, egress: NodeId, timer: Option<SimDuration>) -> u32 {
         let q = self.queues.len() as u32;
         self.queues.push(Queue {
             egress,
+            group,
             packets: Vec::new(),
             bytes: 0,
             opened: SimTime::ZERO,
@@ -395,14 +396,18 @@ impl Assembler {
         q
     }
 
-    /// The flow's slot in group `g`, growing the per-flow table on demand.
+    /// The flow's slot for group `g`, growing the per-flow table on demand;
+    /// a slot allocated in another group is reset.
     fn slot(&mut self, g: u32, flow: FlowId) -> &mut Slot {
-        let flows = &mut self.groups[g as usize].flows;
         let i = flow.index();
-        if i >= flows.len() {
-            flows.resize(i + 1, Slot::EMPTY);
+        if i >= self.flows.len() {
+            self.flows.resize(i + 1, Slot::EMPTY);
         }
-        &mut flows[i]
+        let slot = &mut self.flows[i];
+        if slot.queue != Slot::NONE && self.queues[slot.queue as usize].group != g {
+            *slot = Slot::EMPTY;
+        }
+        slot
     }
 
     /// The queue (index at the ingress) a packet of `flow` joins in group `g`.
@@ -427,7 +432,7 @@ impl Assembler {
                     return q;
                 }
                 let egress = self.groups[g as usize].egress;
-                let q = self.add_queue(egress, self.trigger.timer());
+                let q = self.add_queue(g, egress, self.trigger.timer());
                 self.slot(g, flow).queue = q;
                 q
             }
@@ -440,7 +445,7 @@ impl Assembler {
                 } else {
                     slot.queue
                 };
-                let cycle = self.queues[q as usize].cycle;
+                let cycle = self.queues[q as usize].cycle as u32;
                 let s = self.slot(g, flow);
                 s.queue = q;
                 s.cycle = cycle;

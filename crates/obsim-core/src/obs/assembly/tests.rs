@@ -451,3 +451,9 @@ fn burst_flow_helpers() {
     assert!(b[0].carries_data_of(FlowId(9)) && !b[0].carries_data_of(FlowId(3)));
     assert_eq!(b[0].data_segments(), 4);
 }
+
+#[test]
+fn per_flow_state_is_small() {
+    // One slot per flow id per ingress: keep it small for 10^5-flow runs.
+    assert_eq!(std::mem::size_of::<dmq::Slot>(), 12);
+}
