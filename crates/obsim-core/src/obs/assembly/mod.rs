@@ -50,7 +50,7 @@ pub struct AssemblyConfig {
     /// (the padding counts in `Burst::padding_bytes`, the header is extra).
     pub min_burst_bytes: Option<u64>,
     /// Burst header overhead in bytes, added on the optical channel
-    /// ([`Burst::wire_bytes`]); 0 by default, as in nOBS.
+    /// ([`Burst::wire_bytes`]); 0 by default (no study gives one).
     pub header_bytes: u32,
     /// Guard time per burst on the optical channel
     /// ([`Burst::transmission_time`]); 0 by default.
