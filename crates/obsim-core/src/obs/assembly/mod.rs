@@ -246,7 +246,8 @@ impl Assembler {
     /// congestion window in segments (only window-based assembly reads it).
     /// Timers due at or before `now` fire first (so no packet waits beyond
     /// `T_MAX`); bursts they close and bursts closed by this arrival (size
-    /// trigger) go to `out`, in closing order.
+    /// trigger) go to `out`, in closing order. The arrival may open a burst
+    /// and so make [`Assembler::next_deadline`] earlier: the engine re-reads it.
     pub fn on_packet(&mut self, now: SimTime, egress: NodeId, pkt: Packet, cwnd: f64, out: &mut Vec<Burst>) {
         self.on_timer(now, out);
         let g = self.group(egress);
@@ -344,7 +345,8 @@ impl Assembler {
         self.queues.iter().map(|q| q.packets.len()).sum()
     }
 
-    /// Closes every open burst now, whatever its trigger (end of run).
+    /// Closes every open burst now, whatever its trigger (end of run); these
+    /// count as timer closes in the stats.
     pub fn flush(&mut self, now: SimTime, out: &mut Vec<Burst>) {
         for q in 0..self.queues.len() as u32 {
             if !self.queues[q as usize].packets.is_empty() {
