@@ -543,31 +543,7 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
     // [trace]
     let trace = build_trace(errs, &top, flows.as_ref().map(Vec::len), &empty);
     // [metrics]
-    let metrics = Table::open(
-        errs,
-        "metrics",
-        top.raw("metrics").unwrap_or(&empty),
-        METRICS_KEYS,
-    )
-    .and_then(|t| {
-        let d = MetricsSpec::default();
-        let sample_interval = t
-            .get(errs, "sample_interval", positive_duration)
-            .or(d.sample_interval);
-        let throughput_bin = match t.raw("throughput_bin") {
-            Some(Val::Str(s)) if s.trim() == "none" => Some(None),
-            _ => t
-                .get(errs, "throughput_bin", |v| {
-                    positive_duration(v).map_err(|e| format!("{e}, or \"none\""))
-                })
-                .or(d.throughput_bin.unwrap_or(SimDuration::from_millis(3)))
-                .map(Some),
-        };
-        Some(MetricsSpec {
-            sample_interval: sample_interval?,
-            throughput_bin: throughput_bin?,
-        })
-    });
+    let metrics = build_metrics(errs, &top, &empty);
 
     Some(Scenario {
         name: name?,
@@ -582,6 +558,21 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
         trace: trace?,
         metrics: metrics?,
     })
+}
+
+/// `[metrics]`: sampling of the aggregate TCP-over-OBS metrics.
+fn build_metrics(errs: &mut Errors, top: &Table<'_>, empty: &Val) -> Option<MetricsSpec> {
+    let t = Table::open(errs, "metrics", top.raw("metrics").unwrap_or(empty), METRICS_KEYS)?;
+    let d = MetricsSpec::default();
+    let sample_interval = t.get(errs, "sample_interval", positive_duration).or(d.sample_interval);
+    let throughput_bin = match t.raw("throughput_bin") {
+        Some(Val::Str(s)) if s.trim() == "none" => Some(None),
+        _ => t
+            .get(errs, "throughput_bin", |v| positive_duration(v).map_err(|e| format!("{e}, or \"none\"")))
+            .or(d.throughput_bin.unwrap_or(SimDuration::from_millis(3)))
+            .map(Some),
+    };
+    Some(MetricsSpec { sample_interval: sample_interval?, throughput_bin: throughput_bin? })
 }
 
 fn flow_id_reason(n: usize, found: &Val) -> String {
@@ -839,6 +830,8 @@ pub(super) fn quoted_list(items: &[&str]) -> String {
 
 type SegRefs = Vec<(String, u64)>;
 
+// One block per key; splitting it would scatter the link rules.
+#[allow(clippy::too_many_lines)]
 fn build_links(
     errs: &mut Errors,
     top: &Table<'_>,

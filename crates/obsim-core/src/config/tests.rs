@@ -1428,7 +1428,7 @@ fn obs_scenario_resolves() {
         "selection = \"per_egress\"\nqueues = 2",
         "selection = \"window\"\nthresholds = [32, 128]",
     )]));
-    match w.nodes[1].edge.as_ref().unwrap().assembly.selection {
+    match &w.nodes[1].edge.as_ref().unwrap().assembly.selection {
         Selection::WindowBased { b, c, timers } => {
             assert!((b - 32.0).abs() < 1e-12 && (c - 128.0).abs() < 1e-12);
             assert_eq!(timers[2], SimDuration::from_millis(10));

@@ -297,6 +297,11 @@ impl Simulation<'_> {
         if lost {
             self.net.channels[ch.index()].stats.bursts_lost += 1;
             self.on_burst_lost(&slot.burst);
+            // A-posteriori DMQ reallocates the flows of lost bursts
+            // (gonzalez2009 §4): the ingress learns of the loss.
+            if let Some(e) = self.obs.edges[slot.burst.ingress.index()].as_mut() {
+                e.assembler.on_burst_lost(&slot.burst);
+            }
             self.recycle(slot.burst);
         } else if node == slot.burst.egress {
             for k in 0..slot.burst.packets.len() {

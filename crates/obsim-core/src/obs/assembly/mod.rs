@@ -1,145 +1,510 @@
-//! PLACEHOLDER for the burst assembly module (replaced on merge): the
-//! contract types and a minimal per-egress timer assembler so the engine can
-//! be integrated and tested meanwhile.
-#![allow(missing_docs, clippy::pedantic)]
+//! Burst assembly at an ingress edge node: a queue-selection policy (which
+//! burstifier queue a packet joins) times a closing trigger (when a queue's
+//! burst leaves). See docs/MODEL.md, "OBS edge: burst assembly".
+//!
+//! One [`Assembler`] holds every burstifier queue of one ingress node, grouped
+//! per egress (gurel2008 §2, Fig. 1). It is I/O free, like the TCP endpoints:
+//! the engine hands it packets ([`Assembler::on_packet`]), fires its timers
+//! ([`Assembler::on_timer`]) at [`Assembler::next_deadline`], and receives
+//! closed bursts in a caller-owned `Vec`.
+//!
+//! Per-packet work allocates nothing in steady state: burst packet buffers
+//! come back through [`Assembler::recycle`], per-flow state is one `Vec` of
+//! 12-byte slots indexed by flow id (grown when a new flow id appears; a TCP
+//! flow's data reach one egress from one ingress), and the timers are a binary
+//! heap of `(deadline, queue, cycle)` with lazy invalidation (a queue closed
+//! by its size trigger leaves a stale entry, dropped when it reaches the top).
 
-use serde::Serialize;
+mod dmq;
+mod mixed;
+mod per_egress;
+mod per_flow;
+mod smq;
+mod trigger;
+mod window;
 
-use crate::ids::NodeId;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+pub use dmq::DmqAllocation;
+pub use per_egress::FlowMapping;
+pub use trigger::{SizeLimit, Trigger};
+pub use window::class as window_class;
+
+use crate::ids::{FlowId, NodeId};
 use crate::net::Packet;
-use crate::obs::Burst;
+use crate::obs::burst::Burst;
 use crate::rng::SimRng;
 use crate::time::{SimDuration, SimTime};
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+use dmq::Slot;
+
+/// Burst assembly parameters of one ingress edge node.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct AssemblyConfig {
+    /// When a queue's burst closes.
     pub trigger: Trigger,
+    /// Which queue a packet joins.
     pub selection: Selection,
+    /// Minimum burst payload: a smaller burst is padded up to it at closing
+    /// (the padding counts in `Burst::padding_bytes`, the header is extra).
     pub min_burst_bytes: Option<u64>,
+    /// Burst header overhead in bytes, added on the optical channel
+    /// ([`Burst::wire_bytes`]); 0 by default (no study gives one).
     pub header_bytes: u32,
+    /// Guard time per burst on the optical channel
+    /// ([`Burst::transmission_time`]); 0 by default.
     pub guard: SimDuration,
 }
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub enum Trigger {
-    Timer(SimDuration),
-    Size(SizeLimit),
-    Hybrid(SimDuration, SizeLimit),
+
+impl Default for AssemblyConfig {
+    /// Timer-based mixed-flow assembly with `T_MAX` = 1 ms, no padding,
+    /// header or guard.
+    fn default() -> Self {
+        AssemblyConfig {
+            trigger: Trigger::Timer(SimDuration::from_millis(1)),
+            selection: Selection::MixedFlow,
+            min_burst_bytes: None,
+            header_bytes: 0,
+            guard: SimDuration::ZERO,
+        }
+    }
 }
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub enum SizeLimit {
-    Bytes(u64),
-    Packets(u32),
-}
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+
+/// Queue-selection policy: how the packets for one egress are spread over
+/// burstifier queues.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub enum Selection {
+    /// One queue per egress shared by all flows: MF (gonzalez2009 §3),
+    /// per-destination burstification (gurel2008 §3, M = 1).
     MixedFlow,
+    /// One queue per flow: PF (gonzalez2009 §3, gurel2008 §3 with M = N).
     PerFlow,
+    /// `m` burstifiers per egress with a static flow-to-queue mapping
+    /// (gurel2008 §2).
     PerEgress {
+        /// Burstifiers per egress (M).
         m: u32,
+        /// Flow-to-burstifier mapping.
         mapping: FlowMapping,
     },
+    /// Static multi-queue (gonzalez2009 §3.4): flows grouped statically by
+    /// flow id modulo `queues`, each group assembled as in MF.
     Smq {
+        /// Queues per egress.
         queues: u32,
     },
+    /// Dynamic multi-queue (gonzalez2009 §4): flows allocated to one of
+    /// `queues` per assembly cycle.
     Dmq {
+        /// Queues per egress (2, 4 and 8 in the paper).
         queues: u32,
+        /// Proactive or a-posteriori allocation.
         allocation: DmqAllocation,
     },
+    /// Window-based assembly (ramantas2007 §5, ramantas2008 §5): three queues
+    /// per egress with timers `timers[0]` for cwnd < b, `timers[1]` for
+    /// b <= cwnd < c and `timers[2]` for cwnd >= c. The trigger's own timer is
+    /// ignored; its size limit, if any, still applies.
     WindowBased {
+        /// Threshold B in segments.
         b: f64,
+        /// Threshold C in segments.
         c: f64,
+        /// Assembly timers for slow, medium and fast flows (1, 5, 10 ms in
+        /// the papers).
         timers: [SimDuration; 3],
     },
 }
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub enum FlowMapping {
-    Modulo,
-    Random,
-}
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub enum DmqAllocation {
-    Proactive,
-    APosteriori,
-}
-#[derive(Clone, Debug, Default)]
-pub struct AssemblyStats {
-    pub bursts: u64,
+
+impl Selection {
+    /// Queues each egress group starts with (per-flow queues grow later).
+    fn initial_queues(&self) -> u32 {
+        match *self {
+            Selection::MixedFlow => 1,
+            Selection::PerFlow => per_flow::INITIAL_QUEUES,
+            Selection::PerEgress { m, .. } => m.max(1),
+            Selection::Smq { queues } | Selection::Dmq { queues, .. } => queues.max(1),
+            Selection::WindowBased { .. } => 3,
+        }
+    }
 }
 
+/// Counters of one assembler.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AssemblyStats {
+    /// Bursts closed.
+    pub bursts: u64,
+    /// Packets put into bursts (closed ones).
+    pub packets: u64,
+    /// Payload bytes of closed bursts (sum of packet wire bytes).
+    pub payload_bytes: u64,
+    /// Padding bytes added to reach `min_burst_bytes`.
+    pub padding_bytes: u64,
+    /// Bursts closed by their timer.
+    pub closed_by_timer: u64,
+    /// Bursts closed by their size limit.
+    pub closed_by_size: u64,
+    /// Bursts closed per queue (index = `Burst::queue`).
+    pub queue_bursts: Vec<u64>,
+    /// Packets carried per queue (index = `Burst::queue`).
+    pub queue_packets: Vec<u64>,
+}
+
+/// One burstifier queue (a FIFO building one burst at a time).
+#[derive(Debug)]
+struct Queue {
+    egress: NodeId,
+    /// Index of its egress group.
+    group: u32,
+    /// Packets of the open burst; an empty `Vec` (no allocation) when idle.
+    packets: Vec<Packet>,
+    bytes: u64,
+    opened: SimTime,
+    /// Timer deadline of the open burst, `SimTime::MAX` when none.
+    deadline: SimTime,
+    /// Assembly timer of this queue, if timer-triggered.
+    timer: Option<SimDuration>,
+    /// Bursts this queue has closed: the number of its current cycle.
+    cycle: u64,
+}
+
+/// The queues for one egress.
+#[derive(Debug)]
+struct Group {
+    egress: NodeId,
+    /// Index at the ingress of the group's first fixed queue.
+    first: u32,
+}
+
+/// Why a burst closed.
+#[derive(Clone, Copy)]
+enum Closer {
+    Timer,
+    Size,
+}
+
+/// The burst assembler of one ingress edge node: all its burstifier queues
+/// for every egress (gurel2008 §2 Fig. 1, gonzalez2009 §3-4, ramantas2007 §5).
+#[derive(Debug)]
 pub struct Assembler {
+    trigger: Trigger,
+    selection: Selection,
+    min_burst_bytes: Option<u64>,
     ingress: NodeId,
-    egresses: Vec<NodeId>,
-    t: SimDuration,
-    open: Vec<Option<Burst>>,
+    /// Group index by egress node index (`u32::MAX` when not an egress).
+    group_of: Vec<u32>,
+    groups: Vec<Group>,
+    queues: Vec<Queue>,
+    /// Per-flow state, indexed by flow id: the queue of PF and random
+    /// mapping, the allocation of DMQ. A slot whose queue belongs to another
+    /// egress group is treated as unallocated in this one.
+    flows: Vec<Slot>,
+    /// Pending timers `(deadline, queue, cycle)`; an entry is live while the
+    /// queue is still in that cycle. The top is always live.
+    timers: BinaryHeap<Reverse<(SimTime, u32, u64)>>,
+    /// Recycled packet buffers.
+    pool: Vec<Vec<Packet>>,
     next_id: u64,
+    rng: SimRng,
     stats: AssemblyStats,
 }
 
 impl Assembler {
-    pub fn new(cfg: &AssemblyConfig, ingress: NodeId, egresses: &[NodeId], _rng: SimRng) -> Self {
-        let t = match cfg.trigger {
-            Trigger::Timer(t) | Trigger::Hybrid(t, _) => t,
-            Trigger::Size(_) => SimDuration::from_millis(1),
-        };
-        Self {
+    /// An assembler for `ingress` with one queue group per node of `egresses`
+    /// (duplicates ignored); `rng` feeds random flow mapping and DMQ
+    /// allocation. A packet for an egress not listed here gets a new group on
+    /// arrival.
+    pub fn new(cfg: &AssemblyConfig, ingress: NodeId, egresses: &[NodeId], rng: SimRng) -> Self {
+        let mut a = Assembler {
+            trigger: cfg.trigger,
+            selection: cfg.selection.clone(),
+            min_burst_bytes: cfg.min_burst_bytes,
             ingress,
-            egresses: egresses.to_vec(),
-            t,
-            open: vec![None; egresses.len()],
+            group_of: Vec::new(),
+            groups: Vec::with_capacity(egresses.len()),
+            queues: Vec::new(),
+            flows: Vec::new(),
+            timers: BinaryHeap::new(),
+            pool: Vec::new(),
             next_id: 0,
+            rng,
             stats: AssemblyStats::default(),
+        };
+        for &e in egresses {
+            a.group(e);
+        }
+        a
+    }
+
+    /// The ingress node.
+    pub fn ingress(&self) -> NodeId {
+        self.ingress
+    }
+
+    /// A packet for `egress` arrives at `now`; `cwnd` is the flow's current
+    /// congestion window in segments (only window-based assembly reads it).
+    /// Timers due at or before `now` fire first (so no packet waits beyond
+    /// `T_MAX`); bursts they close and bursts closed by this arrival (size
+    /// trigger) go to `out`, in closing order. The arrival may open a burst
+    /// and so make [`Assembler::next_deadline`] earlier: the engine re-reads it.
+    pub fn on_packet(&mut self, now: SimTime, egress: NodeId, pkt: Packet, cwnd: f64, out: &mut Vec<Burst>) {
+        self.on_timer(now, out);
+        let g = self.group(egress);
+        let q = self.select(g, pkt.flow, cwnd);
+        let size = self.trigger.size();
+        let queue = &mut self.queues[q as usize];
+        if queue.packets.is_empty() {
+            // First packet into an empty queue: the burst opens, its timer starts.
+            if queue.packets.capacity() == 0 {
+                if let Some(buf) = self.pool.pop() {
+                    queue.packets = buf;
+                }
+            }
+            queue.opened = now;
+            if let Some(t) = queue.timer {
+                queue.deadline = now + t;
+                self.timers.push(Reverse((queue.deadline, q, queue.cycle)));
+            }
+        }
+        queue.packets.push(pkt);
+        queue.bytes += u64::from(pkt.bytes);
+        if size.is_some_and(|s| s.reached(queue.bytes, queue.packets.len())) {
+            self.close(q, now, Closer::Size, out);
+            self.drop_stale_timers();
         }
     }
-    pub fn on_packet(
-        &mut self,
-        now: SimTime,
-        egress: NodeId,
-        pkt: Packet,
-        _cwnd: f64,
-        _out: &mut Vec<Burst>,
-    ) {
-        let q = self
-            .egresses
-            .iter()
-            .position(|&e| e == egress)
-            .expect("egress");
-        let b = self.open[q].get_or_insert_with(|| Burst {
-            id: 0,
-            ingress: self.ingress,
-            egress,
-            queue: q as u32,
-            opened: now,
-            ..Burst::default()
-        });
-        b.payload_bytes += u64::from(pkt.bytes);
-        b.packets.push(pkt);
-    }
+
+    /// Closes every queue whose timer is due at or before `now`, into `out`
+    /// (in deadline order, ties by queue index).
     pub fn on_timer(&mut self, now: SimTime, out: &mut Vec<Burst>) {
-        for slot in &mut self.open {
-            if slot.as_ref().is_some_and(|b| b.opened + self.t <= now) {
-                let mut b = slot.take().unwrap();
-                b.id = self.next_id;
-                self.next_id += 1;
-                b.closed = now;
-                self.stats.bursts += 1;
-                out.push(b);
+        while let Some(&Reverse((deadline, q, cycle))) = self.timers.peek() {
+            if deadline > now {
+                break;
+            }
+            self.timers.pop();
+            if self.queues[q as usize].cycle == cycle {
+                self.close(q, now, Closer::Timer, out);
+            }
+            self.drop_stale_timers();
+        }
+    }
+
+    /// Earliest pending timer deadline over all queues (the engine keeps one
+    /// lazy timer event per edge node).
+    pub fn next_deadline(&self) -> Option<SimTime> {
+        self.timers.peek().map(|r| r.0 .0)
+    }
+
+    /// Gives back a burst's packet buffer after disassembly, so steady state
+    /// allocates nothing per burst.
+    pub fn recycle(&mut self, mut packets: Vec<Packet>) {
+        if packets.capacity() > 0 {
+            packets.clear();
+            self.pool.push(packets);
+        }
+    }
+
+    /// Reports that `burst` (assembled here) was lost in the core. Only DMQ
+    /// with a-posteriori allocation uses it: the flows with a data segment in
+    /// the burst are re-allocated when their current cycle ends
+    /// (gonzalez2009 §4). The engine calls it when the loss becomes known at
+    /// the ingress (idealised: at the drop, as with a BNAK, yu2004 §IV).
+    pub fn on_burst_lost(&mut self, burst: &Burst) {
+        let Selection::Dmq { allocation: DmqAllocation::APosteriori, .. } = self.selection else {
+            return;
+        };
+        for p in burst.packets.iter().filter(|p| p.is_data()) {
+            if let Some(slot) = self.flows.get_mut(p.flow.index()) {
+                let same_egress = self.queues.get(slot.queue as usize).is_some_and(|q| q.egress == burst.egress);
+                if same_egress {
+                    slot.realloc = true;
+                }
             }
         }
     }
-    pub fn flush(&mut self, now: SimTime, out: &mut Vec<Burst>) {
-        self.on_timer(SimTime::MAX, out);
-        for b in out.iter_mut() {
-            b.closed = now;
-        }
-    }
-    pub fn next_deadline(&self) -> Option<SimTime> {
-        self.open.iter().flatten().map(|b| b.opened + self.t).min()
-    }
-    pub fn recycle(&mut self, _packets: Vec<Packet>) {}
+
+    /// Counters: bursts, packets, bytes, padding, per-queue counts.
     pub fn stats(&self) -> &AssemblyStats {
         &self.stats
     }
+
+    /// Number of burstifier queues over all egresses (per-flow assembly adds
+    /// one per new flow).
     pub fn queue_count(&self) -> usize {
-        self.open.len()
+        self.queues.len()
+    }
+
+    /// The egress node a queue (a `Burst::queue` index) belongs to.
+    pub fn queue_egress(&self, queue: u32) -> Option<NodeId> {
+        self.queues.get(queue as usize).map(|q| q.egress)
+    }
+
+    /// Packets waiting in open bursts.
+    pub fn pending_packets(&self) -> usize {
+        self.queues.iter().map(|q| q.packets.len()).sum()
+    }
+
+    /// Closes every open burst now, whatever its trigger (end of run); these
+    /// count as timer closes in the stats.
+    pub fn flush(&mut self, now: SimTime, out: &mut Vec<Burst>) {
+        for q in 0..self.queues.len() as u32 {
+            if !self.queues[q as usize].packets.is_empty() {
+                self.close(q, now, Closer::Timer, out);
+            }
+        }
+        self.timers.clear();
+    }
+
+    // ---- internals ----------------------------------------------------------
+
+    /// The group of `egress`, created (with its fixed queues) if new.
+    fn group(&mut self, egress: NodeId) -> u32 {
+        let i = egress.index();
+        if i >= self.group_of.len() {
+            self.group_of.resize(i + 1, u32::MAX);
+        }
+        if self.group_of[i] != u32::MAX {
+            return self.group_of[i];
+        }
+        let g = self.groups.len() as u32;
+        self.group_of[i] = g;
+        let first = self.queues.len() as u32;
+        self.groups.push(Group { egress, first });
+        for k in 0..self.selection.initial_queues() {
+            let timer = match self.selection {
+                Selection::WindowBased { timers, .. } => Some(timers[k as usize]),
+                _ => self.trigger.timer(),
+            };
+            self.add_queue(g, egress, timer);
+        }
+        g
+    }
+
+    fn add_queue(&mut self, group: u32, egress: NodeId, timer: Option<SimDuration>) -> u32 {
+        let q = self.queues.len() as u32;
+        self.queues.push(Queue {
+            egress,
+            group,
+            packets: Vec::new(),
+            bytes: 0,
+            opened: SimTime::ZERO,
+            deadline: SimTime::MAX,
+            timer,
+            cycle: 0,
+        });
+        self.stats.queue_bursts.push(0);
+        self.stats.queue_packets.push(0);
+        q
+    }
+
+    /// The flow's slot for group `g`, growing the per-flow table on demand;
+    /// a slot allocated in another group is reset.
+    fn slot(&mut self, g: u32, flow: FlowId) -> &mut Slot {
+        let i = flow.index();
+        if i >= self.flows.len() {
+            self.flows.resize(i + 1, Slot::EMPTY);
+        }
+        let slot = &mut self.flows[i];
+        if slot.queue != Slot::NONE && self.queues[slot.queue as usize].group != g {
+            *slot = Slot::EMPTY;
+        }
+        slot
+    }
+
+    /// The queue (index at the ingress) a packet of `flow` joins in group `g`.
+    fn select(&mut self, g: u32, flow: FlowId, cwnd: f64) -> u32 {
+        let first = self.groups[g as usize].first;
+        match self.selection {
+            Selection::MixedFlow => first + mixed::local_queue(),
+            Selection::Smq { queues } => first + smq::group(flow, queues),
+            Selection::PerEgress { m, mapping: FlowMapping::Modulo } => first + per_egress::modulo(flow, m),
+            Selection::PerEgress { m, mapping: FlowMapping::Random } => {
+                let q = self.slot(g, flow).queue;
+                if q != Slot::NONE {
+                    return q;
+                }
+                let q = first + per_egress::uniform_below(&mut self.rng, m.max(1));
+                self.slot(g, flow).queue = q;
+                q
+            }
+            Selection::PerFlow => {
+                let q = self.slot(g, flow).queue;
+                if q != Slot::NONE {
+                    return q;
+                }
+                let egress = self.groups[g as usize].egress;
+                let q = self.add_queue(g, egress, self.trigger.timer());
+                self.slot(g, flow).queue = q;
+                q
+            }
+            Selection::Dmq { queues, allocation } => {
+                let slot = *self.slot(g, flow);
+                let cycle = self.queues.get(slot.queue as usize).map_or(0, |q| q.cycle);
+                let realloc = dmq::needs_allocation(allocation, &slot, cycle);
+                let q = if realloc {
+                    first + per_egress::uniform_below(&mut self.rng, queues.max(1))
+                } else {
+                    slot.queue
+                };
+                let cycle = self.queues[q as usize].cycle as u32;
+                let s = self.slot(g, flow);
+                s.queue = q;
+                s.cycle = cycle;
+                if realloc {
+                    s.realloc = false;
+                }
+                q
+            }
+            Selection::WindowBased { b, c, .. } => first + window::class(cwnd, b, c) as u32,
+        }
+    }
+
+    /// Closes queue `q`'s open burst into `out`.
+    fn close(&mut self, q: u32, now: SimTime, why: Closer, out: &mut Vec<Burst>) {
+        let queue = &mut self.queues[q as usize];
+        debug_assert!(!queue.packets.is_empty(), "closing an empty queue");
+        let packets = std::mem::take(&mut queue.packets);
+        let payload = std::mem::take(&mut queue.bytes);
+        queue.deadline = SimTime::MAX;
+        queue.cycle += 1;
+        let padding = self.min_burst_bytes.map_or(0, |m| m.saturating_sub(payload));
+        let n = packets.len() as u64;
+        let s = &mut self.stats;
+        s.bursts += 1;
+        s.packets += n;
+        s.payload_bytes += payload;
+        s.padding_bytes += padding;
+        match why {
+            Closer::Timer => s.closed_by_timer += 1,
+            Closer::Size => s.closed_by_size += 1,
+        }
+        s.queue_bursts[q as usize] += 1;
+        s.queue_packets[q as usize] += n;
+        out.push(Burst {
+            id: self.next_id,
+            ingress: self.ingress,
+            egress: queue.egress,
+            queue: q,
+            opened: queue.opened,
+            closed: now,
+            payload_bytes: payload,
+            padding_bytes: padding,
+            packets,
+        });
+        self.next_id += 1;
+    }
+
+    /// Pops timer entries of cycles that already closed, so the heap top is live.
+    fn drop_stale_timers(&mut self) {
+        while let Some(&Reverse((_, q, cycle))) = self.timers.peek() {
+            if self.queues[q as usize].cycle == cycle {
+                break;
+            }
+            self.timers.pop();
+        }
     }
 }
+
+#[cfg(test)]
+mod tests;

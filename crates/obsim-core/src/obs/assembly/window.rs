@@ -1,0 +1,26 @@
+//! Window-based assembly (ramantas2007 §5, ramantas2008 §5): three queues per
+//! egress, each with its own assembly timer; every arriving packet joins the
+//! queue chosen by its flow's *current* congestion window:
+//!
+//! ```text
+//! T = timers[0] (1 ms)   if          cwnd <  B   ("slow" flow)
+//!     timers[1] (5 ms)   if B  <=    cwnd <  C   ("medium")
+//!     timers[2] (10 ms)  if C  <=    cwnd        ("fast")
+//! ```
+//!
+//! The inequalities are those of ramantas2007 §5 ("1 msec if 1 <= congestion
+//! window < B", "10 msec if C <= congestion window"); ramantas2008 Eq. (1)
+//! writes strict inequalities on both sides but its text says flows are
+//! upgraded "when their congestion windows reach the limit", which is `>=`.
+//! With B = C the middle queue is never used (the papers' "no B value" rows).
+
+/// The window class (0 slow, 1 medium, 2 fast) of a flow with window `cwnd`
+/// segments under thresholds `b` and `c`.
+#[inline]
+pub fn class(cwnd: f64, b: f64, c: f64) -> usize {
+    if cwnd >= c {
+        2
+    } else {
+        usize::from(cwnd >= b)
+    }
+}
