@@ -562,17 +562,29 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
 
 /// `[metrics]`: sampling of the aggregate TCP-over-OBS metrics.
 fn build_metrics(errs: &mut Errors, top: &Table<'_>, empty: &Val) -> Option<MetricsSpec> {
-    let t = Table::open(errs, "metrics", top.raw("metrics").unwrap_or(empty), METRICS_KEYS)?;
+    let t = Table::open(
+        errs,
+        "metrics",
+        top.raw("metrics").unwrap_or(empty),
+        METRICS_KEYS,
+    )?;
     let d = MetricsSpec::default();
-    let sample_interval = t.get(errs, "sample_interval", positive_duration).or(d.sample_interval);
+    let sample_interval = t
+        .get(errs, "sample_interval", positive_duration)
+        .or(d.sample_interval);
     let throughput_bin = match t.raw("throughput_bin") {
         Some(Val::Str(s)) if s.trim() == "none" => Some(None),
         _ => t
-            .get(errs, "throughput_bin", |v| positive_duration(v).map_err(|e| format!("{e}, or \"none\"")))
+            .get(errs, "throughput_bin", |v| {
+                positive_duration(v).map_err(|e| format!("{e}, or \"none\""))
+            })
             .or(d.throughput_bin.unwrap_or(SimDuration::from_millis(3)))
             .map(Some),
     };
-    Some(MetricsSpec { sample_interval: sample_interval?, throughput_bin: throughput_bin? })
+    Some(MetricsSpec {
+        sample_interval: sample_interval?,
+        throughput_bin: throughput_bin?,
+    })
 }
 
 fn flow_id_reason(n: usize, found: &Val) -> String {

@@ -42,7 +42,12 @@ impl Burst {
     /// serialised at that rate plus a per-burst `guard` time (switch
     /// reconfiguration), as set in `AssemblyConfig::guard`.
     #[inline]
-    pub fn transmission_time(&self, bits_per_sec: u64, header_bytes: u32, guard: SimDuration) -> SimDuration {
+    pub fn transmission_time(
+        &self,
+        bits_per_sec: u64,
+        header_bytes: u32,
+        guard: SimDuration,
+    ) -> SimDuration {
         SimDuration::transmission(self.wire_bytes(header_bytes), bits_per_sec) + guard
     }
 

@@ -56,13 +56,30 @@ pub struct BurstLossModel {
 impl BurstLossModel {
     /// A model following `spec`, drawing from `rng` (only `Random` draws).
     pub fn new(spec: &BurstLossSpec, rng: SimRng) -> Self {
-        let p = if spec.p.is_nan() { 0.0 } else { spec.p.clamp(0.0, 1.0) };
+        let p = if spec.p.is_nan() {
+            0.0
+        } else {
+            spec.p.clamp(0.0, 1.0)
+        };
         let run = match spec.pattern {
             BurstLossPattern::Random | BurstLossPattern::Even => 1,
             BurstLossPattern::Batch(k) => u64::from(k.max(1)),
         };
-        let period = if p > 0.0 { ((run as f64 / p).round() as u64).max(run) } else { 0 };
-        BurstLossModel { p, pattern: spec.pattern, only_flow: spec.only_flow, period, run, rng, seen: 0, lost: 0 }
+        let period = if p > 0.0 {
+            ((run as f64 / p).round() as u64).max(run)
+        } else {
+            0
+        };
+        BurstLossModel {
+            p,
+            pattern: spec.pattern,
+            only_flow: spec.only_flow,
+            period,
+            run,
+            rng,
+            seen: 0,
+            lost: 0,
+        }
     }
 
     /// Decides whether `burst` is lost. Call once per burst, in the order the
@@ -116,13 +133,35 @@ mod tests {
     use crate::time::SimTime;
 
     fn burst_of(flow: u32) -> Burst {
-        let seg = Segment { seq: 0, len: 1000, retransmit: false, sent_at: SimTime::ZERO };
-        let p = Packet { flow: FlowId(flow), src: NodeId(0), dst: NodeId(1), bytes: 1040, payload: Payload::Data(seg) };
-        Burst { packets: vec![p], payload_bytes: 1040, ..Burst::default() }
+        let seg = Segment {
+            seq: 0,
+            len: 1000,
+            retransmit: false,
+            sent_at: SimTime::ZERO,
+        };
+        let p = Packet {
+            flow: FlowId(flow),
+            src: NodeId(0),
+            dst: NodeId(1),
+            bytes: 1040,
+            payload: Payload::Data(seg),
+        };
+        Burst {
+            packets: vec![p],
+            payload_bytes: 1040,
+            ..Burst::default()
+        }
     }
 
     fn model(p: f64, pattern: BurstLossPattern, only_flow: Option<FlowId>) -> BurstLossModel {
-        BurstLossModel::new(&BurstLossSpec { p, pattern, only_flow }, stream(1, "loss"))
+        BurstLossModel::new(
+            &BurstLossSpec {
+                p,
+                pattern,
+                only_flow,
+            },
+            stream(1, "loss"),
+        )
     }
 
     fn losses(m: &mut BurstLossModel, n: usize) -> Vec<bool> {
@@ -134,10 +173,16 @@ mod tests {
     fn random_rate_is_p_within_binomial_bound() {
         for p in [0.001, 0.01, 0.1, 0.5] {
             let n = 200_000usize;
-            let lost = losses(&mut model(p, BurstLossPattern::Random, None), n).iter().filter(|&&x| x).count();
+            let lost = losses(&mut model(p, BurstLossPattern::Random, None), n)
+                .iter()
+                .filter(|&&x| x)
+                .count();
             let mean = n as f64 * p;
             let sd = (n as f64 * p * (1.0 - p)).sqrt();
-            assert!((lost as f64 - mean).abs() < 5.0 * sd, "p={p}: {lost} lost, expected {mean} ± {sd}");
+            assert!(
+                (lost as f64 - mean).abs() < 5.0 * sd,
+                "p={p}: {lost} lost, expected {mean} ± {sd}"
+            );
         }
         assert!(!losses(&mut model(0.0, BurstLossPattern::Random, None), 1000).contains(&true));
         assert!(!losses(&mut model(1.0, BurstLossPattern::Random, None), 1000).contains(&false));
@@ -180,13 +225,24 @@ mod tests {
             let n = 100_000;
             let l = losses(&mut m, n);
             let r = runs(&l);
-            assert!(r.iter().all(|&x| x == k as usize), "k={k} p={p}: runs {:?}", &r[..5.min(r.len())]);
+            assert!(
+                r.iter().all(|&x| x == k as usize),
+                "k={k} p={p}: runs {:?}",
+                &r[..5.min(r.len())]
+            );
             let period = (f64::from(k) / p).round() as usize;
             assert_eq!(r.len(), n / period, "k={k} p={p}");
             let rate = l.iter().filter(|&&x| x).count() as f64 / n as f64;
             // Measured rate is the pattern's k/period up to one partial period.
-            assert!((rate - m.long_run_rate()).abs() <= f64::from(k) / n as f64, "rate {rate}");
-            assert!((m.long_run_rate() - p).abs() < 0.02 * p, "{}", m.long_run_rate());
+            assert!(
+                (rate - m.long_run_rate()).abs() <= f64::from(k) / n as f64,
+                "rate {rate}"
+            );
+            assert!(
+                (m.long_run_rate() - p).abs() < 0.02 * p,
+                "{}",
+                m.long_run_rate()
+            );
         }
         // Batch(1) is Even.
         assert_eq!(
@@ -197,7 +253,11 @@ mod tests {
 
     #[test]
     fn only_flow_spares_other_bursts() {
-        for pattern in [BurstLossPattern::Random, BurstLossPattern::Even, BurstLossPattern::Batch(3)] {
+        for pattern in [
+            BurstLossPattern::Random,
+            BurstLossPattern::Even,
+            BurstLossPattern::Batch(3),
+        ] {
             let mut m = model(0.5, pattern, Some(FlowId(2)));
             let (mine, other) = (burst_of(2), burst_of(5));
             let mut lost_mine = 0;
@@ -220,7 +280,17 @@ mod tests {
         let a = losses(&mut model(0.2, BurstLossPattern::Random, None), 500);
         let b = losses(&mut model(0.2, BurstLossPattern::Random, None), 500);
         assert_eq!(a, b);
-        let c = losses(&mut BurstLossModel::new(&BurstLossSpec { p: 0.2, pattern: BurstLossPattern::Random, only_flow: None }, stream(2, "loss")), 500);
+        let c = losses(
+            &mut BurstLossModel::new(
+                &BurstLossSpec {
+                    p: 0.2,
+                    pattern: BurstLossPattern::Random,
+                    only_flow: None,
+                },
+                stream(2, "loss"),
+            ),
+            500,
+        );
         assert_ne!(a, c);
     }
 }

@@ -45,7 +45,11 @@ impl Slot {
     /// Not yet allocated.
     pub const NONE: u32 = u32::MAX;
     /// An unallocated flow.
-    pub const EMPTY: Slot = Slot { queue: Slot::NONE, cycle: 0, realloc: false };
+    pub const EMPTY: Slot = Slot {
+        queue: Slot::NONE,
+        cycle: 0,
+        realloc: false,
+    };
 }
 
 /// Whether a flow in `slot` needs a new allocation, given the current cycle

@@ -248,7 +248,14 @@ impl Assembler {
     /// `T_MAX`); bursts they close and bursts closed by this arrival (size
     /// trigger) go to `out`, in closing order. The arrival may open a burst
     /// and so make [`Assembler::next_deadline`] earlier: the engine re-reads it.
-    pub fn on_packet(&mut self, now: SimTime, egress: NodeId, pkt: Packet, cwnd: f64, out: &mut Vec<Burst>) {
+    pub fn on_packet(
+        &mut self,
+        now: SimTime,
+        egress: NodeId,
+        pkt: Packet,
+        cwnd: f64,
+        out: &mut Vec<Burst>,
+    ) {
         self.on_timer(now, out);
         let g = self.group(egress);
         let q = self.select(g, pkt.flow, cwnd);
@@ -311,12 +318,19 @@ impl Assembler {
     /// (gonzalez2009 §4). The engine calls it when the loss becomes known at
     /// the ingress (idealised: at the drop, as with a BNAK, yu2004 §IV).
     pub fn on_burst_lost(&mut self, burst: &Burst) {
-        let Selection::Dmq { allocation: DmqAllocation::APosteriori, .. } = self.selection else {
+        let Selection::Dmq {
+            allocation: DmqAllocation::APosteriori,
+            ..
+        } = self.selection
+        else {
             return;
         };
         for p in burst.packets.iter().filter(|p| p.is_data()) {
             if let Some(slot) = self.flows.get_mut(p.flow.index()) {
-                let same_egress = self.queues.get(slot.queue as usize).is_some_and(|q| q.egress == burst.egress);
+                let same_egress = self
+                    .queues
+                    .get(slot.queue as usize)
+                    .is_some_and(|q| q.egress == burst.egress);
                 if same_egress {
                     slot.realloc = true;
                 }
@@ -418,8 +432,14 @@ impl Assembler {
         match self.selection {
             Selection::MixedFlow => first + mixed::local_queue(),
             Selection::Smq { queues } => first + smq::group(flow, queues),
-            Selection::PerEgress { m, mapping: FlowMapping::Modulo } => first + per_egress::modulo(flow, m),
-            Selection::PerEgress { m, mapping: FlowMapping::Random } => {
+            Selection::PerEgress {
+                m,
+                mapping: FlowMapping::Modulo,
+            } => first + per_egress::modulo(flow, m),
+            Selection::PerEgress {
+                m,
+                mapping: FlowMapping::Random,
+            } => {
                 let q = self.slot(g, flow).queue;
                 if q != Slot::NONE {
                     return q;
@@ -468,7 +488,9 @@ impl Assembler {
         let payload = std::mem::take(&mut queue.bytes);
         queue.deadline = SimTime::MAX;
         queue.cycle += 1;
-        let padding = self.min_burst_bytes.map_or(0, |m| m.saturating_sub(payload));
+        let padding = self
+            .min_burst_bytes
+            .map_or(0, |m| m.saturating_sub(payload));
         let n = packets.len() as u64;
         let s = &mut self.stats;
         s.bursts += 1;

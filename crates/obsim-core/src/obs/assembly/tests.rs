@@ -16,12 +16,21 @@ fn pkt(flow: u32, seq: u64, at: SimTime) -> Packet {
         src: NodeId(0),
         dst: NodeId(1),
         bytes: 1040,
-        payload: Payload::Data(Segment { seq, len: 1000, retransmit: false, sent_at: at }),
+        payload: Payload::Data(Segment {
+            seq,
+            len: 1000,
+            retransmit: false,
+            sent_at: at,
+        }),
     }
 }
 
 fn cfg(trigger: Trigger, selection: Selection) -> AssemblyConfig {
-    AssemblyConfig { trigger, selection, ..AssemblyConfig::default() }
+    AssemblyConfig {
+        trigger,
+        selection,
+        ..AssemblyConfig::default()
+    }
 }
 
 fn assembler(c: &AssemblyConfig, seed: u64) -> Assembler {
@@ -79,11 +88,23 @@ fn all_selections() -> Vec<Selection> {
     vec![
         Selection::MixedFlow,
         Selection::PerFlow,
-        Selection::PerEgress { m: 3, mapping: FlowMapping::Modulo },
-        Selection::PerEgress { m: 3, mapping: FlowMapping::Random },
+        Selection::PerEgress {
+            m: 3,
+            mapping: FlowMapping::Modulo,
+        },
+        Selection::PerEgress {
+            m: 3,
+            mapping: FlowMapping::Random,
+        },
         Selection::Smq { queues: 2 },
-        Selection::Dmq { queues: 4, allocation: DmqAllocation::Proactive },
-        Selection::Dmq { queues: 4, allocation: DmqAllocation::APosteriori },
+        Selection::Dmq {
+            queues: 4,
+            allocation: DmqAllocation::Proactive,
+        },
+        Selection::Dmq {
+            queues: 4,
+            allocation: DmqAllocation::APosteriori,
+        },
     ]
 }
 
@@ -124,7 +145,13 @@ fn packet_arriving_at_the_deadline_starts_a_new_burst() {
     a.on_packet(SimTime(0), E, pkt(0, 0, SimTime(0)), 1.0, &mut out);
     assert_eq!(a.next_deadline(), Some(SimTime(1_000_000)));
     // The engine has not fired the timer yet: the arrival fires it first.
-    a.on_packet(SimTime(1_000_000), E, pkt(0, 1, SimTime(1_000_000)), 1.0, &mut out);
+    a.on_packet(
+        SimTime(1_000_000),
+        E,
+        pkt(0, 1, SimTime(1_000_000)),
+        1.0,
+        &mut out,
+    );
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].packets.len(), 1);
     assert_eq!(a.next_deadline(), Some(SimTime(2_000_000)));
@@ -159,7 +186,10 @@ fn segments_per_flow_per_burst_bounded_by_access_rate() {
 #[test]
 fn size_trigger_closes_at_the_packet_reaching_the_limit() {
     let arrivals: Vec<Arrival> = (0..10u64).map(|k| (k * 1000, 0, 1.0)).collect();
-    let mut a = assembler(&cfg(Trigger::Size(SizeLimit::Packets(3)), Selection::MixedFlow), 1);
+    let mut a = assembler(
+        &cfg(Trigger::Size(SizeLimit::Packets(3)), Selection::MixedFlow),
+        1,
+    );
     let bursts = drive(&mut a, &arrivals);
     // 10 packets: three full bursts; the 10th waits (no timer).
     assert_eq!(bursts.len(), 3);
@@ -171,19 +201,28 @@ fn size_trigger_closes_at_the_packet_reaching_the_limit() {
     assert_eq!(a.next_deadline(), None);
 
     // 2500 B: 2 packets (2080 B) do not reach it, the 3rd (3120 B) does.
-    let mut a = assembler(&cfg(Trigger::Size(SizeLimit::Bytes(2500)), Selection::MixedFlow), 1);
+    let mut a = assembler(
+        &cfg(Trigger::Size(SizeLimit::Bytes(2500)), Selection::MixedFlow),
+        1,
+    );
     let bursts = drive(&mut a, &arrivals);
     assert_eq!(bursts[0].packets.len(), 3);
     assert_eq!(bursts[0].payload_bytes, 3120);
     assert_eq!(a.stats().closed_by_size, 3);
     // Exactly at the limit closes too.
-    let mut a = assembler(&cfg(Trigger::Size(SizeLimit::Bytes(2080)), Selection::MixedFlow), 1);
+    let mut a = assembler(
+        &cfg(Trigger::Size(SizeLimit::Bytes(2080)), Selection::MixedFlow),
+        1,
+    );
     assert_eq!(drive(&mut a, &arrivals)[0].packets.len(), 2);
 }
 
 #[test]
 fn hybrid_trigger_closes_on_whichever_comes_first() {
-    let c = cfg(Trigger::Hybrid(MS, SizeLimit::Packets(5)), Selection::MixedFlow);
+    let c = cfg(
+        Trigger::Hybrid(MS, SizeLimit::Packets(5)),
+        Selection::MixedFlow,
+    );
     // Fast arrivals (every 10 us): the size limit wins at the 5th packet.
     let fast: Vec<Arrival> = (0..5u64).map(|k| (k * 10_000, 0, 1.0)).collect();
     let mut a = assembler(&c, 1);
@@ -205,7 +244,9 @@ fn hybrid_trigger_closes_on_whichever_comes_first() {
 
 #[test]
 fn per_flow_assembly_never_mixes_flows() {
-    let arrivals: Vec<Arrival> = (0..2000u64).map(|k| (k * 7_000, (k * 7 % 11) as u32, 1.0)).collect();
+    let arrivals: Vec<Arrival> = (0..2000u64)
+        .map(|k| (k * 7_000, (k * 7 % 11) as u32, 1.0))
+        .collect();
     let mut a = assembler(&cfg(Trigger::Timer(MS), Selection::PerFlow), 1);
     let bursts = drive(&mut a, &arrivals);
     let mut buf = Vec::new();
@@ -223,17 +264,29 @@ fn per_flow_assembly_never_mixes_flows() {
 
 #[test]
 fn mixed_flow_mixes_flows_in_one_queue() {
-    let arrivals: Vec<Arrival> = (0..100u64).map(|k| (k * 7_000, (k % 4) as u32, 1.0)).collect();
+    let arrivals: Vec<Arrival> = (0..100u64)
+        .map(|k| (k * 7_000, (k % 4) as u32, 1.0))
+        .collect();
     let mut a = assembler(&cfg(Trigger::Timer(MS), Selection::MixedFlow), 1);
     let bursts = drive(&mut a, &arrivals);
     let mut buf = Vec::new();
-    assert!(bursts.iter().all(|b| b.queue == 0 && b.flow_count(&mut buf) == 4));
+    assert!(bursts
+        .iter()
+        .all(|b| b.queue == 0 && b.flow_count(&mut buf) == 4));
 }
 
 #[test]
 fn modulo_mapping_spreads_flows_over_m_queues() {
-    let arrivals: Vec<Arrival> = (0..1000u64).map(|k| (k * 3_000, (k % 10) as u32, 1.0)).collect();
-    for sel in [Selection::PerEgress { m: 5, mapping: FlowMapping::Modulo }, Selection::Smq { queues: 5 }] {
+    let arrivals: Vec<Arrival> = (0..1000u64)
+        .map(|k| (k * 3_000, (k % 10) as u32, 1.0))
+        .collect();
+    for sel in [
+        Selection::PerEgress {
+            m: 5,
+            mapping: FlowMapping::Modulo,
+        },
+        Selection::Smq { queues: 5 },
+    ] {
         let mut a = assembler(&cfg(Trigger::Timer(MS), sel), 1);
         let bursts = drive(&mut a, &arrivals);
         assert_eq!(a.queue_count(), 5);
@@ -250,8 +303,19 @@ fn modulo_mapping_spreads_flows_over_m_queues() {
 
 #[test]
 fn random_mapping_is_static_and_uses_every_queue() {
-    let arrivals: Vec<Arrival> = (0..4000u64).map(|k| (k * 3_000, (k % 200) as u32, 1.0)).collect();
-    let mut a = assembler(&cfg(Trigger::Timer(MS), Selection::PerEgress { m: 4, mapping: FlowMapping::Random }), 9);
+    let arrivals: Vec<Arrival> = (0..4000u64)
+        .map(|k| (k * 3_000, (k % 200) as u32, 1.0))
+        .collect();
+    let mut a = assembler(
+        &cfg(
+            Trigger::Timer(MS),
+            Selection::PerEgress {
+                m: 4,
+                mapping: FlowMapping::Random,
+            },
+        ),
+        9,
+    );
     let bursts = drive(&mut a, &arrivals);
     let mut queue_of = vec![u32::MAX; 200];
     for b in &bursts {
@@ -261,8 +325,13 @@ fn random_mapping_is_static_and_uses_every_queue() {
             *q = b.queue;
         }
     }
-    let per_queue: Vec<usize> = (0..4).map(|q| queue_of.iter().filter(|&&x| x == q).count()).collect();
-    assert!(per_queue.iter().all(|&n| (25..=75).contains(&n)), "{per_queue:?}");
+    let per_queue: Vec<usize> = (0..4)
+        .map(|q| queue_of.iter().filter(|&&x| x == q).count())
+        .collect();
+    assert!(
+        per_queue.iter().all(|&n| (25..=75).contains(&n)),
+        "{per_queue:?}"
+    );
 }
 
 /// Within one assembly cycle a flow stays in one queue: when two consecutive
@@ -282,7 +351,10 @@ fn assert_one_queue_per_cycle(bursts: &[Burst], arrivals: &[Arrival]) -> usize {
         if let Some(j) = last[f as usize] {
             let (qj, closed_j) = where_[j];
             if where_[i].0 != qj {
-                assert!(closed_j <= SimTime(t), "flow {f} moved queue within a cycle at packet {i}");
+                assert!(
+                    closed_j <= SimTime(t),
+                    "flow {f} moved queue within a cycle at packet {i}"
+                );
                 moves += 1;
             }
         }
@@ -301,7 +373,13 @@ fn dmq_keeps_a_flow_in_one_queue_within_a_cycle() {
             (t, per_egress::uniform_below(&mut rng, 20), 1.0)
         })
         .collect();
-    let c = cfg(Trigger::Timer(MS), Selection::Dmq { queues: 4, allocation: DmqAllocation::Proactive });
+    let c = cfg(
+        Trigger::Timer(MS),
+        Selection::Dmq {
+            queues: 4,
+            allocation: DmqAllocation::Proactive,
+        },
+    );
     let mut a = assembler(&c, 2);
     let bursts = drive(&mut a, &arrivals);
     let moves = assert_one_queue_per_cycle(&bursts, &arrivals);
@@ -310,7 +388,13 @@ fn dmq_keeps_a_flow_in_one_queue_within_a_cycle() {
     assert_all_delivered_once(&bursts, arrivals.len());
 
     // A posteriori without losses: allocated once, never moves.
-    let c = cfg(Trigger::Timer(MS), Selection::Dmq { queues: 4, allocation: DmqAllocation::APosteriori });
+    let c = cfg(
+        Trigger::Timer(MS),
+        Selection::Dmq {
+            queues: 4,
+            allocation: DmqAllocation::APosteriori,
+        },
+    );
     let mut a = assembler(&c, 2);
     let bursts = drive(&mut a, &arrivals);
     assert_eq!(assert_one_queue_per_cycle(&bursts, &arrivals), 0);
@@ -318,7 +402,13 @@ fn dmq_keeps_a_flow_in_one_queue_within_a_cycle() {
 
 #[test]
 fn dmq_a_posteriori_reallocates_only_flows_of_lost_bursts() {
-    let c = cfg(Trigger::Timer(MS), Selection::Dmq { queues: 8, allocation: DmqAllocation::APosteriori });
+    let c = cfg(
+        Trigger::Timer(MS),
+        Selection::Dmq {
+            queues: 8,
+            allocation: DmqAllocation::APosteriori,
+        },
+    );
     let mut a = assembler(&c, 4);
     let mut out = Vec::new();
     let queue_of = |a: &mut Assembler, t: u64, f: u32, out: &mut Vec<Burst>| {
@@ -341,14 +431,37 @@ fn dmq_a_posteriori_reallocates_only_flows_of_lost_bursts() {
 
 #[test]
 fn window_based_picks_the_timer_by_cwnd() {
-    let timers = [MS, SimDuration::from_millis(5), SimDuration::from_millis(10)];
+    let timers = [
+        MS,
+        SimDuration::from_millis(5),
+        SimDuration::from_millis(10),
+    ];
     // The trigger's own 3 ms timer is ignored.
-    let c = cfg(Trigger::Timer(SimDuration::from_millis(3)), Selection::WindowBased { b: 16.0, c: 64.0, timers });
-    for (cwnd, expect) in [(1.0, 0), (15.9, 0), (16.0, 1), (40.0, 1), (63.0, 1), (64.0, 2), (128.0, 2)] {
+    let c = cfg(
+        Trigger::Timer(SimDuration::from_millis(3)),
+        Selection::WindowBased {
+            b: 16.0,
+            c: 64.0,
+            timers,
+        },
+    );
+    for (cwnd, expect) in [
+        (1.0, 0),
+        (15.9, 0),
+        (16.0, 1),
+        (40.0, 1),
+        (63.0, 1),
+        (64.0, 2),
+        (128.0, 2),
+    ] {
         let mut a = assembler(&c, 1);
         let b = drive(&mut a, &[(0, 0, cwnd)]);
         assert_eq!(b[0].queue, expect, "cwnd {cwnd}");
-        assert_eq!(b[0].closed, SimTime::ZERO + timers[expect as usize], "cwnd {cwnd}");
+        assert_eq!(
+            b[0].closed,
+            SimTime::ZERO + timers[expect as usize],
+            "cwnd {cwnd}"
+        );
     }
     // B = C: the middle timer is never used.
     assert_eq!(window_class(16.0, 16.0, 16.0), 2);
@@ -357,8 +470,19 @@ fn window_based_picks_the_timer_by_cwnd() {
 
 #[test]
 fn window_based_size_limit_still_applies() {
-    let timers = [MS, SimDuration::from_millis(5), SimDuration::from_millis(10)];
-    let c = cfg(Trigger::Hybrid(MS, SizeLimit::Packets(2)), Selection::WindowBased { b: 16.0, c: 64.0, timers });
+    let timers = [
+        MS,
+        SimDuration::from_millis(5),
+        SimDuration::from_millis(10),
+    ];
+    let c = cfg(
+        Trigger::Hybrid(MS, SizeLimit::Packets(2)),
+        Selection::WindowBased {
+            b: 16.0,
+            c: 64.0,
+            timers,
+        },
+    );
     let mut a = assembler(&c, 1);
     let b = drive(&mut a, &[(0, 0, 100.0), (10, 1, 100.0), (20, 2, 1.0)]);
     assert_eq!(b[0].packets.len(), 2);
@@ -370,9 +494,24 @@ fn window_based_size_limit_still_applies() {
 
 #[test]
 fn padding_up_to_min_burst_size() {
-    let c = AssemblyConfig { min_burst_bytes: Some(5000), header_bytes: 60, ..cfg(Trigger::Timer(MS), Selection::MixedFlow) };
+    let c = AssemblyConfig {
+        min_burst_bytes: Some(5000),
+        header_bytes: 60,
+        ..cfg(Trigger::Timer(MS), Selection::MixedFlow)
+    };
     let mut a = assembler(&c, 1);
-    let b = drive(&mut a, &[(0, 0, 1.0), (10, 0, 1.0), (2_000_000, 0, 1.0), (2_000_001, 0, 1.0), (2_000_002, 0, 1.0), (2_000_003, 0, 1.0), (2_000_004, 0, 1.0)]);
+    let b = drive(
+        &mut a,
+        &[
+            (0, 0, 1.0),
+            (10, 0, 1.0),
+            (2_000_000, 0, 1.0),
+            (2_000_001, 0, 1.0),
+            (2_000_002, 0, 1.0),
+            (2_000_003, 0, 1.0),
+            (2_000_004, 0, 1.0),
+        ],
+    );
     assert_eq!(b[0].payload_bytes, 2080);
     assert_eq!(b[0].padding_bytes, 2920);
     assert_eq!(b[0].wire_bytes(60), 5060);
@@ -380,7 +519,10 @@ fn padding_up_to_min_burst_size() {
     assert_eq!(b[1].padding_bytes, 0);
     assert_eq!(a.stats().padding_bytes, 2920);
     // 5060 B at 10 Gbit/s = 4048 ns, plus a 1 us guard.
-    assert_eq!(b[0].transmission_time(10_000_000_000, 60, SimDuration::from_micros(1)), SimDuration(5048));
+    assert_eq!(
+        b[0].transmission_time(10_000_000_000, 60, SimDuration::from_micros(1)),
+        SimDuration(5048)
+    );
 }
 
 #[test]
@@ -395,7 +537,18 @@ fn recycled_buffers_are_reused() {
 }
 
 fn fingerprint(bursts: &[Burst]) -> Vec<(u64, u32, SimTime, SimTime, Vec<u64>)> {
-    bursts.iter().map(|b| (b.id, b.queue, b.opened, b.closed, b.packets.iter().map(seq_of).collect())).collect()
+    bursts
+        .iter()
+        .map(|b| {
+            (
+                b.id,
+                b.queue,
+                b.opened,
+                b.closed,
+                b.packets.iter().map(seq_of).collect(),
+            )
+        })
+        .collect()
 }
 
 #[test]
@@ -414,8 +567,21 @@ fn same_seed_same_bursts() {
         let again = fingerprint(&drive(&mut assembler(&conf, 1), &arrivals));
         assert_eq!(first, again, "{sel:?}");
         let ids: Vec<u64> = first.iter().map(|b| b.0).collect();
-        assert_eq!(ids, (0..first.len() as u64).collect::<Vec<_>>(), "ids are the per-ingress sequence");
-        if matches!(sel, Selection::Dmq { allocation: DmqAllocation::Proactive, .. } | Selection::PerEgress { mapping: FlowMapping::Random, .. }) {
+        assert_eq!(
+            ids,
+            (0..first.len() as u64).collect::<Vec<_>>(),
+            "ids are the per-ingress sequence"
+        );
+        if matches!(
+            sel,
+            Selection::Dmq {
+                allocation: DmqAllocation::Proactive,
+                ..
+            } | Selection::PerEgress {
+                mapping: FlowMapping::Random,
+                ..
+            }
+        ) {
             let other = fingerprint(&drive(&mut assembler(&conf, 2), &arrivals));
             assert_ne!(first, other, "{sel:?} ignores its rng");
         }
@@ -424,8 +590,19 @@ fn same_seed_same_bursts() {
 
 #[test]
 fn groups_per_egress_and_unknown_egress() {
-    let c = cfg(Trigger::Timer(MS), Selection::PerEgress { m: 2, mapping: FlowMapping::Modulo });
-    let mut a = Assembler::new(&c, NodeId(0), &[NodeId(3), NodeId(5), NodeId(3)], stream(1, "asm"));
+    let c = cfg(
+        Trigger::Timer(MS),
+        Selection::PerEgress {
+            m: 2,
+            mapping: FlowMapping::Modulo,
+        },
+    );
+    let mut a = Assembler::new(
+        &c,
+        NodeId(0),
+        &[NodeId(3), NodeId(5), NodeId(3)],
+        stream(1, "asm"),
+    );
     assert_eq!(a.queue_count(), 4);
     let mut out = Vec::new();
     a.on_packet(SimTime(0), NodeId(5), pkt(1, 0, SimTime(0)), 1.0, &mut out);
@@ -442,7 +619,10 @@ fn groups_per_egress_and_unknown_egress() {
 #[test]
 fn burst_flow_helpers() {
     let mut a = assembler(&cfg(Trigger::Timer(MS), Selection::MixedFlow), 1);
-    let b = drive(&mut a, &[(0, 4, 1.0), (1, 2, 1.0), (2, 4, 1.0), (3, 9, 1.0)]);
+    let b = drive(
+        &mut a,
+        &[(0, 4, 1.0), (1, 2, 1.0), (2, 4, 1.0), (3, 9, 1.0)],
+    );
     let mut buf = Vec::new();
     b[0].flows(&mut buf);
     assert_eq!(buf, vec![FlowId(2), FlowId(4), FlowId(9)]);
@@ -463,7 +643,14 @@ fn per_flow_state_is_small() {
 #[test]
 #[ignore = "timing, release builds only"]
 fn assembly_throughput() {
-    for sel in [Selection::MixedFlow, Selection::PerFlow, Selection::Dmq { queues: 8, allocation: DmqAllocation::Proactive }] {
+    for sel in [
+        Selection::MixedFlow,
+        Selection::PerFlow,
+        Selection::Dmq {
+            queues: 8,
+            allocation: DmqAllocation::Proactive,
+        },
+    ] {
         let conf = cfg(Trigger::Hybrid(MS, SizeLimit::Packets(40)), sel.clone());
         let egresses: Vec<NodeId> = (1..8).map(NodeId).collect();
         let mut a = Assembler::new(&conf, NodeId(0), &egresses, stream(1, "asm"));
@@ -485,6 +672,10 @@ fn assembly_throughput() {
             }
         }
         let ns = start.elapsed().as_nanos() as f64 / n as f64;
-        println!("{sel:?}: {ns:.1} ns/packet, {} queues, {} bursts", a.queue_count(), a.stats().bursts);
+        println!(
+            "{sel:?}: {ns:.1} ns/packet, {} queues, {} bursts",
+            a.queue_count(),
+            a.stats().bursts
+        );
     }
 }

@@ -68,7 +68,10 @@ mod tests {
         assert_eq!(Trigger::Timer(t).timer(), Some(t));
         assert_eq!(Trigger::Timer(t).size(), None);
         assert_eq!(Trigger::Size(SizeLimit::Packets(3)).timer(), None);
-        assert_eq!(Trigger::Hybrid(t, SizeLimit::Bytes(9)).size(), Some(SizeLimit::Bytes(9)));
+        assert_eq!(
+            Trigger::Hybrid(t, SizeLimit::Bytes(9)).size(),
+            Some(SizeLimit::Bytes(9))
+        );
         assert!(SizeLimit::Bytes(100).reached(100, 1));
         assert!(!SizeLimit::Bytes(100).reached(99, 7));
         assert!(SizeLimit::Packets(3).reached(0, 3));
