@@ -278,7 +278,7 @@ class Plot:
 
     @property
     def file_stem(self) -> str:
-        return self.name or re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{self.y}_vs_{self.x}")
+        return self.name or re.sub(r"[^A-Za-z0-9_-]+", "_", f"{self.y}_vs_{self.x}").strip("_")
 
     def to_dict(self) -> Dict[str, Any]:
         return {k: getattr(self, k) for k in _PLOT_KEYS}
