@@ -3,6 +3,7 @@
 
 Layout of ``OUT/``::
 
+    .tmp/                  runs being written (removed when a sweep starts)
     experiment.json        the experiment, self-contained (scenario inline)
     manifest.json          every run: key, point, replication, seed, axis values
     runs/ab/abcdef.../     one finished run (key = sha256 hex), written atomically:
@@ -13,7 +14,7 @@ Layout of ``OUT/``::
     summary.parquet        one row per (point, metric): n, mean, std, 95% CI
     figures/*.png|pdf      plots; report.html: the report
 
-A run directory appears only complete: it is written under ``runs/.tmp/`` and
+A run directory appears only complete: it is written under ``.tmp/`` and
 moved into place with one ``os.replace``; so a killed sweep leaves finished
 runs intact and no half-written run visible. Its presence is what "done"
 means; ``catalog.jsonl`` is a journal (a line cut by a kill is ignored), and
@@ -137,7 +138,7 @@ class Store:
         """Create the directory and remove temporaries left by a killed sweep
         (a run that had not been moved into place did not finish)."""
         self.runs_dir.mkdir(parents=True, exist_ok=True)
-        tmp = self.runs_dir / ".tmp"
+        tmp = self.root / ".tmp"
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
 
@@ -146,7 +147,7 @@ class Store:
         directory. If another writer got there first, keep theirs (same key,
         same content)."""
         final = self.run_dir(key)
-        tmp = self.runs_dir / ".tmp" / f"{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+        tmp = self.root / ".tmp" / f"{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
         results.write(tmp)
         text = json.dumps(_jsonable(dict(record)), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
         (tmp / "run.json").write_text(text, encoding="utf-8")
