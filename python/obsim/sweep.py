@@ -35,6 +35,12 @@ def _version() -> str:
 # --------------------------------------------------------------------------
 
 
+# Set by run_experiment while runs execute in this process (--jobs 1): a
+# callback progress(now_s, end_s, events) for obsim.run, showing the
+# simulated-time progress of the current run.
+_RUN_PROGRESS: Optional[Any] = None
+
+
 def execute_run(task: Mapping[str, Any]) -> Dict[str, Any]:
     """Run one scenario and store it; never raises for a failed run.
 
@@ -50,7 +56,7 @@ def execute_run(task: Mapping[str, Any]) -> Dict[str, Any]:
         return {"key": key, "status": "skipped", "error": None, "wall_s": store.run_record(key).get("wall_s")}
     t0 = time.perf_counter()
     try:
-        res = obsim_run(task["scenario"], seed=int(task["seed"]))
+        res = obsim_run(task["scenario"], seed=int(task["seed"]), progress=_RUN_PROGRESS)
     except KeyboardInterrupt:
         raise
     except Exception as e:  # noqa: BLE001 - a failed run is recorded, the sweep goes on
@@ -186,6 +192,11 @@ def run_experiment(
     ex = make_executor(executor, jobs, scheduler) if own else executor  # type: ignore[arg-type]
     summary.executor = ex.describe()
     bar = _Progress(progress and bool(tasks), console, len(manifest["runs"]), summary.skipped)
+    global _RUN_PROGRESS
+    from .executors import InlineExecutor
+
+    if bar.enabled and isinstance(ex, InlineExecutor):
+        _RUN_PROGRESS = bar.run_progress
     try:
         with bar:
             for outcome in ex.run(execute_run, tasks):
@@ -221,6 +232,7 @@ def run_experiment(
         summary.interrupted = True
         raise
     finally:
+        _RUN_PROGRESS = None
         if own:
             ex.close()
         store.write_catalog()
@@ -246,18 +258,19 @@ class _Progress:
             )
 
             self._p = Progress(
-                TextColumn("[bold]runs"),
+                TextColumn("[bold]{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
-                TextColumn("[red]{task.fields[failed]} failed"),
+                TextColumn("{task.fields[note]}"),
                 TimeElapsedColumn(),
                 TextColumn("ETA"),
                 TimeRemainingColumn(),
                 console=console,
                 transient=False,
             )
-            self._task = self._p.add_task("runs", total=total, completed=done, failed=0)
+            self._task = self._p.add_task("runs", total=total, completed=done, note="[red]0 failed")
             self._failed = 0
+            self._run_task: Any = None
 
     def __enter__(self) -> "_Progress":
         if self._p is not None:
@@ -268,11 +281,19 @@ class _Progress:
         if self._p is not None:
             self._p.stop()
 
+    def run_progress(self, now_s: float, end_s: float, events: int) -> None:
+        """Simulated-time progress of the run executing in this process."""
+        if self._p is None:
+            return
+        if self._run_task is None:
+            self._run_task = self._p.add_task("current run, simulated s", total=end_s, note="")
+        self._p.update(self._run_task, total=end_s, completed=now_s, note=f"{events:,} events")
+
     def advance(self, n: int, failed: bool) -> None:
         if self._p is not None:
             if failed:
                 self._failed += n
-            self._p.update(self._task, advance=n, failed=self._failed)
+            self._p.update(self._task, advance=n, note=f"[red]{self._failed} failed")
 
 
 # --------------------------------------------------------------------------
