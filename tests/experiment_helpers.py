@@ -16,8 +16,13 @@ TINY_SCENARIO: Dict[str, Any] = {
     "nodes": [{"name": "a", "kind": "host"}, {"name": "r"}, {"name": "b", "kind": "host"}],
     "links": [
         {"from": "a", "to": "r", "rate": "100 Mbit/s", "delay": "5 ms"},
-        {"from": "r", "to": "b", "rate": "20 Mbit/s", "delay": "10 ms",
-         "loss": {"model": "bernoulli", "p": 0.01}},
+        {
+            "from": "r",
+            "to": "b",
+            "rate": "20 Mbit/s",
+            "delay": "10 ms",
+            "loss": {"model": "bernoulli", "p": 0.01},
+        },
     ],
     "flows": [{"from": "a", "to": "b", "count": 2}],
 }
@@ -35,7 +40,13 @@ def tiny_experiment(
         "replications": {"count": replications, "base_seed": 7},
         "sweep": {"grid": grid or {"tcp.variant": ["reno", "sack"], "links[1].loss.p": [0.01, 0.03]}},
         "metrics": {
-            "goodput": {"table": "flows", "column": "goodput_bps", "agg": "sum", "scale": 1e-6, "unit": "Mbit/s"},
+            "goodput": {
+                "table": "flows",
+                "column": "goodput_bps",
+                "agg": "sum",
+                "scale": 1e-6,
+                "unit": "Mbit/s",
+            },
             "timeouts": {"column": "to_events", "agg": "sum"},
             "end": {"table": "meta", "column": "end_time_s", "unit": "s"},
             "to_rate": {"expr": "timeouts / end", "unit": "1/s"},

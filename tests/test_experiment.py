@@ -7,9 +7,9 @@ import copy
 from pathlib import Path
 
 import pytest
-from experiment_helpers import TINY_SCENARIO, tiny_experiment, to_toml
 
 import obsim
+from experiment_helpers import TINY_SCENARIO, tiny_experiment, to_toml
 from obsim.experiment import (
     ExperimentError,
     from_dict,
@@ -89,7 +89,9 @@ def test_bad_axis_value_is_reported_up_front_with_its_path():
     reasons = dict(e.errors)
     assert "1.5" in reasons['sweep.grid."links[1].loss.p"']
     assert "links[1].loss.p" in reasons['sweep.grid."links[1].loss.p"']  # the core's path
-    assert '"vegas"' in reasons['sweep.grid."tcp.variant"'] and "newreno" in reasons['sweep.grid."tcp.variant"']
+    assert (
+        '"vegas"' in reasons['sweep.grid."tcp.variant"'] and "newreno" in reasons['sweep.grid."tcp.variant"']
+    )
     # each bad value once, although it appears in several points
     assert len(e.errors) == 2
 
@@ -99,16 +101,29 @@ def test_bad_axis_value_is_reported_up_front_with_its_path():
     [
         (lambda d: d.update(bogus=1), "bogus", "unknown key"),
         (lambda d: d["replications"].update(count=0), "replications.count", "integer >= 1"),
-        (lambda d: d["sweep"]["grid"].update({"links[9].rate": ["1 Gbit/s"]}), 'sweep.grid."links[9].rate"',
-         "no index 9"),
+        (
+            lambda d: d["sweep"]["grid"].update({"links[9].rate": ["1 Gbit/s"]}),
+            'sweep.grid."links[9].rate"',
+            "no index 9",
+        ),
         (lambda d: d["sweep"]["grid"].update({"tcp.mss": []}), 'sweep.grid."tcp.mss"', "non-empty array"),
-        (lambda d: d["sweep"]["grid"].update({"simulation.seed": [1, 2]}), 'sweep.grid."simulation.seed"',
-         "replications.base_seed"),
-        (lambda d: d["sweep"].update(zip=[{"tcp.mss": ["1000 B"], "tcp.rwnd": [1, 2]}]), "sweep.zip[0]",
-         "same number of values"),
+        (
+            lambda d: d["sweep"]["grid"].update({"simulation.seed": [1, 2]}),
+            'sweep.grid."simulation.seed"',
+            "replications.base_seed",
+        ),
+        (
+            lambda d: d["sweep"].update(zip=[{"tcp.mss": ["1000 B"], "tcp.rwnd": [1, 2]}]),
+            "sweep.zip[0]",
+            "same number of values",
+        ),
         (lambda d: d["metrics"]["goodput"].update(agg="avg"), "metrics.goodput.agg", "sum, mean"),
         (lambda d: d["metrics"]["goodput"].update(table="bursts"), "metrics.goodput.table", "flows, links"),
-        (lambda d: d["metrics"].update(x={"expr": "goodput / nope"}), "metrics.x.expr", "unknown metric 'nope'"),
+        (
+            lambda d: d["metrics"].update(x={"expr": "goodput / nope"}),
+            "metrics.x.expr",
+            "unknown metric 'nope'",
+        ),
         (lambda d: d["metrics"].update(x={"expr": "__import__('os')"}), "metrics.x.expr", "arithmetic"),
         (lambda d: d["plots"][0].update(x="tcp.mss"), "plots[0].x", "swept key path"),
         (lambda d: d["plots"][0].update(y="nope"), "plots[0].y", "metric name"),
@@ -128,7 +143,7 @@ def test_experiment_file_with_scenario_path(tmp_path):
     (tmp_path / "exp.toml").write_text(
         'name = "f"\nscenario = "' + str(ROOT / "scenarios" / "single_flow.toml") + '"\n'
         '[sweep.grid]\n"links[1].rate" = ["5 Mbit/s", "10 Mbit/s"]\n'
-        "[metrics.g]\ncolumn = \"goodput_bps\"\n",
+        '[metrics.g]\ncolumn = "goodput_bps"\n',
         encoding="utf-8",
     )
     exp = load_experiment(tmp_path / "exp.toml")

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from experiment_helpers import tiny_experiment, to_toml
 
+from experiment_helpers import tiny_experiment, to_toml
 from obsim import reproductions
 from obsim.cli import main
 
@@ -44,7 +44,12 @@ def test_registry_finds_modules():
     exp = reproductions.get("V1").build(quick=False)
     assert exp.replications == 5 and exp.grid == {"links[1].loss.p": [0.001, 0.003, 0.01, 0.03, 0.05]}
     tcp = exp.scenario["tcp"]
-    assert (tcp["variant"], tcp["profile"], tcp["limited_transmit"], tcp["delayed_ack"]) == ("reno", "rfc", False, False)
+    assert (tcp["variant"], tcp["profile"], tcp["limited_transmit"], tcp["delayed_ack"]) == (
+        "reno",
+        "rfc",
+        False,
+        False,
+    )
     assert tcp["max_window"] == tcp["rwnd"] == 100000
     assert exp.scenario["links"][1]["loss"] == {"model": "bernoulli", "p": 0.001, "data_only": True}
 
@@ -124,15 +129,23 @@ def _chromium() -> str:
         path = shutil.which(name)
         if path:
             return path
-    pytest.skip("chromium is not installed (scripts/test.sh installs Debian's chromium when apt-get is usable)")
+    pytest.skip(
+        "chromium is not installed (scripts/test.sh installs Debian's chromium when apt-get is usable)"
+    )
 
 
 def test_report_renders_in_headless_chromium(v1_quick, tmp_path):
     chromium = _chromium()
     shot = tmp_path / "report.png"
     cmd = [
-        chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,2000",
-        f"--screenshot={shot}", (v1_quick / "report.html").as_uri(),
+        chromium,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        "--window-size=1200,2000",
+        f"--screenshot={shot}",
+        (v1_quick / "report.html").as_uri(),
     ]
     subprocess.run(cmd, capture_output=True, timeout=120, env={**os.environ, "HOME": str(tmp_path)})
     assert shot.is_file(), "chromium wrote no screenshot"

@@ -83,6 +83,7 @@ def test_summarize_groups_by_point():
 
 # ---- PFTK ------------------------------------------------------------------
 
+
 def test_pftk_limits():
     # low loss: the square-root law; window limit: W/RTT
     r = pftk.send_rate(1e-5, 0.1, 1.0, 1e9) / pftk.mathis_rate(1e-5, 0.1)
@@ -101,7 +102,8 @@ fn main() {
     for line in std::io::stdin().lines() {
         let v: Vec<f64> = line.unwrap().split_whitespace().map(|x| x.parse().unwrap()).collect();
         let m = pftk::PftkParams { p: v[0], rtt: v[1], t0: v[2], wmax: v[3], b: v[4] };
-        println!("{:e} {:e} {:e}", pftk::send_rate(&m), pftk::send_rate_approx(&m), pftk::mathis_rate(m.p, m.rtt, m.b));
+        let mathis = pftk::mathis_rate(m.p, m.rtt, m.b);
+        println!("{:e} {:e} {:e}", pftk::send_rate(&m), pftk::send_rate_approx(&m), mathis);
     }
 }
 """
@@ -117,8 +119,12 @@ def test_pftk_agrees_with_the_rust_implementation(tmp_path):
     main = tmp_path / "main.rs"
     main.write_text(RUST_MAIN.replace("PFTK_RS", str(src)), encoding="utf-8")
     exe = tmp_path / "pftk_check"
-    subprocess.run([rustc, "--edition", "2021", "-O", "-o", str(exe), str(main)], check=True,
-                   capture_output=True, timeout=120)
+    subprocess.run(
+        [rustc, "--edition", "2021", "-O", "-o", str(exe), str(main)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     cases = [
         (p, rtt, t0, wmax, b)
         for p in (1e-5, 1e-4, 0.001, 0.003, 0.01, 0.03, 0.05, 0.1, 0.3)
@@ -128,7 +134,9 @@ def test_pftk_agrees_with_the_rust_implementation(tmp_path):
         for b in (1.0, 2.0)
     ]
     stdin = "\n".join(" ".join(repr(x) for x in c) for c in cases) + "\n"
-    out = subprocess.run([str(exe)], input=stdin, capture_output=True, text=True, check=True, timeout=60).stdout
+    out = subprocess.run(
+        [str(exe)], input=stdin, capture_output=True, text=True, check=True, timeout=60
+    ).stdout
     rust = np.array([[float(x) for x in line.split()] for line in out.splitlines()])
     c = np.array(cases)
     py = np.column_stack(

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from experiment_helpers import results_without_wall, run_tables, tiny_experiment, to_toml
 
+from experiment_helpers import results_without_wall, run_tables, tiny_experiment, to_toml
 from obsim.experiment import from_dict
 from obsim.store import Store, run_key
 from obsim.sweep import run_experiment
@@ -33,8 +33,14 @@ def reference(tmp_path_factory):
 def test_store_layout_catalog_and_results(reference):
     out, summary = reference
     assert (summary.total, summary.ran, summary.skipped, summary.failed) == (20, 20, 0, 0)
-    for name in ("experiment.json", "manifest.json", "catalog.jsonl", "catalog.parquet", "results.parquet",
-                 "summary.parquet"):
+    for name in (
+        "experiment.json",
+        "manifest.json",
+        "catalog.jsonl",
+        "catalog.parquet",
+        "results.parquet",
+        "summary.parquet",
+    ):
         assert (out / name).is_file(), name
     cat = pd.read_parquet(out / "catalog.parquet")
     assert len(cat) == 20 and set(cat["status"]) == {"ok"}
@@ -51,8 +57,12 @@ def test_store_layout_catalog_and_results(reference):
     assert first["key"] == run_key(resolved, first["seed"], obsim.__version__)
     for key in cat["key"]:
         d = store.run_dir(key)
-        assert (d / "flows.parquet").is_file() and (d / "links.parquet").is_file() and (d / "run.json").is_file()
-        assert json.loads((d / "meta.json").read_text())["seed"] == int(cat.loc[cat["key"] == key, "seed"].iloc[0])
+        assert (
+            (d / "flows.parquet").is_file() and (d / "links.parquet").is_file() and (d / "run.json").is_file()
+        )
+        assert json.loads((d / "meta.json").read_text())["seed"] == int(
+            cat.loc[cat["key"] == key, "seed"].iloc[0]
+        )
     assert not list((out / ".tmp").glob("*"))
     # results: metrics per run; summary: mean and CI per point
     res = pd.read_parquet(out / "results.parquet")
@@ -68,9 +78,7 @@ def test_store_layout_catalog_and_results(reference):
 def test_catalog_queries_with_duckdb_and_polars(reference):
     out, _ = reference
     duckdb = pytest.importorskip("duckdb")
-    rows = duckdb.sql(
-        f"select status, count(*) from '{out}/catalog.parquet' group by status"
-    ).fetchall()
+    rows = duckdb.sql(f"select status, count(*) from '{out}/catalog.parquet' group by status").fetchall()
     assert rows == [("ok", 20)]
     rows = duckdb.sql(
         f"""select "tcp.variant", avg(goodput) from '{out}/results.parquet' group by 1 order by 1"""
@@ -131,7 +139,19 @@ def test_killed_sweep_resumes_without_recomputing(sig, tmp_path, reference):
     exp_file = tmp_path / "exp.toml"
     exp_file.write_text(to_toml(doc), encoding="utf-8")
     out = tmp_path / "out"
-    cmd = [sys.executable, "-m", "obsim", "experiment", "run", str(exp_file), "--out", str(out), "-j", "1", "-q"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "obsim",
+        "experiment",
+        "run",
+        str(exp_file),
+        "--out",
+        str(out),
+        "-j",
+        "1",
+        "-q",
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while _count_done(out) < 4 and time.monotonic() < deadline and proc.poll() is None:
@@ -145,7 +165,9 @@ def test_killed_sweep_resumes_without_recomputing(sig, tmp_path, reference):
         assert (out / "catalog.parquet").is_file()
     else:
         assert proc.returncode == -signal.SIGKILL
-    done = {p.parent.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in (out / "runs").glob("*/*/run.json")}
+    done = {
+        p.parent.name: (p.stat().st_ino, p.stat().st_mtime_ns) for p in (out / "runs").glob("*/*/run.json")
+    }
     assert 4 <= len(done) < 20
     # nothing half-written is visible: every run directory is complete
     for key in done:
@@ -193,7 +215,9 @@ def test_dask_local_cluster_gives_identical_results(reference, tmp_path):
     assert run_tables(out) == run_tables(out_ref)
     pd.testing.assert_frame_equal(results_without_wall(out), results_without_wall(out_ref))
     # the summaries (means, CIs) too
-    pd.testing.assert_frame_equal(pd.read_parquet(out / "summary.parquet"), pd.read_parquet(out_ref / "summary.parquet"))
+    pd.testing.assert_frame_equal(
+        pd.read_parquet(out / "summary.parquet"), pd.read_parquet(out_ref / "summary.parquet")
+    )
     cat = pd.read_parquet(out / "catalog.parquet").drop(columns=["wall_s"])
     cat_ref = pd.read_parquet(out_ref / "catalog.parquet").drop(columns=["wall_s"])
     pd.testing.assert_frame_equal(cat, cat_ref)

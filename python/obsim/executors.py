@@ -126,16 +126,17 @@ class DaskExecutor(Executor):
             raise ImportError("the dask executor needs dask distributed: pip install 'obsim[dask]'") from e
         self.scheduler = scheduler
         self._cluster: Any = None
+        self._client: Any = None
         if scheduler:
-            self._client = Client(scheduler)
+            self._client = Client(scheduler)  # type: ignore[no-untyped-call]
         else:
-            self._cluster = LocalCluster(
+            self._cluster = LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=max(1, jobs or default_jobs()),
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=None,
             )
-            self._client = Client(self._cluster)
+            self._client = Client(self._cluster)  # type: ignore[no-untyped-call]
 
     def describe(self) -> str:
         if self.scheduler:
@@ -146,15 +147,17 @@ class DaskExecutor(Executor):
     def run(self, fn: TaskFn, tasks: Sequence[Task]) -> Iterator[Outcome]:
         from distributed import as_completed
 
-        futures: List[Any] = [self._client.submit(fn, t, key=f"obsim-run-{t['key']}", pure=False) for t in tasks]
+        futures: List[Any] = [
+            self._client.submit(fn, t, key=f"obsim-run-{t['key']}", pure=False) for t in tasks
+        ]
         try:
-            for fut in as_completed(futures):
+            for fut in as_completed(futures):  # type: ignore[no-untyped-call]
                 yield fut.result()
         finally:
             self._client.cancel([f for f in futures if not f.done()])
 
     def close(self) -> None:
-        if getattr(self, "_client", None) is not None:
+        if self._client is not None:
             self._client.close()
             self._client = None
         if self._cluster is not None:
@@ -162,7 +165,9 @@ class DaskExecutor(Executor):
             self._cluster = None
 
 
-def make_executor(kind: str = "local", jobs: Optional[int] = None, scheduler: Optional[str] = None) -> Executor:
+def make_executor(
+    kind: str = "local", jobs: Optional[int] = None, scheduler: Optional[str] = None
+) -> Executor:
     """The executor called ``kind`` (``"local"`` or ``"dask"``); ``local``
     with ``jobs=1`` runs inline."""
     if kind == "local":
@@ -176,4 +181,12 @@ def make_executor(kind: str = "local", jobs: Optional[int] = None, scheduler: Op
     raise ValueError(f"unknown executor {kind!r}; expected one of {', '.join(EXECUTORS)}")
 
 
-__all__ = ["EXECUTORS", "DaskExecutor", "Executor", "InlineExecutor", "LocalExecutor", "default_jobs", "make_executor"]
+__all__ = [
+    "EXECUTORS",
+    "DaskExecutor",
+    "Executor",
+    "InlineExecutor",
+    "LocalExecutor",
+    "default_jobs",
+    "make_executor",
+]

@@ -212,8 +212,19 @@ class Metric:
 
 
 _EXPR_NODES = (
-    ast.Expression, ast.BinOp, ast.UnaryOp, ast.Name, ast.Load, ast.Constant,
-    ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.USub, ast.UAdd,
+    ast.Expression,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.Name,
+    ast.Load,
+    ast.Constant,
+    ast.Add,
+    ast.Sub,
+    ast.Mult,
+    ast.Div,
+    ast.Pow,
+    ast.USub,
+    ast.UAdd,
 )
 
 
@@ -238,7 +249,7 @@ def eval_expr(expr: str, values: Mapping[str, float]) -> float:
         if isinstance(node, ast.Expression):
             return ev(node.body)
         if isinstance(node, ast.Constant):
-            return float(node.value)
+            return float(node.value)  # type: ignore[arg-type]  # numbers only (_expr_names)
         if isinstance(node, ast.Name):
             return float(values[node.id])
         if isinstance(node, ast.UnaryOp):
@@ -372,7 +383,9 @@ class Experiment:
             "metrics": {
                 k: {kk: vv for kk, vv in m.to_dict().items() if kk != "name"} for k, m in self.metrics.items()
             },
-            "plots": [{k: v for k, v in p.to_dict().items() if v not in (None, "", False)} for p in self.plots],
+            "plots": [
+                {k: v for k, v in p.to_dict().items() if v not in (None, "", False)} for p in self.plots
+            ],
         }
 
     def validate_points(self) -> List[Tuple[Point, Dict[str, Any]]]:
@@ -383,7 +396,7 @@ class Experiment:
 
         errors: List[Tuple[str, str]] = []
         out: List[Tuple[Point, Dict[str, Any]]] = []
-        seen_bad: set = set()
+        seen_bad: set[Tuple[str, str]] = set()
         for p in self.points():
             try:
                 doc = self.scenario_for(p)
@@ -398,7 +411,9 @@ class Experiment:
                     where = self._axis_path(axis) if axis else "scenario"
                     detail = f"{spath}: {reason}" if spath else reason
                     if axis:
-                        detail = f"value {_found(p.values[axis])} is rejected by the scenario parser: {detail}"
+                        detail = (
+                            f"value {_found(p.values[axis])} is rejected by the scenario parser: {detail}"
+                        )
                     else:
                         detail = f"point {p.index} ({_describe(p.values)}): {detail}"
                     if (where, detail) not in seen_bad:
@@ -425,7 +440,11 @@ def _axis_for(scenario_path: str, values: Mapping[str, Any]) -> Optional[str]:
     """The axis whose key path is ``scenario_path`` or a prefix of it."""
     best = None
     for axis in values:
-        if scenario_path == axis or scenario_path.startswith(axis + ".") or scenario_path.startswith(axis + "["):
+        if (
+            scenario_path == axis
+            or scenario_path.startswith(axis + ".")
+            or scenario_path.startswith(axis + "[")
+        ):
             if best is None or len(axis) > len(best):
                 best = axis
         elif axis.startswith(scenario_path + ".") or axis.startswith(scenario_path + "["):
@@ -453,7 +472,9 @@ def load_experiment(path: Union[str, "Path"]) -> Experiment:
     return from_dict(doc, base_dir=p.parent, source=str(p))
 
 
-def from_dict(doc: Mapping[str, Any], base_dir: Optional[Path] = None, source: Optional[str] = None) -> Experiment:
+def from_dict(
+    doc: Mapping[str, Any], base_dir: Optional[Path] = None, source: Optional[str] = None
+) -> Experiment:
     """Validate an experiment given as a dict (the TOML structure). Every
     problem is collected and raised as one :class:`ExperimentError`."""
     errs: List[Tuple[str, str]] = []
@@ -517,7 +538,9 @@ def from_dict(doc: Mapping[str, Any], base_dir: Optional[Path] = None, source: O
         z = []
     for i, group in enumerate(z):
         if not isinstance(group, Mapping) or not group:
-            errs.append((f"sweep.zip[{i}]", f"expected a table of key path = [values], found {_found(group)}"))
+            errs.append(
+                (f"sweep.zip[{i}]", f"expected a table of key path = [values], found {_found(group)}")
+            )
             continue
         ok = {k: v for k, v in group.items() if _check_axis(k, v, f'sweep.zip[{i}]."{k}"', scenario, errs)}
         lengths = {k: len(v) for k, v in ok.items()}
@@ -532,7 +555,9 @@ def from_dict(doc: Mapping[str, Any], base_dir: Optional[Path] = None, source: O
         elif ok:
             zips.append({k: list(v) for k, v in ok.items()})
     seen: Dict[str, str] = {}
-    for path, keys in [("sweep.grid", list(grid))] + [(f"sweep.zip[{i}]", list(zz)) for i, zz in enumerate(zips)]:
+    for path, keys in [("sweep.grid", list(grid))] + [
+        (f"sweep.zip[{i}]", list(zz)) for i, zz in enumerate(zips)
+    ]:
         for k in keys:
             if k in seen:
                 errs.append((f'{path}."{k}"', f"key path already swept in {seen[k]}; sweep each key once"))
@@ -559,7 +584,9 @@ def from_dict(doc: Mapping[str, Any], base_dir: Optional[Path] = None, source: O
 
 def _load_scenario(value: Any, base_dir: Optional[Path], errs: List[Tuple[str, str]]) -> Dict[str, Any]:
     if value is None:
-        errs.append(("scenario", "required: a scenario file path (relative to the experiment) or a [scenario] table"))
+        errs.append(
+            ("scenario", "required: a scenario file path (relative to the experiment) or a [scenario] table")
+        )
         return {}
     if isinstance(value, Mapping):
         return copy.deepcopy(dict(value))
@@ -588,7 +615,9 @@ def _load_scenario(value: Any, base_dir: Optional[Path], errs: List[Tuple[str, s
     return {}
 
 
-def _check_axis(key: str, vals: Any, where: str, scenario: Dict[str, Any], errs: List[Tuple[str, str]]) -> bool:
+def _check_axis(
+    key: str, vals: Any, where: str, scenario: Dict[str, Any], errs: List[Tuple[str, str]]
+) -> bool:
     try:
         parse_key_path(key)
     except ValueError as e:
@@ -649,15 +678,20 @@ def _load_metrics(value: Any, errs: List[Tuple[str, str]]) -> Dict[str, Metric]:
             if extra:
                 errs.append((where, f"expr cannot be combined with {', '.join(extra)}"))
             if len(errs) == n0:
-                out[name] = Metric(name, expr=expr, scale=float(scale), unit=m.get("unit", ""),
-                                   label=m.get("label", ""))
+                out[name] = Metric(
+                    name, expr=expr, scale=float(scale), unit=m.get("unit", ""), label=m.get("label", "")
+                )
             continue
         table = m.get("table", "flows")
         if table not in TABLE_NAMES:
-            errs.append((f"{where}.table", f"expected one of {', '.join(TABLE_NAMES)}, found {_found(table)}"))
+            errs.append(
+                (f"{where}.table", f"expected one of {', '.join(TABLE_NAMES)}, found {_found(table)}")
+            )
         column = m.get("column")
         if not isinstance(column, str) or not column:
-            errs.append((f"{where}.column", f"required: a column of the {table} table, found {_found(column)}"))
+            errs.append(
+                (f"{where}.column", f"required: a column of the {table} table, found {_found(column)}")
+            )
         agg = m.get("agg", "sum" if table != "meta" else "first")
         if agg not in AGGREGATIONS:
             errs.append((f"{where}.agg", f"expected one of {', '.join(AGGREGATIONS)}, found {_found(agg)}"))
@@ -665,13 +699,22 @@ def _load_metrics(value: Any, errs: List[Tuple[str, str]]) -> Dict[str, Metric]:
         if not isinstance(where_tbl, Mapping):
             errs.append((f"{where}.where", f"expected a table column = value, found {_found(where_tbl)}"))
         if len(errs) == n0:
-            out[name] = Metric(name, table=table, column=column, agg=agg, where=dict(where_tbl),
-                               scale=float(scale), unit=m.get("unit", ""), label=m.get("label", ""))
+            out[name] = Metric(
+                name,
+                table=table,
+                column=str(column),
+                agg=agg,
+                where=dict(where_tbl),
+                scale=float(scale),
+                unit=m.get("unit", ""),
+                label=m.get("label", ""),
+            )
     return out
 
 
-def _load_plots(value: Any, axes: List[str], metrics: Mapping[str, Metric],
-                errs: List[Tuple[str, str]]) -> List[Plot]:
+def _load_plots(
+    value: Any, axes: List[str], metrics: Mapping[str, Metric], errs: List[Tuple[str, str]]
+) -> List[Plot]:
     out: List[Plot] = []
     if isinstance(value, Mapping):
         value = [value]
@@ -689,13 +732,29 @@ def _load_plots(value: Any, axes: List[str], metrics: Mapping[str, Metric],
                 errs.append((f"{where}.{k}", f"unknown key; allowed keys are {', '.join(_PLOT_KEYS)}"))
         x = p.get("x")
         if x not in axes:
-            errs.append((f"{where}.x", f"expected a swept key path ({', '.join(axes) or 'none swept'}), found {_found(x)}"))
+            errs.append(
+                (
+                    f"{where}.x",
+                    f"expected a swept key path ({', '.join(axes) or 'none swept'}), found {_found(x)}",
+                )
+            )
         y = p.get("y")
         if y not in metrics:
-            errs.append((f"{where}.y", f"expected a metric name ({', '.join(metrics) or 'none defined'}), found {_found(y)}"))
+            errs.append(
+                (
+                    f"{where}.y",
+                    f"expected a metric name ({', '.join(metrics) or 'none defined'}), found {_found(y)}",
+                )
+            )
         series = p.get("series")
         if series is not None and (series not in axes or series == x):
-            errs.append((f"{where}.series", f"expected another swept key path than x ({', '.join(a for a in axes if a != x)}), found {_found(series)}"))
+            errs.append(
+                (
+                    f"{where}.series",
+                    f"expected another swept key path than x ({', '.join(a for a in axes if a != x)}), "
+                    f"found {_found(series)}",
+                )
+            )
         for k in ("logx", "logy"):
             if not isinstance(p.get(k, False), bool):
                 errs.append((f"{where}.{k}", f"expected true or false, found {_found(p.get(k))}"))
@@ -703,9 +762,19 @@ def _load_plots(value: Any, axes: List[str], metrics: Mapping[str, Metric],
             if not isinstance(p.get(k, ""), str):
                 errs.append((f"{where}.{k}", f"expected a string, found {_found(p.get(k))}"))
         if len(errs) == n0:
-            out.append(Plot(x=x, y=y, series=series, logx=p.get("logx", False), logy=p.get("logy", False),
-                            title=p.get("title", ""), xlabel=p.get("xlabel", ""), ylabel=p.get("ylabel", ""),
-                            name=p.get("name", "")))
+            out.append(
+                Plot(
+                    x=str(x),
+                    y=str(y),
+                    series=series,
+                    logx=p.get("logx", False),
+                    logy=p.get("logy", False),
+                    title=p.get("title", ""),
+                    xlabel=p.get("xlabel", ""),
+                    ylabel=p.get("ylabel", ""),
+                    name=p.get("name", ""),
+                )
+            )
     return out
 
 

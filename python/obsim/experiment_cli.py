@@ -27,12 +27,26 @@ def _jobs(text: str) -> int:
 
 
 def _exec_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
-                   help="parallel runs (default: all cores; 1 runs in this process)")
-    p.add_argument("--executor", choices=EXECUTORS, default="local",
-                   help="local process pool (default) or dask (pip install 'obsim[dask]')")
-    p.add_argument("--scheduler", default=None, metavar="ADDR",
-                   help="dask scheduler address, e.g. tcp://host:8786 (default: a LocalCluster)")
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=None,
+        metavar="N",
+        help="parallel runs (default: all cores; 1 runs in this process)",
+    )
+    p.add_argument(
+        "--executor",
+        choices=EXECUTORS,
+        default="local",
+        help="local process pool (default) or dask (pip install 'obsim[dask]')",
+    )
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDR",
+        help="dask scheduler address, e.g. tcp://host:8786 (default: a LocalCluster)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
 
 
@@ -42,8 +56,12 @@ def add_parsers(sub: Any) -> None:
     esub.required = True
     r = esub.add_parser("run", help="run (or resume) an experiment")
     r.add_argument("experiment", type=Path, help="experiment file (.toml)")
-    r.add_argument("--out", type=Path, default=None,
-                   help="result directory (default: out/NAME, NAME from the experiment)")
+    r.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="result directory (default: out/NAME, NAME from the experiment)",
+    )
     _exec_args(r)
     s = esub.add_parser("status", help="finished, failed and pending runs of a result directory")
     s.add_argument("dir", type=Path, help="result directory")
@@ -56,7 +74,9 @@ def add_parsers(sub: Any) -> None:
     rp.add_argument("id", nargs="?", help="reproduction id, e.g. V1")
     rp.add_argument("--list", action="store_true", help="list the reproductions")
     rp.add_argument("--quick", action="store_true", help="short runs (a couple of minutes), for tests")
-    rp.add_argument("--out", type=Path, default=None, help="result directory (default out/reproduce/ID[-quick])")
+    rp.add_argument(
+        "--out", type=Path, default=None, help="result directory (default out/reproduce/ID[-quick])"
+    )
     rp.add_argument("--no-report", action="store_true", help="do not write report.html")
     _exec_args(rp)
 
@@ -116,8 +136,9 @@ def _run(args: argparse.Namespace) -> int:
 
     exp = load_experiment(args.experiment)
     out = args.out if args.out is not None else Path("out") / exp.name
-    summary = run_experiment(exp, out, executor=args.executor, jobs=args.jobs, scheduler=args.scheduler,
-                             progress=not args.quiet)
+    summary = run_experiment(
+        exp, out, executor=args.executor, jobs=args.jobs, scheduler=args.scheduler, progress=not args.quiet
+    )
     _print_summary(summary)
     return EXIT_OK if summary.failed == 0 else EXIT_RUN_FAILED
 
@@ -127,8 +148,11 @@ def _status(d: Path) -> int:
     from .sweep import status
 
     st = status(Store(d))
-    print(f"{st['experiment']}: {st['total']} runs: {st['ok']} done, {st['error']} failed, {st['pending']} pending "
-          f"({st['wall_s']:.1f} s of run wall time)")
+    print(
+        f"{st['experiment']}: {st['total']} runs: {st['ok']} done, {st['error']} failed, "
+        f"{st['pending']} pending "
+        f"({st['wall_s']:.1f} s of run wall time)"
+    )
     for f in st["failures"]:
         print(f"  failed: point {f['point']} replication {f['replication']} seed {f['seed']}: {f['error']}")
     return EXIT_OK if st["error"] == 0 else EXIT_RUN_FAILED
@@ -158,15 +182,27 @@ def _reproduce(args: argparse.Namespace) -> int:
     except KeyError as e:
         _err(f"error: {e.args[0]}")
         return EXIT_INVALID
-    out = args.out if args.out is not None else Path("out") / "reproduce" / (rep.id + ("-quick" if args.quick else ""))
-    summary = rep.run(out, quick=args.quick, jobs=args.jobs, executor=args.executor, scheduler=args.scheduler,
-                      progress=not args.quiet)
+    out = (
+        args.out
+        if args.out is not None
+        else Path("out") / "reproduce" / (rep.id + ("-quick" if args.quick else ""))
+    )
+    summary = rep.run(
+        out,
+        quick=args.quick,
+        jobs=args.jobs,
+        executor=args.executor,
+        scheduler=args.scheduler,
+        progress=not args.quiet,
+    )
     _print_summary(summary)
     import json
 
     info = json.loads((out / "reproduction.json").read_text(encoding="utf-8"))
-    print(f"{rep.id}: {info['agrees']} of {info['compared']} compared numbers agree with the paper "
-          f"(comparison.parquet)")
+    print(
+        f"{rep.id}: {info['agrees']} of {info['compared']} compared numbers agree with the paper "
+        f"(comparison.parquet)"
+    )
     if not args.no_report:
         from .report import write_report
 

@@ -59,7 +59,11 @@ def plot_metric(summary: "pandas.DataFrame", exp: "Experiment", plot: "Plot") ->
         else:
             xs = [categories.setdefault(_fmt(v), len(categories)) for v in g[plot.x].tolist()]
         xs_all.extend(xs)
-        label = ", ".join(f"{c}={_fmt(v)}" for c, v in zip(group_cols, key)) if group_cols else metric.label or plot.y
+        label = (
+            ", ".join(f"{c}={_fmt(v)}" for c, v in zip(group_cols, key))
+            if group_cols
+            else metric.label or plot.y
+        )
         yerr = g["half_width"].fillna(0.0).tolist()
         ax.errorbar(xs, g["mean"].tolist(), yerr=yerr, marker="o", capsize=3, label=label)
     if not numeric_x:
@@ -94,8 +98,9 @@ def png_bytes(fig: "Figure") -> bytes:
     return buf.getvalue()
 
 
-def plot_experiment(summary: "pandas.DataFrame", exp: "Experiment",
-                    out_dir: Optional[Path] = None) -> List[Dict[str, Any]]:
+def plot_experiment(
+    summary: "pandas.DataFrame", exp: "Experiment", out_dir: Optional[Path] = None
+) -> List[Dict[str, Any]]:
     """Every ``[[plots]]`` figure of ``exp``; written under ``out_dir`` when
     given. Returns ``[{"plot", "figure", "files"}]``."""
     out = []

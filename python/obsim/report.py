@@ -32,7 +32,8 @@ tr.bad td { background: #fde8e8; } tr.good td { background: #eaf7ea; }
 .figs { display: flex; flex-wrap: wrap; gap: 1em; } figure { margin: 0; }
 figure img { max-width: 520px; border: 1px solid #ddd; } figcaption { font-size: 0.85em; color: #555; }
 pre { background: #f6f8fa; padding: 0.8em; overflow-x: auto; font-size: 0.8em; max-height: 28em; }
-.muted { color: #666; } .ok { color: #176c2c; font-weight: bold; } .fail { color: #b3261e; font-weight: bold; }
+.muted { color: #666; } .ok { color: #176c2c; font-weight: bold; }
+.fail { color: #b3261e; font-weight: bold; }
 """
 
 
@@ -56,7 +57,9 @@ def _num(v: Any, digits: int = 4) -> str:
     return f"{f:.{digits}g}"
 
 
-def _table(df: "pandas.DataFrame", left: Optional[List[str]] = None, row_class: Optional[List[str]] = None) -> str:
+def _table(
+    df: "pandas.DataFrame", left: Optional[List[str]] = None, row_class: Optional[List[str]] = None
+) -> str:
     left = left or []
     head = "".join(f'<th class="{"l" if c in left else ""}">{_e(c)}</th>' for c in df.columns)
     body = []
@@ -88,10 +91,23 @@ def comparison_figure(comp: "pandas.DataFrame", opts: Dict[str, Any], title: str
     ax = fig.add_subplot()
     for q, g in comp.groupby("quantity", sort=False):
         g = g.sort_values("x")
-        ax.errorbar(g["x"], g["paper"], yerr=g["paper_ci"].fillna(0.0), marker="s", linestyle="--",
-                    capsize=3, label=f"paper: {q}")
-        ax.errorbar(g["x"], g["measured"], yerr=g["measured_ci"].fillna(0.0), marker="o", capsize=3,
-                    label=f"measured (obsim): {q}")
+        ax.errorbar(
+            g["x"],
+            g["paper"],
+            yerr=g["paper_ci"].fillna(0.0),
+            marker="s",
+            linestyle="--",
+            capsize=3,
+            label=f"paper: {q}",
+        )
+        ax.errorbar(
+            g["x"],
+            g["measured"],
+            yerr=g["measured_ci"].fillna(0.0),
+            marker="o",
+            capsize=3,
+            label=f"measured (obsim): {q}",
+        )
     if opts.get("logx"):
         ax.set_xscale("log")
     if opts.get("logy"):
@@ -187,21 +203,30 @@ def write_report(out_dir: Union[str, Path], output: Optional[Union[str, Path]] =
             parts.append('<p class="muted">Quick mode (shorter runs): for tests, not for publication.</p>')
         shown = comp.rename(columns={"paper_ci": "paper ±95% CI", "measured_ci": "measured ±95% CI"})
         parts.append(
-            _table(shown, left=["case", "quantity", "unit"],
-                   row_class=["good" if a else "bad" for a in comp["agrees"].tolist()])
+            _table(
+                shown,
+                left=["case", "quantity", "unit"],
+                row_class=["good" if a else "bad" for a in comp["agrees"].tolist()],
+            )
         )
         if repro.get("notes"):
             parts.append(f"<p class='muted'>{_e(repro['notes'])}</p>")
-        fig = comparison_figure(comp, repro.get("comparison_plot", {}), f"{repro['id']}: paper vs measured (95% CI)")
+        fig = comparison_figure(
+            comp, repro.get("comparison_plot", {}), f"{repro['id']}: paper vs measured (95% CI)"
+        )
         from .plots import save
 
         save(fig, fig_dir / f"{repro['id']}_comparison")
-        figures.append(_img(fig, f"{repro['id']}: paper (model) vs measured, mean and 95% CI over replications"))
+        figures.append(
+            _img(fig, f"{repro['id']}: paper (model) vs measured, mean and 95% CI over replications")
+        )
 
     # ---- figures
     for item in plot_experiment(summary, exp, fig_dir):
         p = item["plot"]
-        figures.append(_img(item["figure"], f"{exp.metrics[p.y].title} vs {p.x}; mean and 95% CI over replications"))
+        figures.append(
+            _img(item["figure"], f"{exp.metrics[p.y].title} vs {p.x}; mean and 95% CI over replications")
+        )
     if figures:
         parts.append("<h2>Figures</h2>")
         parts.append(f'<div class="figs">{"".join(figures)}</div>')
@@ -212,13 +237,15 @@ def write_report(out_dir: Union[str, Path], output: Optional[Union[str, Path]] =
         parts.append("<h2>Results: mean and 95% CI over replications</h2>")
         varying = [a for a in exp.axes if summary[a].nunique(dropna=False) > 1] or exp.axes[:1]
         for name, m in exp.metrics.items():
-            sub = summary[summary["metric"] == name][["point"] + varying + ["n", "mean", "half_width", "ci_low", "ci_high"]]
+            sub = summary[summary["metric"] == name][
+                ["point"] + varying + ["n", "mean", "half_width", "ci_low", "ci_high"]
+            ]
             sub = sub.rename(columns={"half_width": "±95% CI"})
             parts.append(f"<h3>{_e(m.title)}</h3>")
             parts.append(_table(sub, left=[a for a in varying if sub[a].dtype == object]))
     parts.append(
         f'<p class="muted">Per-run values: {_e(root / "results.parquet")} ({len(results)} rows); '
-        f'catalog: {_e(root / "catalog.parquet")}.</p>'
+        f"catalog: {_e(root / 'catalog.parquet')}.</p>"
     )
 
     # ---- parameters and versions
@@ -230,7 +257,9 @@ def write_report(out_dir: Union[str, Path], output: Optional[Union[str, Path]] =
         parts.append(_table(axes_desc, left=["key path", "values"]))
     exp_json = {k: v for k, v in exp_doc.items() if k != "scenario"}
     parts.append("<h3>Experiment</h3><pre>" + _e(json.dumps(exp_json, indent=2)) + "</pre>")
-    parts.append("<h3>Base scenario</h3><pre>" + _e(json.dumps(exp_doc.get("scenario", {}), indent=2)) + "</pre>")
+    parts.append(
+        "<h3>Base scenario</h3><pre>" + _e(json.dumps(exp_doc.get("scenario", {}), indent=2)) + "</pre>"
+    )
     parts.append("<h2>Versions</h2>")
     vers = pd.DataFrame([{"software": k, "version": v} for k, v in _versions(root).items()])
     parts.append(_table(vers, left=["software", "version"]))

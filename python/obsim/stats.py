@@ -91,14 +91,14 @@ def batch_means_ci(
             raise ValueError(f"times and values differ in length: {t.size} vs {x.size}")
         x = x[t >= warmup]
     else:
-        x = x[int(warmup):]
+        x = x[int(warmup) :]
     x = x[~np.isnan(x)]
     if batches < 2:
         raise ValueError(f"batches must be >= 2, got {batches}")
     size = x.size // batches
     if size < 1:
         raise ValueError(f"{x.size} samples after warm-up cannot fill {batches} batches")
-    x = x[x.size - size * batches:]
+    x = x[x.size - size * batches :]
     means = x.reshape(batches, size).mean(axis=1)
     return mean_ci(means, level)
 
@@ -126,8 +126,15 @@ def summarize(
         for m in metrics:
             ci = mean_ci(g[m].tolist(), level)
             row = dict(zip(by, key))
-            row.update(metric=m, n=ci.n, mean=ci.mean, std=ci.std, half_width=ci.half_width,
-                       ci_low=ci.low, ci_high=ci.high)
+            row.update(
+                metric=m,
+                n=ci.n,
+                mean=ci.mean,
+                std=ci.std,
+                half_width=ci.half_width,
+                ci_low=ci.low,
+                ci_high=ci.high,
+            )
             rows.append(row)
     return pd.DataFrame(rows, columns=by + ["metric", "n", "mean", "std", "half_width", "ci_low", "ci_high"])
 

@@ -15,7 +15,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
 
 from .experiment import Experiment, Metric, eval_expr, experiment_from_stored
-from .store import STORE_SCHEMA, Store, _arrow, atomic_write_json, atomic_write_parquet, canonical_json, now_iso, run_key
+from .store import (
+    STORE_SCHEMA,
+    Store,
+    _arrow,
+    atomic_write_json,
+    atomic_write_parquet,
+    canonical_json,
+    now_iso,
+    run_key,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -186,10 +195,12 @@ def run_experiment(
             summary.skipped += len(runs)
             continue
         r0 = runs[0]
-        tasks.append({"key": key, "scenario": scenarios[r0["point"]], "seed": r0["seed"], "store": str(store.root)})
+        tasks.append(
+            {"key": key, "scenario": scenarios[r0["point"]], "seed": r0["seed"], "store": str(store.root)}
+        )
 
     own = not isinstance(executor, _Executor)
-    ex = make_executor(executor, jobs, scheduler) if own else executor  # type: ignore[arg-type]
+    ex: _Executor = executor if isinstance(executor, _Executor) else make_executor(executor, jobs, scheduler)
     summary.executor = ex.describe()
     bar = _Progress(progress and bool(tasks), console, len(manifest["runs"]), summary.skipped)
     global _RUN_PROGRESS
@@ -220,8 +231,12 @@ def run_experiment(
                     summary.failed += len(runs)
                     for r in runs:
                         summary.failures.append(
-                            {"point": r["point"], "replication": r["replication"], "axes": r["axes"],
-                             "error": outcome["error"]}
+                            {
+                                "point": r["point"],
+                                "replication": r["replication"],
+                                "axes": r["axes"],
+                                "error": outcome["error"],
+                            }
                         )
                 elif outcome["status"] == "skipped":
                     summary.skipped += len(runs)
@@ -326,8 +341,15 @@ def compute_metrics(store: Store, key: str, metrics: Mapping[str, Metric]) -> Di
                 continue
             from .experiment import _error
 
-            raise _error([(f"metrics.{name}.column", f"expected a column of the {m.table} table "
-                           f"({', '.join(df.columns)}), found {m.column!r}")])
+            raise _error(
+                [
+                    (
+                        f"metrics.{name}.column",
+                        f"expected a column of the {m.table} table "
+                        f"({', '.join(df.columns)}), found {m.column!r}",
+                    )
+                ]
+            )
         for col, val in m.where.items():
             df = df[df[col] == val]
         s = df[m.column].astype(float)
@@ -383,7 +405,9 @@ def aggregate(store: Store, exp: Optional[Experiment] = None) -> Dict[str, "pand
     if summ is None:
         import pandas as pd
 
-        summ = pd.DataFrame(columns=["point"] + exp.axes + ["metric", "n", "mean", "std", "half_width", "ci_low", "ci_high"])
+        summ = pd.DataFrame(
+            columns=["point"] + exp.axes + ["metric", "n", "mean", "std", "half_width", "ci_low", "ci_high"]
+        )
     atomic_write_parquet(store.root / "summary.parquet", _arrow(summ))
     return {"results": res, "summary": summ}
 

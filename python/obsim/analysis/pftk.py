@@ -21,7 +21,8 @@ ArrayLike = Union[float, "np.ndarray"]
 def backoff_factor(p: ArrayLike) -> ArrayLike:
     """``f(p) = 1 + p + 2p² + 4p³ + 8p⁴ + 16p⁵ + 32p⁶`` (PFTK eq. 28)."""
     p = np.asarray(p, dtype=float)
-    return 1.0 + p + 2 * p**2 + 4 * p**3 + 8 * p**4 + 16 * p**5 + 32 * p**6
+    out: ArrayLike = 1.0 + p + 2 * p**2 + 4 * p**3 + 8 * p**4 + 16 * p**5 + 32 * p**6
+    return out
 
 
 def timeout_probability(p: ArrayLike, w: ArrayLike) -> ArrayLike:
@@ -66,10 +67,14 @@ def send_rate(p: ArrayLike, rtt: ArrayLike, t0: ArrayLike, wmax: ArrayLike, b: A
     return float(out) if out.ndim == 0 else out
 
 
-def send_rate_approx(p: ArrayLike, rtt: ArrayLike, t0: ArrayLike, wmax: ArrayLike, b: ArrayLike = 1.0) -> ArrayLike:
+def send_rate_approx(
+    p: ArrayLike, rtt: ArrayLike, t0: ArrayLike, wmax: ArrayLike, b: ArrayLike = 1.0
+) -> ArrayLike:
     """PFTK approximate model (eq. 33), packets per second."""
     p, rtt, t0, wmax, b = (np.asarray(v, dtype=float) for v in (p, rtt, t0, wmax, b))
-    denom = rtt * np.sqrt(2 * b * p / 3) + t0 * np.minimum(1.0, 3 * np.sqrt(3 * b * p / 8)) * p * (1 + 32 * p * p)
+    denom = rtt * np.sqrt(2 * b * p / 3) + t0 * np.minimum(1.0, 3 * np.sqrt(3 * b * p / 8)) * p * (
+        1 + 32 * p * p
+    )
     out = np.minimum(wmax / rtt, 1.0 / denom)
     return float(out) if out.ndim == 0 else out
 
@@ -80,4 +85,11 @@ def mathis_rate(p: ArrayLike, rtt: ArrayLike, b: ArrayLike = 1.0) -> ArrayLike:
     return float(out) if np.ndim(out) == 0 else out
 
 
-__all__ = ["backoff_factor", "expected_window", "mathis_rate", "send_rate", "send_rate_approx", "timeout_probability"]
+__all__ = [
+    "backoff_factor",
+    "expected_window",
+    "mathis_rate",
+    "send_rate",
+    "send_rate_approx",
+    "timeout_probability",
+]

@@ -26,7 +26,17 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..sweep import SweepSummary
 
 COMPARISON_COLUMNS = (
-    "case", "x", "quantity", "unit", "paper", "paper_ci", "measured", "measured_ci", "ratio", "tolerance", "agrees",
+    "case",
+    "x",
+    "quantity",
+    "unit",
+    "paper",
+    "paper_ci",
+    "measured",
+    "measured_ci",
+    "ratio",
+    "tolerance",
+    "agrees",
 )
 """Columns of a comparison table (``comparison.parquet``): one row per
 compared number. ``paper_ci``/``measured_ci`` are 95% CI half widths (NaN if
@@ -74,7 +84,9 @@ class Reproduction:
         from ..sweep import results_frame, run_experiment
 
         exp = self.build(quick)
-        summary = run_experiment(exp, out, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress)
+        summary = run_experiment(
+            exp, out, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress
+        )
         store = Store(out)
         table = self.compare(results_frame(store, exp), exp)
         atomic_write_parquet(store.root / "comparison.parquet", _arrow(table))

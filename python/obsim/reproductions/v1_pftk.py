@@ -70,17 +70,34 @@ def experiment(quick: bool) -> Dict[str, Any]:
             "segments_sent": {"table": "flows", "column": "segments_sent", "agg": "sum", "unit": "segments"},
             "end_time": {"table": "meta", "column": "end_time_s", "unit": "s"},
             "send_rate": {"expr": "segments_sent / end_time", "unit": "packets/s", "label": "send rate"},
-            "rtt": {"table": "flows", "column": "rtt_mean_s", "agg": "first", "unit": "s", "label": "mean RTT"},
+            "rtt": {
+                "table": "flows",
+                "column": "rtt_mean_s",
+                "agg": "first",
+                "unit": "s",
+                "label": "mean RTT",
+            },
             "t0_mean": {"table": "flows", "column": "t0_mean_s", "agg": "first", "unit": "s"},
             "rto": {"table": "flows", "column": "rto_s", "agg": "first", "unit": "s"},
             "td_events": {"table": "flows", "column": "td_events", "agg": "sum", "label": "TD loss events"},
             "to_events": {"table": "flows", "column": "to_events", "agg": "sum", "label": "timeouts"},
         },
         "plots": [
-            {"x": "links[1].loss.p", "y": "send_rate", "logx": True, "logy": True,
-             "xlabel": "loss probability p", "ylabel": "send rate (packets/s)"},
-            {"x": "links[1].loss.p", "y": "to_events", "logx": True, "xlabel": "loss probability p",
-             "ylabel": "timeouts per run"},
+            {
+                "x": "links[1].loss.p",
+                "y": "send_rate",
+                "logx": True,
+                "logy": True,
+                "xlabel": "loss probability p",
+                "ylabel": "send rate (packets/s)",
+            },
+            {
+                "x": "links[1].loss.p",
+                "y": "to_events",
+                "logx": True,
+                "xlabel": "loss probability p",
+                "ylabel": "timeouts per run",
+            },
         ],
     }
 
@@ -135,5 +152,10 @@ REPRODUCTION = Reproduction(
         "correlated, which Bernoulli loss is not: expect measured above model at high p). "
         "--quick runs 300 s instead of 3000 s per point."
     ),
-    comparison_plot={"xlabel": "loss probability p", "ylabel": "send rate (packets/s)", "logx": True, "logy": True},
+    comparison_plot={
+        "xlabel": "loss probability p",
+        "ylabel": "send rate (packets/s)",
+        "logx": True,
+        "logy": True,
+    },
 )
