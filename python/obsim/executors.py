@@ -80,6 +80,7 @@ class LocalExecutor(Executor):
     def run(self, fn: TaskFn, tasks: Sequence[Task]) -> Iterator[Outcome]:
         import multiprocessing
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+        from concurrent.futures.process import BrokenProcessPool
 
         if not tasks:
             return
@@ -99,7 +100,15 @@ class LocalExecutor(Executor):
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in done:
-                    yield fut.result()
+                    try:
+                        outcome = fut.result()
+                    except BrokenProcessPool as e:
+                        raise RuntimeError(
+                            "a worker process died. If run_experiment is called from a script, guard the "
+                            "call with `if __name__ == '__main__':` (workers are spawned and import the "
+                            "main module); code read from stdin cannot use the pool: pass jobs=1"
+                        ) from e
+                    yield outcome
                     nxt = next(it, None)
                     if nxt is not None:
                         pending.add(self._pool.submit(fn, nxt))

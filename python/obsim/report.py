@@ -242,7 +242,7 @@ def write_report(out_dir: Union[str, Path], output: Optional[Union[str, Path]] =
             ]
             sub = sub.rename(columns={"half_width": "±95% CI"})
             parts.append(f"<h3>{_e(m.title)}</h3>")
-            parts.append(_table(sub, left=[a for a in varying if sub[a].dtype == object]))
+            parts.append(_table(sub, left=[a for a in varying if not pd.api.types.is_numeric_dtype(sub[a])]))
     parts.append(
         f'<p class="muted">Per-run values: {_e(root / "results.parquet")} ({len(results)} rows); '
         f"catalog: {_e(root / 'catalog.parquet')}.</p>"
