@@ -13,6 +13,15 @@ echo "==> cargo test (Rust core)"
 # build is shared with the extension maturin just built.
 cargo test --workspace --release || status=1
 
+# The report test renders report.html in headless Chromium: install Debian's
+# package if it is missing and we can (root with apt-get); otherwise that one
+# test is skipped with a reason.
+if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "==> installing chromium (for the report rendering test)"
+    { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; } >/dev/null 2>&1 \
+        || echo "    chromium could not be installed: the rendering test will be skipped"
+fi
+
 echo "==> pytest (Python package, CLI, end to end)"
 python -m pytest "$@" || status=1
 

@@ -9,6 +9,8 @@ command line.
 >>> res.flows.to_pandas()[["flow", "goodput_bps"]]
 >>> res.write("out/dumbbell")                          # parquet + meta.json
 >>> obsim.parse({"name": "t", ...})                    # validate only
+>>> exp = obsim.load_experiment("experiments/loss_sweep.toml")
+>>> obsim.run_experiment(exp, "out/loss_sweep", jobs=4)  # sweep + replications, resumable
 """
 
 from __future__ import annotations
@@ -42,7 +44,20 @@ def _reduce_config_error(e: ConfigError) -> Tuple[Any, Tuple[str, List[Tuple[str
 # (process pools pickle exceptions).
 copyreg.pickle(ConfigError, _reduce_config_error)
 
-__all__ = ["ConfigError", "Results", "SimulationError", "__version__", "parse", "run"]
+from .experiment import ExperimentError, load_experiment  # noqa: E402
+from .sweep import run_experiment  # noqa: E402
+
+__all__ = [
+    "ConfigError",
+    "ExperimentError",
+    "Results",
+    "SimulationError",
+    "__version__",
+    "load_experiment",
+    "parse",
+    "run",
+    "run_experiment",
+]
 
 
 def _version() -> str:

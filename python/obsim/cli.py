@@ -4,13 +4,19 @@ Commands::
 
     obsim run SCENARIO [--seed N] [--out DIR] [--quiet]   run, print a summary, optionally write results
     obsim check SCENARIO                                   validate only
+    obsim experiment run EXPERIMENT.toml [--out DIR] [--jobs N] [--executor local|dask] [--scheduler ADDR]
+    obsim experiment status DIR                            done / failed / pending runs
+    obsim report DIR [--output FILE]                       HTML report (figures, tables, versions)
+    obsim reproduce --list | ID [--quick] [--jobs N] [--out DIR]
     obsim --version
 
 Results are written only when ``--out`` is given (a run is often just a
 look at the summary; writing is explicit).
 
-Exit status: 0 success; 1 the simulation failed; 2 the scenario is invalid,
-cannot be read, or the command line is wrong. Every scenario problem is
+Exit status: 0 success; 1 the simulation failed (for a sweep: at least one
+run failed); 2 the scenario or experiment is invalid, cannot be read, or the
+command line is wrong; 130 interrupted (Ctrl-C: finished runs are kept, run
+the same command again to resume). Every scenario problem is
 printed to stderr as one ``path: reason`` line.
 """
 
@@ -64,6 +70,10 @@ def _parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", help="validate a scenario without running it")
     c.add_argument("scenario", type=Path, help="scenario file (.toml or .json)")
+
+    from .experiment_cli import add_parsers
+
+    add_parsers(sub)
     return p
 
 
@@ -94,6 +104,10 @@ def _report_config_error(scenario: Path, e: ConfigError) -> int:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of the ``obsim`` command; returns the exit status."""
     args = _parser().parse_args(argv)
+    if args.command in ("experiment", "report", "reproduce"):
+        from .experiment_cli import dispatch
+
+        return dispatch(args)
     try:
         src = load_source(args.scenario)
     except (OSError, UnicodeDecodeError) as e:

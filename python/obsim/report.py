@@ -1,0 +1,287 @@
+"""``obsim report DIR``: a self-contained HTML report of an experiment's
+result directory (figures embedded as base64 PNG; no external files or
+scripts), plus the figures as PNG and PDF under ``DIR/figures/``.
+
+Sections: run status (and failures), paper vs measured (reproductions),
+figures, mean ± 95% CI per point and metric, parameters (experiment, base
+scenario), versions.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import math
+import platform
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Union
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas
+    from matplotlib.figure import Figure
+
+_CSS = """
+body { font-family: system-ui, -apple-system, "DejaVu Sans", sans-serif; margin: 2em auto; max-width: 1100px;
+       color: #222; line-height: 1.4; padding: 0 1em; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { border-bottom: 1px solid #ccc; padding-bottom: 0.2em; }
+table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.88em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
+th { background: #f0f3f7; } td.l, th.l { text-align: left; }
+tr.bad td { background: #fde8e8; } tr.good td { background: #eaf7ea; }
+.figs { display: flex; flex-wrap: wrap; gap: 1em; } figure { margin: 0; }
+figure img { max-width: 520px; border: 1px solid #ddd; } figcaption { font-size: 0.85em; color: #555; }
+pre { background: #f6f8fa; padding: 0.8em; overflow-x: auto; font-size: 0.8em; max-height: 28em; }
+.muted { color: #666; } .ok { color: #176c2c; font-weight: bold; }
+.fail { color: #b3261e; font-weight: bold; }
+"""
+
+
+def _e(v: Any) -> str:
+    return html.escape(str(v))
+
+
+def _num(v: Any, digits: int = 4) -> str:
+    if v is None:
+        return "–"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (int,)) and not isinstance(v, bool):
+        return str(v)
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return _e(v)
+    if math.isnan(f):
+        return "–"
+    return f"{f:.{digits}g}"
+
+
+def _table(
+    df: "pandas.DataFrame", left: Optional[List[str]] = None, row_class: Optional[List[str]] = None
+) -> str:
+    left = left or []
+    head = "".join(f'<th class="{"l" if c in left else ""}">{_e(c)}</th>' for c in df.columns)
+    body = []
+    for i, row in enumerate(df.itertuples(index=False)):
+        cls = f' class="{row_class[i]}"' if row_class else ""
+        cells = "".join(
+            f'<td class="{"l" if c in left else ""}">{_e(v) if c in left else _num(v)}</td>'
+            for c, v in zip(df.columns, row)
+        )
+        body.append(f"<tr{cls}>{cells}</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _img(fig: "Figure", caption: str) -> str:
+    from .plots import png_bytes
+
+    data = base64.b64encode(png_bytes(fig)).decode("ascii")
+    return (
+        f'<figure><img alt="{_e(caption)}" src="data:image/png;base64,{data}">'
+        f"<figcaption>{_e(caption)}</figcaption></figure>"
+    )
+
+
+def comparison_figure(comp: "pandas.DataFrame", opts: Dict[str, Any], title: str) -> "Figure":
+    """Paper (model) vs measured, with 95% CI error bars, against ``x``."""
+    from .plots import _figure
+
+    fig = _figure()
+    ax = fig.add_subplot()
+    for q, g in comp.groupby("quantity", sort=False):
+        g = g.sort_values("x")
+        ax.errorbar(
+            g["x"],
+            g["paper"],
+            yerr=g["paper_ci"].fillna(0.0),
+            marker="s",
+            linestyle="--",
+            capsize=3,
+            label=f"paper: {q}",
+        )
+        ax.errorbar(
+            g["x"],
+            g["measured"],
+            yerr=g["measured_ci"].fillna(0.0),
+            marker="o",
+            capsize=3,
+            label=f"measured (obsim): {q}",
+        )
+    if opts.get("logx"):
+        ax.set_xscale("log")
+    if opts.get("logy"):
+        ax.set_yscale("log")
+    ax.set_xlabel(opts.get("xlabel", "x"))
+    unit = comp["unit"].iloc[0] if len(comp) else ""
+    ax.set_ylabel(opts.get("ylabel", f"value ({unit})"))
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    return fig
+
+
+def _versions(store_root: Path) -> Dict[str, str]:
+    import matplotlib
+    import numpy
+    import pandas
+    import pyarrow
+
+    from . import __version__, _core
+
+    out = {
+        "obsim": __version__,
+        "obsim-core": _core.__version__,
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "pandas": pandas.__version__,
+        "pyarrow": pyarrow.__version__,
+        "matplotlib": matplotlib.__version__,
+        "platform": platform.platform(),
+    }
+    try:
+        manifest = json.loads((store_root / "manifest.json").read_text(encoding="utf-8"))
+        out["obsim (runs)"] = manifest.get("obsim_version", "?")
+    except (OSError, ValueError):  # pragma: no cover
+        pass
+    return out
+
+
+def write_report(out_dir: Union[str, Path], output: Optional[Union[str, Path]] = None) -> Path:
+    """Aggregate the store at ``out_dir``, write figures (PNG, PDF) and the
+    HTML report (default ``out_dir/report.html``); return its path."""
+    import pandas as pd
+
+    from .experiment import experiment_from_stored
+    from .plots import plot_experiment
+    from .store import Store
+    from .sweep import aggregate, status
+
+    store = Store(out_dir)
+    root = store.root
+    exp_doc = store.experiment_doc()
+    exp = experiment_from_stored(exp_doc)
+    frames = aggregate(store, exp)
+    summary, results = frames["summary"], frames["results"]
+    st = status(store)
+    parts: List[str] = []
+    title = exp.name
+    repro: Optional[Dict[str, Any]] = None
+    if (root / "reproduction.json").is_file():
+        repro = json.loads((root / "reproduction.json").read_text(encoding="utf-8"))
+        title = f"Reproduction {repro['id']}: {repro['title']}"
+    parts.append(f"<h1>{_e(title)}</h1>")
+    if exp.description:
+        parts.append(f'<p class="muted">{_e(exp.description)}</p>')
+
+    # ---- status
+    cls = "ok" if st["error"] == 0 and st["pending"] == 0 else "fail"
+    parts.append("<h2>Runs</h2>")
+    parts.append(
+        f'<p class="{cls}">{st["ok"]} of {st["total"]} runs finished, {st["error"]} failed, '
+        f'{st["pending"]} pending.</p><p class="muted">{len(exp.points())} points × {exp.replications} '
+        f"replications; base seed {exp.base_seed}; total run wall time {st['wall_s']:.1f} s.</p>"
+    )
+    if st["failures"]:
+        parts.append("<h3>Failures</h3>")
+        fails = pd.DataFrame(st["failures"])
+        parts.append(_table(fails, left=list(fails.columns)))
+
+    # ---- paper vs measured
+    figures: List[str] = []
+    fig_dir = root / "figures"
+    if repro is not None and (root / "comparison.parquet").is_file():
+        comp = pd.read_parquet(root / "comparison.parquet")
+        parts.append("<h2>Paper vs measured</h2>")
+        parts.append(f"<p><b>Reference:</b> {_e(repro['paper'])}</p>")
+        n_ok, n = int(comp["agrees"].sum()), len(comp)
+        parts.append(
+            f'<p class="{"ok" if n_ok == n else "fail"}">{n_ok} of {n} compared numbers agree within '
+            f"the tolerance.</p>"
+        )
+        if repro.get("quick"):
+            parts.append('<p class="muted">Quick mode (shorter runs): for tests, not for publication.</p>')
+        shown = comp.rename(columns={"paper_ci": "paper ±95% CI", "measured_ci": "measured ±95% CI"})
+        parts.append(
+            _table(
+                shown,
+                left=["case", "quantity", "unit"],
+                row_class=["good" if a else "bad" for a in comp["agrees"].tolist()],
+            )
+        )
+        if repro.get("notes"):
+            parts.append(f"<p class='muted'>{_e(repro['notes'])}</p>")
+        fig = comparison_figure(
+            comp, repro.get("comparison_plot", {}), f"{repro['id']}: paper vs measured (95% CI)"
+        )
+        from .plots import save
+
+        save(fig, fig_dir / f"{repro['id']}_comparison")
+        figures.append(
+            _img(fig, f"{repro['id']}: paper (model) vs measured, mean and 95% CI over replications")
+        )
+
+    # ---- figures
+    for item in plot_experiment(summary, exp, fig_dir):
+        p = item["plot"]
+        figures.append(
+            _img(item["figure"], f"{exp.metrics[p.y].title} vs {p.x}; mean and 95% CI over replications")
+        )
+    if figures:
+        parts.append("<h2>Figures</h2>")
+        parts.append(f'<div class="figs">{"".join(figures)}</div>')
+        parts.append(f'<p class="muted">PNG and PDF files: {_e(fig_dir)}</p>')
+
+    # ---- tables
+    if not summary.empty:
+        parts.append("<h2>Results: mean and 95% CI over replications</h2>")
+        varying = [a for a in exp.axes if summary[a].nunique(dropna=False) > 1] or exp.axes[:1]
+        for name, m in exp.metrics.items():
+            sub = summary[summary["metric"] == name][
+                ["point"] + varying + ["n", "mean", "half_width", "ci_low", "ci_high"]
+            ]
+            sub = sub.rename(columns={"half_width": "±95% CI"})
+            parts.append(f"<h3>{_e(m.title)}</h3>")
+            parts.append(_table(sub, left=[a for a in varying if not pd.api.types.is_numeric_dtype(sub[a])]))
+    parts.append(
+        f'<p class="muted">Per-run values: {_e(root / "results.parquet")} ({len(results)} rows); '
+        f"catalog: {_e(root / 'catalog.parquet')}.</p>"
+    )
+
+    # ---- parameters and versions
+    parts.append("<h2>Parameters</h2>")
+    axes_desc = pd.DataFrame(
+        [{"key path": a, "values": ", ".join(map(str, vals))} for a, vals in _axis_values(exp).items()]
+    )
+    if not axes_desc.empty:
+        parts.append(_table(axes_desc, left=["key path", "values"]))
+    exp_json = {k: v for k, v in exp_doc.items() if k != "scenario"}
+    parts.append("<h3>Experiment</h3><pre>" + _e(json.dumps(exp_json, indent=2)) + "</pre>")
+    parts.append(
+        "<h3>Base scenario</h3><pre>" + _e(json.dumps(exp_doc.get("scenario", {}), indent=2)) + "</pre>"
+    )
+    parts.append("<h2>Versions</h2>")
+    vers = pd.DataFrame([{"software": k, "version": v} for k, v in _versions(root).items()])
+    parts.append(_table(vers, left=["software", "version"]))
+
+    doc = (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>"
+        + "\n".join(parts)
+        + "</body></html>\n"
+    )
+    path = Path(output) if output is not None else root / "report.html"
+    from .store import atomic_write_bytes
+
+    atomic_write_bytes(path, doc.encode("utf-8"))
+    return path
+
+
+def _axis_values(exp: Any) -> Dict[str, List[Any]]:
+    out: Dict[str, List[Any]] = dict(exp.grid)
+    for z in exp.zips:
+        out.update(z)
+    return out
+
+
+__all__ = ["comparison_figure", "write_report"]

@@ -1,0 +1,137 @@
+"""The registry of reproductions of published results (``obsim reproduce``).
+
+Each reproduction is one module in this package that defines
+``REPRODUCTION = Reproduction(...)``: an experiment (a dict in the
+experiment-file structure, full or ``quick``), the paper's numbers, and how to
+compare. Adding one (e.g. gurel2008 G1) is adding one module; it is found by
+its ``id``.
+
+>>> from obsim import reproductions
+>>> [r.id for r in reproductions.all()]
+>>> reproductions.get("V1").run(out="out/V1", quick=True)
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Union
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas
+
+    from ..experiment import Experiment
+    from ..sweep import SweepSummary
+
+COMPARISON_COLUMNS = (
+    "case",
+    "x",
+    "quantity",
+    "unit",
+    "paper",
+    "paper_ci",
+    "measured",
+    "measured_ci",
+    "ratio",
+    "tolerance",
+    "agrees",
+)
+"""Columns of a comparison table (``comparison.parquet``): one row per
+compared number. ``paper_ci``/``measured_ci`` are 95% CI half widths (NaN if
+none); ``ratio`` = measured / paper; ``agrees``: ``|ratio - 1| <= tolerance``."""
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    """One published result and how obsim reproduces it."""
+
+    id: str
+    """Short id, e.g. ``"V1"``, ``"G1"``."""
+    title: str
+    paper: str
+    """The reference (authors, title, venue, year; figure/table)."""
+    experiment: Callable[[bool], Dict[str, Any]]
+    """``experiment(quick)``: the experiment as a dict (file structure)."""
+    compare: Callable[["pandas.DataFrame", "Experiment"], "pandas.DataFrame"]
+    """``compare(results, exp)``: the comparison table (COMPARISON_COLUMNS)
+    from the per-run results (``results.parquet``)."""
+    notes: str = ""
+    """What is assumed, and why results may differ (shown in the report)."""
+    comparison_plot: Dict[str, Any] = field(default_factory=dict)
+    """Options of the paper-vs-measured figure: ``xlabel``, ``ylabel``,
+    ``logx``, ``logy``."""
+
+    def build(self, quick: bool = False) -> "Experiment":
+        from ..experiment import from_dict
+
+        return from_dict(self.experiment(quick), source=f"reproduction {self.id}")
+
+    def run(
+        self,
+        out: Union[str, Path],
+        *,
+        quick: bool = False,
+        jobs: Optional[int] = None,
+        executor: str = "local",
+        scheduler: Optional[str] = None,
+        progress: bool = False,
+    ) -> "SweepSummary":
+        """Run the experiment into ``out``, then write ``comparison.parquet``
+        and ``reproduction.json`` there (read by ``obsim report``)."""
+        from ..store import Store, _arrow, atomic_write_json, atomic_write_parquet
+        from ..sweep import results_frame, run_experiment
+
+        exp = self.build(quick)
+        summary = run_experiment(
+            exp, out, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress
+        )
+        store = Store(out)
+        table = self.compare(results_frame(store, exp), exp)
+        atomic_write_parquet(store.root / "comparison.parquet", _arrow(table))
+        atomic_write_json(
+            store.root / "reproduction.json",
+            {
+                "id": self.id,
+                "title": self.title,
+                "paper": self.paper,
+                "notes": self.notes,
+                "quick": quick,
+                "agrees": int(table["agrees"].sum()),
+                "compared": int(len(table)),
+                "comparison_plot": self.comparison_plot,
+            },
+        )
+        return summary
+
+
+def _load() -> Dict[str, Reproduction]:
+    found: Dict[str, Reproduction] = {}
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"{__name__}.{info.name}")
+        rep = getattr(mod, "REPRODUCTION", None)
+        if isinstance(rep, Reproduction):
+            if rep.id in found:
+                raise RuntimeError(f"reproduction id {rep.id!r} defined twice ({info.name})")
+            found[rep.id] = rep
+    return found
+
+
+def all() -> List[Reproduction]:  # noqa: A001 - registry API
+    """Every registered reproduction, by id."""
+    return [r for _, r in sorted(_load().items())]
+
+
+def get(rid: str) -> Reproduction:
+    """The reproduction with id ``rid`` (case-insensitive)."""
+    regs = _load()
+    for k, r in regs.items():
+        if k.lower() == rid.lower():
+            return r
+    raise KeyError(f"no reproduction {rid!r}; known: {', '.join(sorted(regs)) or 'none'}")
+
+
+__all__ = ["COMPARISON_COLUMNS", "Reproduction", "all", "get"]

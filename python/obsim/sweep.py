@@ -1,0 +1,442 @@
+"""Running an experiment: expand, validate, skip finished runs, execute,
+store, and aggregate.
+
+>>> from obsim.experiment import load_experiment
+>>> summary = run_experiment(load_experiment("experiments/loss_sweep.toml"), "out/loss_sweep")
+>>> summary.failed, summary.ran, summary.skipped
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
+
+from .experiment import Experiment, Metric, eval_expr, experiment_from_stored
+from .store import (
+    STORE_SCHEMA,
+    Store,
+    _arrow,
+    atomic_write_json,
+    atomic_write_parquet,
+    canonical_json,
+    now_iso,
+    run_key,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas
+    from rich.console import Console
+
+    from .executors import Executor
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+# --------------------------------------------------------------------------
+# The task a worker runs
+# --------------------------------------------------------------------------
+
+
+# Set by run_experiment while runs execute in this process (--jobs 1): a
+# callback progress(now_s, end_s, events) for obsim.run, showing the
+# simulated-time progress of the current run.
+_RUN_PROGRESS: Optional[Any] = None
+
+
+def execute_run(task: Mapping[str, Any]) -> Dict[str, Any]:
+    """Run one scenario and store it; never raises for a failed run.
+
+    ``task``: ``key``, ``scenario`` (dict), ``seed``, ``store`` (directory).
+    Returns the outcome: ``key``, ``status`` (``ok``, ``error``; ``skipped``
+    when the run was already stored), ``error``, ``wall_s``.
+    """
+    from . import run as obsim_run
+
+    store = Store(task["store"])
+    key = task["key"]
+    if store.is_done(key):
+        return {"key": key, "status": "skipped", "error": None, "wall_s": store.run_record(key).get("wall_s")}
+    t0 = time.perf_counter()
+    try:
+        res = obsim_run(task["scenario"], seed=int(task["seed"]), progress=_RUN_PROGRESS)
+    except KeyboardInterrupt:
+        raise
+    except Exception as e:  # noqa: BLE001 - a failed run is recorded, the sweep goes on
+        path = getattr(e, "path", "")
+        msg = f"{type(e).__name__}: {e}"
+        if path and path not in str(e):
+            msg = f"{type(e).__name__}: {path}: {e}"
+        return {"key": key, "status": "error", "error": msg, "wall_s": time.perf_counter() - t0}
+    wall = time.perf_counter() - t0
+    record = {
+        "key": key,
+        "seed": int(task["seed"]),
+        "status": "ok",
+        "wall_s": wall,
+        "obsim_version": _version(),
+        "finished_at": now_iso(),
+    }
+    store.write_run(key, res, record)
+    return {"key": key, "status": "ok", "error": None, "wall_s": wall}
+
+
+# --------------------------------------------------------------------------
+# Planning
+# --------------------------------------------------------------------------
+
+
+def plan(exp: Experiment, store: Store, validate: bool = True) -> Dict[str, Any]:
+    """Validate every point (unless ``validate`` is false) and build the
+    manifest: every run with its key. Writes ``experiment.json`` and
+    ``manifest.json``."""
+    version = _version()
+    if validate:
+        resolved = {p.index: r for p, r in exp.validate_points()}
+    else:
+        resolved = {}
+    scenarios = {p.index: exp.scenario_for(p) for p in exp.points()}
+    runs = []
+    for spec in exp.runs():
+        idx = spec.point.index
+        basis = resolved.get(idx)
+        key = run_key(basis if basis is not None else {"unresolved": scenarios[idx]}, spec.seed, version)
+        runs.append(
+            {
+                "key": key,
+                "point": idx,
+                "replication": spec.replication,
+                "seed": spec.seed,
+                "axes": dict(spec.point.values),
+            }
+        )
+    manifest = {
+        "store_schema": STORE_SCHEMA,
+        "experiment": exp.name,
+        "obsim_version": version,
+        "axes": exp.axes,
+        "replications": exp.replications,
+        "base_seed": exp.base_seed,
+        "runs": runs,
+    }
+    store.root.mkdir(parents=True, exist_ok=True)
+    atomic_write_json(store.root / "experiment.json", exp.to_dict())
+    atomic_write_json(store.root / "manifest.json", manifest)
+    manifest["_scenarios"] = scenarios
+    return manifest
+
+
+# --------------------------------------------------------------------------
+# Running
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class SweepSummary:
+    """What :func:`run_experiment` did."""
+
+    out: Path
+    total: int
+    ran: int = 0
+    skipped: int = 0
+    failed: int = 0
+    failures: List[Dict[str, Any]] = field(default_factory=list)
+    interrupted: bool = False
+    wall_s: float = 0.0
+    executor: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed and not self.interrupted
+
+
+def run_experiment(
+    exp: Experiment,
+    out: Union[str, Path],
+    *,
+    executor: Union[str, "Executor"] = "local",
+    jobs: Optional[int] = None,
+    scheduler: Optional[str] = None,
+    progress: bool = True,
+    validate: bool = True,
+    console: Optional["Console"] = None,
+) -> SweepSummary:
+    """Run every run of ``exp`` not yet in the store at ``out``.
+
+    Every point is validated by the core first (an :class:`ExperimentError`
+    names each bad axis value). Finished runs are skipped; a run that fails
+    is recorded (status ``error``) and the sweep goes on. On Ctrl-C the
+    finished runs stay stored, the catalog is consolidated and
+    ``KeyboardInterrupt`` propagates. At the end ``catalog.parquet``,
+    ``results.parquet`` and ``summary.parquet`` are written.
+    """
+    from .executors import Executor as _Executor
+    from .executors import make_executor
+
+    t_start = time.perf_counter()
+    store = Store(out)
+    manifest = plan(exp, store, validate=validate)
+    store.prepare()
+    scenarios = manifest.pop("_scenarios")
+
+    by_key: Dict[str, List[Dict[str, Any]]] = {}
+    for run in manifest["runs"]:
+        by_key.setdefault(run["key"], []).append(run)
+    summary = SweepSummary(out=store.root, total=len(manifest["runs"]))
+    tasks = []
+    for key, runs in by_key.items():
+        if store.is_done(key):
+            summary.skipped += len(runs)
+            continue
+        r0 = runs[0]
+        tasks.append(
+            {"key": key, "scenario": scenarios[r0["point"]], "seed": r0["seed"], "store": str(store.root)}
+        )
+
+    own = not isinstance(executor, _Executor)
+    ex: _Executor = executor if isinstance(executor, _Executor) else make_executor(executor, jobs, scheduler)
+    summary.executor = ex.describe()
+    bar = _Progress(progress and bool(tasks), console, len(manifest["runs"]), summary.skipped)
+    global _RUN_PROGRESS
+    from .executors import InlineExecutor
+
+    if bar.enabled and isinstance(ex, InlineExecutor):
+        _RUN_PROGRESS = bar.run_progress
+    try:
+        with bar:
+            for outcome in ex.run(execute_run, tasks):
+                runs = by_key[outcome["key"]]
+                status = "ok" if outcome["status"] == "skipped" else outcome["status"]
+                store.append_journal(
+                    {
+                        "key": outcome["key"],
+                        "point": r["point"],
+                        "replication": r["replication"],
+                        "seed": r["seed"],
+                        "status": status,
+                        "error": outcome.get("error"),
+                        "wall_s": outcome.get("wall_s"),
+                        "axes": r["axes"],
+                        "finished_at": now_iso(),
+                    }
+                    for r in runs
+                )
+                if outcome["status"] == "error":
+                    summary.failed += len(runs)
+                    for r in runs:
+                        summary.failures.append(
+                            {
+                                "point": r["point"],
+                                "replication": r["replication"],
+                                "axes": r["axes"],
+                                "error": outcome["error"],
+                            }
+                        )
+                elif outcome["status"] == "skipped":
+                    summary.skipped += len(runs)
+                else:
+                    summary.ran += len(runs)
+                bar.advance(len(runs), failed=outcome["status"] == "error")
+    except KeyboardInterrupt:
+        summary.interrupted = True
+        raise
+    finally:
+        _RUN_PROGRESS = None
+        if own:
+            ex.close()
+        store.write_catalog()
+        summary.wall_s = time.perf_counter() - t_start
+    aggregate(store, exp)
+    return summary
+
+
+class _Progress:
+    """A rich progress bar over runs: done/total, failures, elapsed, ETA."""
+
+    def __init__(self, enabled: bool, console: Optional["Console"], total: int, done: int) -> None:
+        self.enabled = enabled
+        self._p: Any = None
+        if enabled:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self._p = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[note]}"),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                console=console,
+                transient=False,
+            )
+            self._task = self._p.add_task("runs", total=total, completed=done, note="[red]0 failed")
+            self._failed = 0
+            self._run_task: Any = None
+
+    def __enter__(self) -> "_Progress":
+        if self._p is not None:
+            self._p.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._p is not None:
+            self._p.stop()
+
+    def run_progress(self, now_s: float, end_s: float, events: int) -> None:
+        """Simulated-time progress of the run executing in this process."""
+        if self._p is None:
+            return
+        if self._run_task is None:
+            self._run_task = self._p.add_task("current run, simulated s", total=end_s, note="")
+        self._p.update(self._run_task, total=end_s, completed=now_s, note=f"{events:,} events")
+
+    def advance(self, n: int, failed: bool) -> None:
+        if self._p is not None:
+            if failed:
+                self._failed += n
+            self._p.update(self._task, advance=n, note=f"[red]{self._failed} failed")
+
+
+# --------------------------------------------------------------------------
+# Metrics and aggregation
+# --------------------------------------------------------------------------
+
+
+def compute_metrics(store: Store, key: str, metrics: Mapping[str, Metric]) -> Dict[str, float]:
+    """Every metric of one stored run."""
+    import numpy as np
+
+    tables: Dict[str, Any] = {}
+    out: Dict[str, float] = {}
+    for name, m in metrics.items():
+        if m.expr:
+            out[name] = eval_expr(m.expr, out) * m.scale
+            continue
+        if m.table == "meta":
+            if "meta" not in tables:
+                tables["meta"] = store.read_meta(key).get("run", {})
+            v = tables["meta"].get(m.column)
+            out[name] = (math.nan if v is None else float(v)) * m.scale
+            continue
+        if m.table not in tables:
+            tables[m.table] = store.read_table(key, m.table).to_pandas()
+        df = tables[m.table]
+        if m.column not in df.columns:
+            if df.empty:
+                out[name] = math.nan
+                continue
+            from .experiment import _error
+
+            raise _error(
+                [
+                    (
+                        f"metrics.{name}.column",
+                        f"expected a column of the {m.table} table "
+                        f"({', '.join(df.columns)}), found {m.column!r}",
+                    )
+                ]
+            )
+        for col, val in m.where.items():
+            df = df[df[col] == val]
+        s = df[m.column].astype(float)
+        if m.agg == "count":
+            v = float(s.count())
+        elif s.empty:
+            v = math.nan
+        elif m.agg == "first":
+            v = float(s.iloc[0])
+        elif m.agg == "last":
+            v = float(s.iloc[-1])
+        elif m.agg == "std":
+            v = float(s.std(ddof=1)) if len(s) > 1 else math.nan
+        else:
+            v = float(getattr(np, f"nan{m.agg}")(s.to_numpy()))
+        out[name] = v * m.scale
+    return out
+
+
+def results_frame(store: Store, exp: Optional[Experiment] = None) -> "pandas.DataFrame":
+    """One row per finished (point, replication): axis values, point,
+    replication, seed, key and every metric."""
+    import pandas as pd
+
+    exp = exp or experiment_from_stored(store.experiment_doc())
+    cat = store.catalog()
+    ok = cat[cat["status"] == "ok"]
+    cache: Dict[str, Dict[str, float]] = {}
+    rows = []
+    for rec in ok.to_dict("records"):
+        key = rec["key"]
+        if key not in cache:
+            cache[key] = compute_metrics(store, key, exp.metrics)
+        row = {a: rec[a] for a in exp.axes}
+        row.update(point=rec["point"], replication=rec["replication"], seed=rec["seed"], key=key)
+        row.update(cache[key])
+        rows.append(row)
+    cols = exp.axes + ["point", "replication", "seed", "key"] + list(exp.metrics)
+    df = pd.DataFrame(rows, columns=cols)
+    df["seed"] = df["seed"].astype("uint64")
+    return df
+
+
+def aggregate(store: Store, exp: Optional[Experiment] = None) -> Dict[str, "pandas.DataFrame"]:
+    """Write ``results.parquet`` and ``summary.parquet`` (mean and 95% CI
+    over replications per point and metric); return both frames."""
+    from .stats import summarize
+
+    exp = exp or experiment_from_stored(store.experiment_doc())
+    res = results_frame(store, exp)
+    summ = summarize(res, ["point"] + exp.axes, list(exp.metrics)) if not res.empty else None
+    atomic_write_parquet(store.root / "results.parquet", _arrow(res))
+    if summ is None:
+        import pandas as pd
+
+        summ = pd.DataFrame(
+            columns=["point"] + exp.axes + ["metric", "n", "mean", "std", "half_width", "ci_low", "ci_high"]
+        )
+    atomic_write_parquet(store.root / "summary.parquet", _arrow(summ))
+    return {"results": res, "summary": summ}
+
+
+def status(store: Store) -> Dict[str, Any]:
+    """Counts of ok / error / pending runs and the failures."""
+    cat = store.catalog()
+    counts = cat["status"].value_counts().to_dict()
+    fails = cat[cat["status"] == "error"]
+    manifest = store.manifest()
+    return {
+        "experiment": manifest.get("experiment"),
+        "total": int(len(cat)),
+        "ok": int(counts.get("ok", 0)),
+        "error": int(counts.get("error", 0)),
+        "pending": int(counts.get("pending", 0)),
+        "failures": fails[["point", "replication", "seed", "error"] + manifest["axes"]].to_dict("records"),
+        "wall_s": float(cat["wall_s"].sum(skipna=True)),
+    }
+
+
+__all__ = [
+    "SweepSummary",
+    "aggregate",
+    "canonical_json",
+    "compute_metrics",
+    "execute_run",
+    "plan",
+    "results_frame",
+    "run_experiment",
+    "status",
+]
