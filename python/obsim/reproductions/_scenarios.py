@@ -1,0 +1,68 @@
+"""Scenario builders shared by the reproductions (the same topologies as the
+files in ``scenarios/``, built as dicts so that an installed package does not
+need the repository)."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List
+
+
+def access_network(
+    *,
+    n: int,
+    access_rate: str,
+    access_delay: str,
+    optical_rate: str,
+    optical_delay: str,
+    p: float,
+    timeout: str,
+    tcp: Dict[str, Any],
+    duration: str,
+    warmup: str,
+    start: List[str],
+    access_buffer: str = "1000 packets",
+    selection: str = "per_egress",
+    queues: int = 1,
+) -> Dict[str, Any]:
+    """gurel2008 Fig. 2: sources s_i -> edge O1 ==optical, Bernoulli burst
+    loss p== edge O2 -> destinations d_i, one access link per host, ACKs
+    bypassing assembly. ``nodes[0]`` is the ingress edge O1 and ``links[0]``
+    the optical link, so sweeps address ``nodes[0].assembly.*`` and
+    ``links[0].burst_loss.p``."""
+    assembly: Dict[str, Any] = {"trigger": "timer", "timeout": timeout, "selection": selection, "acks": "bypass"}
+    if selection in ("per_egress", "smq", "dmq"):
+        assembly["queues"] = queues
+    nodes: List[Dict[str, Any]] = [
+        {"name": "O1", "kind": "edge", "assembly": assembly},
+        {"name": "O2", "kind": "edge", "assembly": {"trigger": "timer", "timeout": timeout}},
+    ]
+    links: List[Dict[str, Any]] = [
+        {
+            "from": "O1",
+            "to": "O2",
+            "kind": "optical",
+            "rate": optical_rate,
+            "delay": optical_delay,
+            "burst_loss": {"p": p, "pattern": "random"},
+        }
+    ]
+    for i in range(n):
+        nodes += [{"name": f"s{i}", "kind": "host"}, {"name": f"d{i}", "kind": "host"}]
+        links += [
+            {"from": f"s{i}", "to": "O1", "rate": access_rate, "delay": access_delay, "buffer": access_buffer},
+            {"from": "O2", "to": f"d{i}", "rate": access_rate, "delay": access_delay, "buffer": access_buffer},
+        ]
+    return {
+        "simulation": {"duration": duration, "warmup": warmup},
+        "tcp": tcp,
+        "nodes": nodes,
+        "links": links,
+        "flows": [
+            {
+                "name": "ftp",
+                "from": [f"s{i}" for i in range(n)],
+                "to": [f"d{i}" for i in range(n)],
+                "start": start,
+            }
+        ],
+    }
