@@ -66,3 +66,51 @@ def access_network(
             }
         ],
     }
+
+
+def shared_access(
+    *,
+    n_flows: int,
+    selection: str,
+    queues: int,
+    p: float,
+    timeout: str,
+    tcp: Dict[str, Any],
+    duration: str,
+    warmup: str,
+    start: List[str],
+) -> Dict[str, Any]:
+    """gonzalez2009 Fig. 1 / Table 1: N_F flows share one 100 Mbit/s, 100 ms
+    access link into edge E1; a 2.5 Gbit/s, 100 ms optical link with
+    Bernoulli burst loss p leads to edge E2 and a mirrored access link.
+    ``nodes[1]`` is the ingress edge, ``links[1]`` the optical link,
+    ``flows[0].count`` the number of flows."""
+    assembly: Dict[str, Any] = {"trigger": "timer", "timeout": timeout, "selection": selection}
+    if selection in ("per_egress", "smq", "dmq"):
+        assembly["queues"] = queues
+    if selection == "window":
+        assembly["thresholds"] = [32, 100]
+    return {
+        "simulation": {"duration": duration, "warmup": warmup},
+        "tcp": tcp,
+        "nodes": [
+            {"name": "src", "kind": "host"},
+            {"name": "E1", "kind": "edge", "assembly": assembly},
+            {"name": "E2", "kind": "edge", "assembly": {"trigger": "timer", "timeout": timeout}},
+            {"name": "dst", "kind": "host"},
+        ],
+        "links": [
+            {"from": "src", "to": "E1", "rate": "100 Mbit/s", "delay": "100 ms", "buffer": "1000 packets"},
+            {
+                "from": "E1",
+                "to": "E2",
+                "kind": "optical",
+                "rate": "2.5 Gbit/s",
+                "delay": "100 ms",
+                "burst_loss": {"p": p, "pattern": "random"},
+            },
+            {"from": "E2", "to": "dst", "rate": "100 Mbit/s", "delay": "100 ms", "buffer": "1000 packets"},
+        ],
+        "flows": [{"name": "sack", "from": "src", "to": "dst", "count": n_flows, "start": start}],
+        "metrics": {"sample_interval": "700 ms", "throughput_bin": "3 ms"},
+    }
