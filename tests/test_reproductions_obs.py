@@ -1,0 +1,41 @@
+"""The OBS reproductions (G1, S1) run end to end in --quick mode and produce
+their comparison tables; the qualitative effects they rest on show up even
+in the short runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from obsim import reproductions
+
+
+@pytest.mark.engine
+def test_g1_quick(tmp_path: Path) -> None:
+    rep = reproductions.get("G1")
+    full = rep.build(quick=False)
+    assert len(full.points()) == 3 * 2 * 4 * 5, "full G1: variants x p x M x timeouts"
+    rep.run(tmp_path, quick=True, jobs=1)
+    cmp = pd.read_parquet(tmp_path / "comparison.parquet")
+    assert set(cmp["case"]) == {"reno p=0.001 M=10", "sack p=0.001 M=10"}
+    assert cmp["paper"].tolist() == [65.40, 33.84]
+    s = pd.read_parquet(tmp_path / "summary.parquet")
+    idx = s[s.metric == "sync_index"].groupby("nodes[0].assembly.queues")["mean"].mean()
+    # One burstifier per egress synchronizes the flows; per-flow queues do not.
+    assert idx[1] > 1.5 * idx[10], idx
+
+
+@pytest.mark.engine
+def test_s1_quick(tmp_path: Path) -> None:
+    rep = reproductions.get("S1")
+    rep.run(tmp_path, quick=True, jobs=1)
+    cmp = pd.read_parquet(tmp_path / "comparison.parquet")
+    assert len(cmp) == 2 * 4  # four claims at each of N_F = 10, 25 (one DMQ: no trend)
+    assert cmp["case"].str.contains("mean MF/PF").sum() == 2
+    s = pd.read_parquet(tmp_path / "summary.parquet")
+    mean = s[s.metric == "agg_mean"]
+    # Mean aggregated throughput grows with N_F (window-limited flows).
+    by_n = mean.groupby("flows[0].count")["mean"].mean()
+    assert by_n[25] > 2 * by_n[10], by_n
