@@ -114,3 +114,41 @@ def shared_access(
         "flows": [{"name": "sack", "from": "src", "to": "dst", "count": n_flows, "start": start}],
         "metrics": {"sample_interval": "700 ms", "throughput_bin": "3 ms"},
     }
+
+
+def obs_path(
+    *,
+    access_rate: str,
+    assembly_time: str,
+    p: float,
+    tcp: Dict[str, Any],
+    duration: str,
+    pattern: str = "random",
+) -> Dict[str, Any]:
+    """yu2004 §III: sender -> edge E1 -> core C1 -> core C2 -> edge E2 ->
+    receiver; 10 Gbit/s, 10 ms optical links; 10 ms access links at
+    ``access_rate`` on both sides; burst loss ``p`` on C1 -> C2
+    (``links[2].burst_loss.p``); timer assembly ``assembly_time`` at both
+    edges (``nodes[1].assembly.timeout``); ACKs bypass assembly."""
+    edge = {"trigger": "timer", "timeout": assembly_time}
+    optical = {"kind": "optical", "rate": "10 Gbit/s", "delay": "10 ms"}
+    return {
+        "simulation": {"duration": duration},
+        "tcp": tcp,
+        "nodes": [
+            {"name": "src", "kind": "host"},
+            {"name": "E1", "kind": "edge", "assembly": dict(edge)},
+            {"name": "C1", "kind": "router"},
+            {"name": "C2", "kind": "router"},
+            {"name": "E2", "kind": "edge", "assembly": dict(edge)},
+            {"name": "dst", "kind": "host"},
+        ],
+        "links": [
+            {"from": "src", "to": "E1", "rate": access_rate, "delay": "10 ms", "buffer": "1000 packets"},
+            {"from": "E1", "to": "C1", **optical},
+            {"from": "C1", "to": "C2", **optical, "burst_loss": {"p": p, "pattern": pattern}},
+            {"from": "C2", "to": "E2", **optical},
+            {"from": "E2", "to": "dst", "rate": access_rate, "delay": "10 ms", "buffer": "1000 packets"},
+        ],
+        "flows": [{"name": "tcp", "from": "src", "to": "dst"}],
+    }

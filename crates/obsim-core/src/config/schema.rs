@@ -59,6 +59,7 @@ pub(crate) const TCP_KEYS: &[&str] = &[
     "abc",
     "limited_transmit",
     "reno_recover_check",
+    "newreno_timer",
     "rto",
 ];
 pub(crate) const RTO_KEYS: &[&str] = &[
@@ -260,6 +261,7 @@ struct TcpOverrides {
     abc: Option<bool>,
     limited_transmit: Option<bool>,
     reno_recover_check: Option<bool>,
+    newreno_slow_but_steady: Option<bool>,
     rto_ns2_rfc2988: Option<bool>,
     rto_estimator: Option<RtoEstimator>,
     rto_initial: Option<SimDuration>,
@@ -333,6 +335,9 @@ fn parse_tcp(errs: &mut Errors, path: &str, val: &Val) -> TcpOverrides {
     o.abc = t.get(errs, "abc", boolean).value();
     o.limited_transmit = t.get(errs, "limited_transmit", boolean).value();
     o.reno_recover_check = t.get(errs, "reno_recover_check", boolean).value();
+    o.newreno_slow_but_steady = t
+        .get(errs, "newreno_timer", |v| choice(v, &["impatient", "slow_but_steady"]).map(|c| c == "slow_but_steady"))
+        .value();
     if let Some(rv) = t.raw("rto") {
         let rpath = t.key_path("rto");
         if let Some(r) = Table::open(errs, &rpath, rv, RTO_KEYS) {
@@ -382,6 +387,7 @@ impl TcpOverrides {
         set(&mut c.abc, self.abc);
         set(&mut c.limited_transmit, self.limited_transmit);
         set(&mut c.reno_recover_check, self.reno_recover_check);
+        set(&mut c.newreno_slow_but_steady, self.newreno_slow_but_steady);
         set(&mut c.rto.ns2_rfc2988, self.rto_ns2_rfc2988);
         set(&mut c.rto.estimator, self.rto_estimator);
         set(&mut c.rto.initial, self.rto_initial);

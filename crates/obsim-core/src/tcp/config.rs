@@ -113,4 +113,9 @@ pub struct TcpConfig {
     /// (RFC 6582 §3.2, RFC 6675 §5.1). False = plain RFC 5681 Reno, which may
     /// halve several times in one window.
     pub reno_recover_check: bool,
+    /// NewReno resets the retransmission timer on every partial ACK
+    /// ("Slow-but-Steady", RFC 6582 §4 / RFC 2582; ns-2 `newreno_changes1_ 0`,
+    /// its default until 2003-05-05) instead of only on the first
+    /// ("Impatient", RFC 6582 §3.2 step 5; ns-2 `newreno_changes1_ 1`).
+    pub newreno_slow_but_steady: bool,
 }

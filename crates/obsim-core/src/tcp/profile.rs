@@ -9,7 +9,7 @@ use crate::tcp::config::{RtoConfig, RtoEstimator, SsthreshBasis, TcpConfig, Vari
 use crate::time::SimDuration;
 
 /// The profiles a scenario may name in `tcp.profile`.
-pub const PROFILES: &[&str] = &["rfc", "ns2", "ns2-2004"];
+pub const PROFILES: &[&str] = &["rfc", "ns2", "ns2-2004", "ns2-2003"];
 
 /// RFC 3390 §1 / RFC 5681 eq. (1) initial window in segments for an MSS:
 /// min(4·MSS, max(2·MSS, 4380 bytes)).
@@ -24,6 +24,7 @@ pub fn profile(name: &str) -> Option<TcpConfig> {
         "rfc" => Some(rfc()),
         "ns2" => Some(ns2()),
         "ns2-2004" => Some(ns2_2004()),
+        "ns2-2003" => Some(ns2_2003()),
         _ => None,
     }
 }
@@ -61,6 +62,7 @@ fn rfc() -> TcpConfig {
         abc: false,
         limited_transmit: true,
         reno_recover_check: false,
+        newreno_slow_but_steady: false,
     }
 }
 
@@ -91,6 +93,7 @@ fn ns2() -> TcpConfig {
         abc: false,               // opencwnd(): per-ACK increase
         limited_transmit: true,   // singledup_ 1 (2001-11-28)
         reno_recover_check: true, // bugFix_ true
+        newreno_slow_but_steady: false, // newreno_changes1_ 1 since 2003-05-05
     }
 }
 
@@ -101,6 +104,17 @@ fn ns2_2004() -> TcpConfig {
     c.rto.min = SimDuration::from_secs(1); // minrto_ 1 (2001-05-14 .. 2004-10-14)
     c.rto.initial = SimDuration::from_secs(6); // rtxcur_init_ 6.0 (until 2006-01-21)
     c.rto.max = SimDuration::from_secs(100_000); // maxrto_ 100000 (until 2007-03-28)
+    c
+}
+
+/// ns-2 defaults before 2003-05-05 (ns-2.26), the release a study submitted
+/// in mid-2003 (yu2004) ran on: `ns2-2004` with NewReno's Slow-but-Steady
+/// timer (`newreno_changes1_ 0`). The same day changed
+/// `partial_window_deflation_` from 0 to 1; obsim always deflates (RFC 6582),
+/// a known difference (docs/MODEL.md).
+fn ns2_2003() -> TcpConfig {
+    let mut c = ns2_2004();
+    c.newreno_slow_but_steady = true;
     c
 }
 
@@ -132,5 +146,7 @@ mod tests {
         assert_eq!(a.rto.initial, SimDuration::from_secs(3));
         assert_eq!(b.rto.initial, SimDuration::from_secs(6));
         assert_eq!(a.rto.granularity, b.rto.granularity);
+        let c = profile("ns2-2003").unwrap();
+        assert!(c.newreno_slow_but_steady && !b.newreno_slow_but_steady);
     }
 }

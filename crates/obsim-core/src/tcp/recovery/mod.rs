@@ -85,7 +85,7 @@ pub fn for_config(cfg: &TcpConfig) -> Box<dyn LossRecovery> {
     match cfg.variant {
         Variant::Tahoe => Box::new(Tahoe::new(cfg)),
         Variant::Reno => Box::new(Reno::new(cfg)),
-        Variant::NewReno => Box::new(NewReno::default()),
+        Variant::NewReno => Box::new(NewReno::new(cfg)),
         Variant::Sack => Box::new(Sack::new(cfg)),
     }
 }

@@ -2,7 +2,10 @@
 //! partial ACK retransmits the next hole and partially deflates cwnd. The
 //! "careful" variant (§4.1): no new fast retransmit until the previous
 //! recovery point is acknowledged. Timer: reset on the first partial ACK
-//! only (§3.2 step 5, the "Impatient" variant; ns-2 `newreno_changes1_`).
+//! only (§3.2 step 5, the "Impatient" variant; ns-2 `newreno_changes1_ 1`),
+//! or on every partial ACK with `newreno_slow_but_steady` (RFC 6582 §4,
+//! "Slow-but-Steady"; ns-2 `newreno_changes1_ 0`, the default before
+//! 2003-05-05).
 
 use crate::tcp::cc::WindowGrowth;
 use crate::tcp::control::{CaState, ControlBlock};
@@ -14,6 +17,15 @@ use crate::tcp::recovery::{dupack_triggers, new_ack_outside_recovery, Actions, L
 pub struct NewReno {
     /// A partial ACK was already seen in this recovery episode.
     partial_seen: bool,
+    /// Reset the timer on every partial ACK, not only the first.
+    slow_but_steady: bool,
+}
+
+impl NewReno {
+    /// NewReno with the timer-reset variant of `cfg`.
+    pub fn new(cfg: &crate::tcp::TcpConfig) -> Self {
+        Self { partial_seen: false, slow_but_steady: cfg.newreno_slow_but_steady }
+    }
 }
 
 impl LossRecovery for NewReno {
@@ -54,8 +66,9 @@ impl LossRecovery for NewReno {
             // and add back one SMSS (at least one segment was acknowledged).
             out.retransmit = Some(cb.snd_una);
             cb.cwnd = (cb.cwnd - acked as f64 + 1.0).max(1.0);
-            // "For the first partial ACK ... also reset the retransmit timer."
-            out.restart_timer = !self.partial_seen;
+            // "For the first partial ACK ... also reset the retransmit timer"
+            // (Impatient); Slow-but-Steady resets it on every partial ACK.
+            out.restart_timer = self.slow_but_steady || !self.partial_seen;
             self.partial_seen = true;
         }
     }
