@@ -283,21 +283,11 @@ impl<'s> Simulation<'s> {
             }
             return;
         }
-        let net = &mut self.net;
         let f = pkt.flow;
         match pkt.payload {
             Payload::Data(seg) => {
-                let fl = &mut self.flows[f.index()];
-                if let Some(ack) = fl.receiver.on_segment(self.now, &seg) {
-                    let a = Packet {
-                        flow: f,
-                        src: fl.dst,
-                        dst: fl.src,
-                        bytes: fl.header,
-                        payload: Payload::Ack(ack),
-                    };
-                    let from = fl.dst;
-                    net.transmit(&mut self.queue, self.now, from, a);
+                if let Some(ack) = self.flows[f.index()].receiver.on_segment(self.now, &seg) {
+                    self.send_ack(f, ack);
                 }
                 self.sync_receiver_timer(f);
             }
@@ -375,6 +365,14 @@ impl<'s> Simulation<'s> {
         }
     }
 
+    /// Sends `ack` from flow `f`'s receiver towards its sender (an ACK is
+    /// `header` bytes on the wire).
+    fn send_ack(&mut self, f: FlowId, ack: crate::tcp::Ack) {
+        let fl = &self.flows[f.index()];
+        let pkt = Packet { flow: f, src: fl.dst, dst: fl.src, bytes: fl.header, payload: Payload::Ack(ack) };
+        self.net.transmit(&mut self.queue, self.now, fl.dst, pkt);
+    }
+
     fn on_receiver_timer(&mut self, f: FlowId) {
         let fl = &mut self.flows[f.index()];
         if fl.receiver_timer != Some(self.now) {
@@ -384,15 +382,7 @@ impl<'s> Simulation<'s> {
         match fl.receiver.delack_deadline() {
             Some(d) if d <= self.now => {
                 if let Some(ack) = fl.receiver.on_delack_timeout(self.now) {
-                    let a = Packet {
-                        flow: f,
-                        src: fl.dst,
-                        dst: fl.src,
-                        bytes: fl.header,
-                        payload: Payload::Ack(ack),
-                    };
-                    let from = fl.dst;
-                    self.net.transmit(&mut self.queue, self.now, from, a);
+                    self.send_ack(f, ack);
                 }
                 self.sync_receiver_timer(f);
             }
