@@ -43,6 +43,31 @@ compared number. ``paper_ci``/``measured_ci`` are 95% CI half widths (NaN if
 none); ``ratio`` = measured / paper; ``agrees``: ``|ratio - 1| <= tolerance``."""
 
 
+def paper_row(
+    case: str, x: float, quantity: str, unit: str, paper: float, measured: Any, tolerance: float
+) -> Dict[str, Any]:
+    """One comparison row of a paper number against a measured mean with its
+    CI (``measured`` has ``.mean`` and ``.half_width``, as
+    :func:`obsim.stats.mean_ci` returns): ``agrees`` when the measured mean
+    has the paper's sign and ``|measured / paper - 1| <= tolerance``."""
+    import math
+
+    ratio = measured.mean / paper if paper else math.nan
+    return {
+        "case": case,
+        "x": x,
+        "quantity": quantity,
+        "unit": unit,
+        "paper": paper,
+        "paper_ci": math.nan,
+        "measured": measured.mean,
+        "measured_ci": measured.half_width,
+        "ratio": ratio,
+        "tolerance": tolerance,
+        "agrees": bool(ratio > 0 and abs(ratio - 1.0) <= tolerance),
+    }
+
+
 @dataclass(frozen=True)
 class Reproduction:
     """One published result and how obsim reproduces it."""

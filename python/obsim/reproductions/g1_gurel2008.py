@@ -18,7 +18,7 @@ import math
 from typing import TYPE_CHECKING, Any, Dict
 
 from ..stats import mean_ci
-from . import Reproduction
+from . import Reproduction, paper_row
 from ._scenarios import access_network
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -138,21 +138,16 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
                 # Gain per replication (same seeds across M: paired).
                 gains = [100.0 * (x / y - 1.0) for x, y in zip(r["values"], b) if y > 0]
                 ci = mean_ci(gains)
-                ratio = ci.mean / paper if paper else math.nan
                 rows.append(
-                    {
-                        "case": f"{v} p={p:g} M={int(r['m'])}",
-                        "x": float(r["m"]),
-                        "quantity": "goodput gain over M=1 (best timeout of each M)",
-                        "unit": "%",
-                        "paper": paper,
-                        "paper_ci": math.nan,
-                        "measured": ci.mean,
-                        "measured_ci": ci.half_width,
-                        "ratio": ratio,
-                        "tolerance": TOLERANCE,
-                        "agrees": bool(ci.mean > 0 and abs(ratio - 1.0) <= TOLERANCE),
-                    }
+                    paper_row(
+                        f"{v} p={p:g} M={int(r['m'])}",
+                        float(r["m"]),
+                        "goodput gain over M=1 (best timeout of each M)",
+                        "%",
+                        paper,
+                        ci,
+                        TOLERANCE,
+                    )
                 )
     return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
 

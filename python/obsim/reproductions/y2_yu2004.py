@@ -14,7 +14,7 @@ import math
 from typing import TYPE_CHECKING, Any, Dict, List
 
 from ..stats import mean_ci
-from . import Reproduction
+from . import Reproduction, paper_row
 from ._scenarios import obs_path
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -96,21 +96,10 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
             pairs = [other[r] / reno[r] for r in other.index if r in reno.index and reno[r] > 0]
             ci = mean_ci(pairs)
             paper = PAPER[(str(tb), v)][LOG_P.index(lg)]
-            ratio = ci.mean / paper
             rows.append(
-                {
-                    "case": f"T_b={tb} log p={lg:g} {v}/reno",
-                    "x": float(p),
-                    "quantity": f"throughput ratio {v}/Reno",
-                    "unit": "",
-                    "paper": paper,
-                    "paper_ci": math.nan,
-                    "measured": ci.mean,
-                    "measured_ci": ci.half_width,
-                    "ratio": ratio,
-                    "tolerance": TOLERANCE,
-                    "agrees": bool(abs(ratio - 1.0) <= TOLERANCE),
-                }
+                paper_row(
+                    f"T_b={tb} log p={lg:g} {v}/reno", float(p), f"throughput ratio {v}/Reno", "", paper, ci, TOLERANCE
+                )
             )
     return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
 
