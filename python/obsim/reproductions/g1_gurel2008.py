@@ -14,7 +14,6 @@ peak of each curve of Figs. 3-8) and stated so in the report.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any, Dict
 
 from ..stats import mean_ci
