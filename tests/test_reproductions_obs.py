@@ -34,6 +34,7 @@ def test_s1_quick(tmp_path: Path) -> None:
     cmp = pd.read_parquet(tmp_path / "comparison.parquet")
     assert len(cmp) == 2 * 4  # four claims at each of N_F = 10, 25 (one DMQ: no trend)
     assert cmp["case"].str.contains("mean MF/PF").sum() == 2
+    assert cmp["case"].str.contains("std MF > PF").sum() == 2
     s = pd.read_parquet(tmp_path / "summary.parquet")
     mean = s[s.metric == "agg_mean"]
     # Mean aggregated throughput grows with N_F (window-limited flows).

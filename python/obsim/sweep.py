@@ -8,6 +8,7 @@ store, and aggregate.
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from dataclasses import dataclass, field
@@ -369,6 +370,15 @@ def compute_metrics(store: Store, key: str, metrics: Mapping[str, Metric]) -> Di
     return out
 
 
+def _axis_value(v: Any) -> Any:
+    """An axis value as a table cell: scalars as they are; lists and tables
+    (e.g. a start range ``["0 s", "50 s"]``) as canonical JSON text, so that
+    results can be grouped by them."""
+    if isinstance(v, (list, tuple, dict)):
+        return json.dumps(v, sort_keys=True, ensure_ascii=False)
+    return v
+
+
 def results_frame(store: Store, exp: Optional[Experiment] = None) -> "pandas.DataFrame":
     """One row per finished (point, replication): axis values, point,
     replication, seed, key and every metric."""
@@ -383,7 +393,7 @@ def results_frame(store: Store, exp: Optional[Experiment] = None) -> "pandas.Dat
         key = rec["key"]
         if key not in cache:
             cache[key] = compute_metrics(store, key, exp.metrics)
-        row = {a: rec[a] for a in exp.axes}
+        row = {a: _axis_value(rec[a]) for a in exp.axes}
         row.update(point=rec["point"], replication=rec["replication"], seed=rec["seed"], key=key)
         row.update(cache[key])
         rows.append(row)

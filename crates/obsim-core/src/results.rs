@@ -73,6 +73,11 @@ pub struct RunMeta {
     pub agg_throughput_cov: f64,
     /// Mean normalized congestion window Σ cwnd_i / (W_M · N_F).
     pub norm_cwnd_mean: f64,
+    /// Mean number of distinct flows with data in a burst (bursts closed
+    /// after warm-up; NaN without bursts).
+    pub flows_per_burst_mean: f64,
+    /// Mean data segments of one flow in one burst (flow-burst pairs).
+    pub segments_per_flow_mean: f64,
 }
 
 /// Per-flow results. Counters marked "measured" cover only the window after

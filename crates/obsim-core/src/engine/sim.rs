@@ -565,6 +565,8 @@ impl<'s> Simulation<'s> {
             agg_throughput_max_bps: thr.max,
             agg_throughput_cov: thr.cov,
             norm_cwnd_mean: norm.mean,
+            flows_per_burst_mean: hist_mean(&self.obs.hist_flows),
+            segments_per_flow_mean: hist_mean(&self.obs.hist_segments),
         };
         let trace = self
             .trace
@@ -592,6 +594,16 @@ impl<'s> Simulation<'s> {
             bursts,
             series,
         }
+    }
+}
+
+/// Mean of a histogram whose index is the value (NaN when empty).
+fn hist_mean(h: &[u64]) -> f64 {
+    let (n, sum) = h.iter().enumerate().fold((0u64, 0u64), |(n, sum), (v, &c)| (n + c, sum + v as u64 * c));
+    if n == 0 {
+        f64::NAN
+    } else {
+        sum as f64 / n as f64
     }
 }
 
