@@ -52,3 +52,14 @@ def test_y2_quick(tmp_path: Path) -> None:
     # SACK repairs a lost burst's holes in one round: never below Reno here.
     sack = cmp[cmp["case"].str.endswith("sack/reno")]
     assert (sack["measured"] > 1.0).all(), sack
+
+
+@pytest.mark.engine
+def test_s2_quick(tmp_path: Path) -> None:
+    rep = reproductions.get("S2")
+    assert len(rep.build(quick=False).points()) == 5 * 2 * 3
+    rep.run(tmp_path, quick=True, jobs=1)
+    cmp = pd.read_parquet(tmp_path / "comparison.parquet").set_index("case")
+    # The CoV of the aggregated throughput grows with the burst loss rate.
+    assert cmp.loc["T_out=1 ms: CoV grows with p", "measured"] > 1.5
+    assert cmp.loc["T_out=5 ms: CoV grows with p", "agrees"]
