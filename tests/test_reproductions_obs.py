@@ -63,3 +63,12 @@ def test_s2_quick(tmp_path: Path) -> None:
     # The CoV of the aggregated throughput grows with the burst loss rate.
     assert cmp.loc["T_out=1 ms: CoV grows with p", "measured"] > 1.5
     assert cmp.loc["T_out=5 ms: CoV grows with p", "agrees"]
+
+
+@pytest.mark.engine
+def test_g2_quick(tmp_path: Path) -> None:
+    reproductions.get("G2").run(tmp_path, quick=True, jobs=1)
+    cmp = pd.read_parquet(tmp_path / "comparison.parquet")
+    # One burstifier per egress synchronizes the windows (gurel2008 Fig. 9).
+    assert cmp["agrees"].all(), cmp
+    assert (cmp["measured"] > 2).all(), cmp
