@@ -30,7 +30,7 @@ pub(crate) const ASSEMBLY_KEYS: &[&str] = &[
     "acks",
 ];
 /// Keys of a `burst_loss` table.
-pub(crate) const BURST_LOSS_KEYS: &[&str] = &["p", "pattern", "batch", "flow"];
+pub(crate) const BURST_LOSS_KEYS: &[&str] = &["p", "pattern", "batch", "index", "flow"];
 
 const TRIGGERS: &[&str] = &["timer", "size", "hybrid"];
 const SELECTIONS: &[&str] = &[
@@ -41,7 +41,7 @@ const SELECTIONS: &[&str] = &[
     "dmq",
     "window",
 ];
-const PATTERNS: &[&str] = &["random", "even", "batch"];
+const PATTERNS: &[&str] = &["random", "even", "batch", "single"];
 
 const BURST_SIZE: Quantity = Quantity {
     expected: "a positive burst size like \"60 packets\" or \"64 KB\"",
@@ -340,13 +340,16 @@ pub(crate) fn burst_loss(
     flow_refs: &mut Vec<(String, u64)>,
 ) -> Option<BurstLossSpec> {
     let t = Table::open(errs, path, v, BURST_LOSS_KEYS)?;
-    let p = t.req(
-        errs,
-        "p",
-        "the burst loss probability, in [0, 1]",
-        probability,
-    );
     let pattern = t.get(errs, "pattern", |v| choice(v, PATTERNS)).or("random");
+    let p = if pattern == Some("single") {
+        t.get(errs, "p", probability).or(0.0)
+    } else {
+        t.req(errs, "p", "the burst loss probability, in [0, 1]", probability)
+    };
+    let index = t.get(errs, "index", |v| int_in(v, 0, i128::from(u64::MAX)).map(|i| i as u64)).value();
+    if t.has("index") && pattern != Some("single") {
+        errs.push(t.key_path("index"), "only read by pattern = \"single\"; remove it or set pattern = \"single\"");
+    }
     let batch = t.get(errs, "batch", |v| u32_in(v, 1, 1 << 20)).value();
     if t.has("batch") && pattern != Some("batch") {
         errs.push(
@@ -367,6 +370,18 @@ pub(crate) fn burst_loss(
     let pattern = match pattern? {
         "random" => BurstLossPattern::Random,
         "even" => BurstLossPattern::Even,
+        "single" => {
+            let Some(n) = index else {
+                if !t.has("index") {
+                    errs.push(
+                        t.key_path("index"),
+                        "required key is missing: expected the 0-based index of the burst to lose, an integer >= 0",
+                    );
+                }
+                return None;
+            };
+            BurstLossPattern::Single(n)
+        }
         _ => {
             let Some(k) = batch else {
                 if !t.has("batch") {

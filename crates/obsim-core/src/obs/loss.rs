@@ -24,6 +24,10 @@ pub enum BurstLossPattern {
     /// fixed amount of time between two batches"). Deterministic;
     /// `Batch(1)` is `Even`.
     Batch(u32),
+    /// Exactly one loss: the burst with this 0-based index among those the
+    /// model applies to; `p` is ignored. For scripted single-burst-loss
+    /// experiments (yu2004 §III.A, Figs. 1-3).
+    Single(u64),
 }
 
 /// Parameters of a burst loss model.
@@ -62,7 +66,7 @@ impl BurstLossModel {
             spec.p.clamp(0.0, 1.0)
         };
         let run = match spec.pattern {
-            BurstLossPattern::Random | BurstLossPattern::Even => 1,
+            BurstLossPattern::Random | BurstLossPattern::Even | BurstLossPattern::Single(_) => 1,
             BurstLossPattern::Batch(k) => u64::from(k.max(1)),
         };
         let period = if p > 0.0 {
@@ -97,6 +101,7 @@ impl BurstLossModel {
             BurstLossPattern::Even | BurstLossPattern::Batch(_) => {
                 self.period > 0 && i % self.period >= self.period - self.run
             }
+            BurstLossPattern::Single(n) => i == n,
         };
         self.lost += u64::from(lost);
         lost
@@ -117,6 +122,7 @@ impl BurstLossModel {
     pub fn long_run_rate(&self) -> f64 {
         match self.pattern {
             BurstLossPattern::Random => self.p,
+            BurstLossPattern::Single(_) => 0.0,
             _ if self.period == 0 => 0.0,
             _ => self.run as f64 / self.period as f64,
         }
@@ -292,5 +298,15 @@ mod tests {
             500,
         );
         assert_ne!(a, c);
+    }
+
+    #[test]
+    fn single_loses_exactly_the_indexed_burst_of_the_flow() {
+        let spec = BurstLossSpec { p: 0.0, pattern: BurstLossPattern::Single(2), only_flow: Some(FlowId(1)) };
+        let mut m = BurstLossModel::new(&spec, stream(1, "t"));
+        // Bursts of flow 0 are not counted; the third burst of flow 1 is lost.
+        let lost: Vec<bool> = [1, 0, 1, 0, 1, 1, 1].iter().map(|&f| m.lose(&burst_of(f))).collect();
+        assert_eq!(lost, vec![false, false, false, false, true, false, false]);
+        assert_eq!((m.seen(), m.lost()), (5, 1));
     }
 }
