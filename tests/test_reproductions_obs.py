@@ -72,3 +72,16 @@ def test_g2_quick(tmp_path: Path) -> None:
     # One burstifier per egress synchronizes the windows (gurel2008 Fig. 9).
     assert cmp["agrees"].all(), cmp
     assert (cmp["measured"] > 2).all(), cmp
+
+
+@pytest.mark.engine
+def test_y1_one_burst_loss(tmp_path: Path) -> None:
+    reproductions.get("Y1").run(tmp_path, quick=True, jobs=1)
+    cmp = pd.read_parquet(tmp_path / "comparison.parquet").set_index("case")
+    # A lost burst of 5 segments: Reno falls into a timeout, NewReno and SACK
+    # do not; a fast flow's window is one burst, so all three time out alike.
+    assert cmp.loc["Fig. 2(a) W=40, BL=5: Reno", "agrees"]
+    assert cmp.loc["Fig. 2(a) W=40, BL=5: NewReno, SACK", "agrees"]
+    assert cmp.loc["Fig. 3 fast flow", "agrees"]
+    res = pd.read_parquet(tmp_path / "results.parquet")
+    assert (res["bursts_lost"] == 1).all(), "exactly one burst of the flow is lost in every case"
