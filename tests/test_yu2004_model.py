@@ -138,3 +138,19 @@ def test_scalar_in_scalar_out() -> None:
     assert isinstance(y.throughput_ratio(0.05, 10), float)
     assert isinstance(y.h1(0.05), float)
     assert y.tcp_window(np.array([0.25, 1 / 7])).shape == (2,)
+
+
+# ---- Y3 (Fig. 5 as an analytic reproduction)
+
+
+def test_y3_agrees_with_the_paper_and_is_not_a_simulated_reproduction(tmp_path) -> None:
+    from obsim import reproductions
+    from obsim.reproductions import COMPARISON_COLUMNS
+    from obsim.reproductions import y3_yu2004 as y3
+
+    table = y3.comparison()
+    assert list(table.columns) == list(COMPARISON_COLUMNS)
+    assert table["agrees"].all(), table
+    assert "Y3" not in [r.id for r in reproductions.all()]
+    png = y3.figure5(tmp_path / "fig5.png")
+    assert png.stat().st_size > 10_000
