@@ -500,4 +500,42 @@ mod tests {
             );
         }
     }
+
+    /// Why BLE has its own reaction: the variant's fast retransmit alone
+    /// resends one segment of a lost burst and then waits for more timeouts.
+    #[derive(Debug)]
+    struct FastRetransmitOnly;
+
+    impl TimeoutResponse for FastRetransmitOnly {
+        fn name(&self) -> &'static str {
+            "fast-retransmit-only"
+        }
+        fn on_timeout(
+            &mut self,
+            _cb: &mut ControlBlock,
+            _cc: &mut dyn WindowGrowth,
+        ) -> TimeoutReaction {
+            TimeoutReaction::FastRetransmit
+        }
+    }
+
+    #[test]
+    fn variant_fast_retransmit_alone_needs_more_timeouts_for_a_burst() {
+        for v in [Variant::Reno, Variant::NewReno, Variant::Sack] {
+            let run = |plain: bool| {
+                let c = fast(ble(), v);
+                let mut h = Harness::new(&c, None, path(&[5_000], RTT_MS));
+                if plain {
+                    h.sender.set_timeout_response(Box::new(FastRetransmitOnly));
+                }
+                h.run_until(at_ms(10_000));
+                (h.timeouts.len(), h.receiver.delivered_segments())
+            };
+            let (to_plain, got_plain) = run(true);
+            let (to_ble, got_ble) = run(false);
+            assert_eq!(to_ble, 1, "{v:?}");
+            assert!(to_plain > 1, "{v:?}: {to_plain} timeouts");
+            assert!(got_ble > got_plain, "{v:?}: {got_ble} vs {got_plain}");
+        }
+    }
 }
