@@ -65,6 +65,32 @@ pub struct RtoConfig {
     pub ns2_rfc2988: bool,
 }
 
+/// Burst TCP false-timeout (FTO) detection (yu2004 §IV): how the sender
+/// decides whether a retransmission timeout was caused by one burst loss in
+/// an OBS network that is not congested (an FTO, answered as a
+/// triple-duplicate loss) or is a true timeout (slow start).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FtoDetection {
+    /// No detection: every timeout is a true timeout (Reno, `NewReno`, SACK).
+    None,
+    /// Burst-length estimation (yu2004 §IV.A): the sender keeps an estimate
+    /// `burst_wd` of the segments one burst carries and judges a timeout
+    /// false when `cwnd <= burst_wd` and `burst_wd > 3`.
+    Ble {
+        /// Consecutive FTOs (no new data acknowledged between them) after
+        /// which the next timeout is true whatever the estimate says
+        /// (yu2004 §I: "or there have been several consecutive FTOs ...
+        /// BTCP performs the usual timeout retransmissions with Slow
+        /// Start"). The paper gives no number;
+        /// [`crate::tcp::timeout::DEFAULT_MAX_CONSECUTIVE_FTO`] is obsim's
+        /// choice (docs/MODEL.md, "Burst TCP").
+        max_consecutive_fto: u32,
+    },
+    // Later (they need engine signalling, yu2004 §IV.B-C): Back { ingress,
+    // egress }, Bnak.
+}
+
 /// Everything the sender and receiver of one flow need to know.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[allow(clippy::struct_excessive_bools)] // independent on/off switches, each a named RFC option
@@ -118,4 +144,7 @@ pub struct TcpConfig {
     /// its default until 2003-05-05) instead of only on the first
     /// ("Impatient", RFC 6582 §3.2 step 5; ns-2 `newreno_changes1_ 1`).
     pub newreno_slow_but_steady: bool,
+    /// Burst TCP false-timeout detection (yu2004 §IV); `None` in every
+    /// profile.
+    pub fto: FtoDetection,
 }

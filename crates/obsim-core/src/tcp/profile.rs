@@ -5,7 +5,7 @@
 //! the notes in `tcl/test/test-suite-*.tcl` on when each default changed.
 //! docs/MODEL.md has the table with citations.
 
-use crate::tcp::config::{RtoConfig, RtoEstimator, SsthreshBasis, TcpConfig, Variant};
+use crate::tcp::config::{FtoDetection, RtoConfig, RtoEstimator, SsthreshBasis, TcpConfig, Variant};
 use crate::time::SimDuration;
 
 /// The profiles a scenario may name in `tcp.profile`.
@@ -63,6 +63,7 @@ fn rfc() -> TcpConfig {
         limited_transmit: true,
         reno_recover_check: false,
         newreno_slow_but_steady: false,
+        fto: FtoDetection::None, // plain TCP: every timeout is true
     }
 }
 
@@ -94,6 +95,7 @@ fn ns2() -> TcpConfig {
         limited_transmit: true,   // singledup_ 1 (2001-11-28)
         reno_recover_check: true, // bugFix_ true
         newreno_slow_but_steady: false, // newreno_changes1_ 1 since 2003-05-05
+        fto: FtoDetection::None,        // plain TCP: every timeout is true
     }
 }
 
@@ -128,6 +130,14 @@ mod tests {
             assert!(profile(p).is_some(), "{p}");
         }
         assert!(profile("nope").is_none());
+    }
+
+    #[test]
+    fn no_profile_detects_false_timeouts() {
+        // Burst TCP (yu2004 §IV) is opt-in: plain TCP in every profile.
+        for p in PROFILES {
+            assert_eq!(profile(p).unwrap().fto, FtoDetection::None, "{p}");
+        }
     }
 
     #[test]

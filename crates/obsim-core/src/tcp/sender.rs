@@ -28,6 +28,10 @@ pub struct SenderStats {
     pub td_events: u64,
     /// Retransmission-timer expiries ("TO" loss indications).
     pub to_events: u64,
+    /// Expiries the timeout plug-in judged false (Burst TCP FTOs, yu2004
+    /// §IV) and answered as a TD loss; also counted in `to_events` and
+    /// `td_events`. Judged true = `to_events - fto_events`.
+    pub fto_events: u64,
     /// Expiries that hit an already backed-off timer (consecutive timeouts).
     pub backoffs: u64,
     /// Valid RTT samples taken (Karn's rule).
@@ -148,8 +152,14 @@ impl TcpSender {
             // RFC 5681 §2 duplicate ACK: same cumulative ACK, data outstanding.
             self.cb.dupacks += 1;
             self.recovery.on_ack_info(&self.cb, ack);
+            let window = self.cb.window();
             self.recovery
                 .on_dup_ack(&mut self.cb, self.cc.as_mut(), &mut out);
+            if out.entered_recovery {
+                // Burst TCP: BLE learns from every TD loss and the window it
+                // hit (yu2004 §IV.A steps 2-3).
+                self.timeout.on_td_loss(window);
+            }
         } else {
             // Old ACK (below snd_una): ignored.
             return;
@@ -224,6 +234,13 @@ impl TcpSender {
                 self.recovery
                     .enter_recovery(&mut self.cb, self.cc.as_mut(), &mut out);
                 self.apply(now, out);
+            }
+            TimeoutReaction::FalseTimeout => {
+                // Burst TCP FTO (yu2004 §IV.A rule 1): a TD loss; no backoff
+                // (§V.A.2); go-back-N state as after any timeout.
+                self.stats.fto_events += 1;
+                self.stats.td_events += 1;
+                self.recovery.on_timeout(&mut self.cb);
             }
         }
         // RFC 6298 §5.6: start the timer with the (backed-off) RTO.

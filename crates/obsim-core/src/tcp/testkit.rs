@@ -24,6 +24,10 @@ pub struct Path {
     pub drop_first: Vec<u64>,
     /// Drop the `n`-th transmission (1-based) of segment `seq`: `(seq, n)`.
     pub drop_nth: Vec<(u64, u32)>,
+    /// Drop every data segment (retransmissions included) handed to the
+    /// path in `[from, to)`: one OBS burst loss that takes all a fast flow
+    /// sent in that time (yu2004 §II.A.3), when the span is one RTT.
+    pub drop_during: Vec<(SimTime, SimTime)>,
     /// Bernoulli loss probability for data segments and for ACKs.
     pub p: f64,
     rng: SimRng,
@@ -37,6 +41,7 @@ impl Path {
             rate_bps,
             drop_first: Vec::new(),
             drop_nth: Vec::new(),
+            drop_during: Vec::new(),
             p: 0.0,
             rng: rng::stream(1, "testkit"),
         }
@@ -177,6 +182,7 @@ impl Harness {
             let n = self.tx_count[i];
             let dropped = (n == 1 && self.path.drop_first.contains(&seg.seq))
                 || self.path.drop_nth.contains(&(seg.seq, n))
+                || self.path.drop_during.iter().any(|&(a, b)| a <= self.now && self.now < b)
                 || self.lose();
             let start = self.now.max(self.link_free_at);
             self.link_free_at =

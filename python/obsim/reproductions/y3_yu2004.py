@@ -1,0 +1,151 @@
+"""Y3: yu2004 Fig. 5, the analytic throughput and window ratios of Burst TCP
+(BTCP) over TCP for a fast flow, and the paper's statements about them.
+
+Yu, Qiao, Liu, "TCP implementations and false time out detection in OBS
+networks", INFOCOM 2004, §V.A: eqs. (4)-(9) (BTCP with BLE or BACK) and
+(10) (BTCP with BNAK), evaluated by :mod:`obsim.analysis.yu2004`.
+
+Y3 runs no simulation, so it is **not** a registered :class:`Reproduction`
+(whose ``run`` always executes an experiment): this module defines no
+``REPRODUCTION``, and ``obsim reproduce`` does not list it. It exposes
+
+* :func:`curves`: the Fig. 5 curves as a table,
+* :func:`comparison`: a comparison table (``COMPARISON_COLUMNS``) of the
+  model against the numbers the paper gives for the case the model assumes
+  (Table III, evenly distributed losses) and against its stated properties
+  of Fig. 5 (the text gives no value read off Fig. 5 itself),
+* :func:`figure5`: the two panels as a PNG.
+
+Once the engine accepts ``tcp.fto`` (see docs/MODEL.md, "Burst TCP"), a
+simulated Y3 (BTCP vs Reno, Tables III-IV) can register here and use these
+curves as its reference.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, Dict, List, Union
+
+import numpy as np
+
+from ..analysis import yu2004 as model
+from . import COMPARISON_COLUMNS, paper_row
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas
+
+ID = "Y3"
+TITLE = "BTCP over TCP throughput ratios for a fast flow (analysis)"
+PAPER = (
+    "Yu, Qiao, Liu: TCP Implementations and False Time Out Detection in OBS Networks, "
+    "INFOCOM 2004, §V.A eqs. (4)-(10), Fig. 5"
+)
+P_A = np.logspace(-2, math.log10(0.3), 40)
+"""Fig. 5(a): ``W_m p > 1`` (the window never reaches ``W_m``)."""
+W_M_B = np.arange(4, 41, 2, dtype=float)
+"""Fig. 5(b): ``W_m`` axis (the paper's Fig. 7 uses 10 and 20)."""
+P_B = [0.001, 0.003, 0.01, 0.02]
+"""Fig. 5(b): loss rates, each with ``W_m p < 1`` over most of ``W_M_B``."""
+RTT, RTO = 0.14, 1.0
+"""For the BNAK curve (eq. 10): 100 ms path + 40 ms assembly (§III, Table
+III's ``T_b``) and ns-2's 1 s minimum RTO of the time (profile ``ns2-2004``)."""
+TABLE3_W_M = 10.0
+"""Table III does not state ``W_m``; 10 is Fig. 7(a)'s (an assumption)."""
+TABLE3_E = {-3.0: 1.00, -2.5: 1.01, -2.0: 1.02, -1.5: 1.05, -1.0: 1.28}
+"""yu2004 Table III, ``R_BLE/BACK-e`` (evenly distributed losses, the model's
+assumption), by log10 p."""
+TOLERANCE = 0.1
+
+
+def curves() -> "pandas.DataFrame":
+    """The Fig. 5 curves: columns ``panel``, ``p``, ``w_m``, ``quantity``,
+    ``value`` (panel a: throughput and window ratios vs ``p``; panel b:
+    throughput ratio of BLE/BACK and BNAK vs ``W_m`` for each ``p``)."""
+    import pandas as pd
+
+    rows: List[Dict[str, Any]] = []
+    for p in P_A:
+        thr = model.throughput_ratio_unlimited(p)
+        rows.append(dict(panel="a", p=p, w_m=math.inf, quantity="throughput", value=thr))
+        rows.append(dict(panel="a", p=p, w_m=math.inf, quantity="cwnd", value=model.cwnd_ratio(p)))
+    for p in P_B:
+        for w in W_M_B:
+            thr = model.throughput_ratio(p, w)
+            bnak = model.bnak_throughput_ratio(p, w, RTT, RTO)
+            rows.append(dict(panel="b", p=p, w_m=w, quantity="throughput", value=thr))
+            rows.append(dict(panel="b", p=p, w_m=w, quantity="bnak", value=bnak))
+    return pd.DataFrame(rows)
+
+
+def _claim(case: str, holds: bool) -> Dict[str, Any]:
+    """A qualitative statement of the paper as a comparison row (1 = holds)."""
+    measured = SimpleNamespace(mean=float(holds), half_width=math.nan)
+    return paper_row(case, math.nan, "claim holds", "", 1.0, measured, 0.0)
+
+
+def comparison() -> "pandas.DataFrame":
+    """The model against yu2004: Table III's evenly-distributed-loss ratios
+    (``W_m`` assumed 10) and the properties §V.A states for Fig. 5."""
+    import pandas as pd
+
+    rows = []
+    for lg, paper in TABLE3_E.items():
+        p = 10.0**lg
+        r = model.throughput_ratio(p, TABLE3_W_M)
+        rows.append(
+            paper_row(
+                f"Table III R_BLE/BACK-e, W_m={TABLE3_W_M:g}",
+                p,
+                "BTCP/Reno throughput",
+                "ratio",
+                paper,
+                SimpleNamespace(mean=r, half_width=math.nan),
+                TOLERANCE,
+            )
+        )
+    c = curves()
+    a = c[c.panel == "a"]
+    b = c[c.panel == "b"]
+    rows.append(_claim("Fig. 5(a): cwnd ratio always > 1", bool((a[a.quantity == "cwnd"].value > 1).all())))
+    thr_b = b[b.quantity == "throughput"]
+    grows_w = all(np.all(np.diff(g.sort_values("w_m").value) > 0) for _, g in thr_b.groupby("p"))
+    rows.append(_claim("Fig. 5(b): benefit increases with W_m", grows_w))
+    grows_p = all(np.all(np.diff(g.sort_values("p").value) > 0) for _, g in thr_b.groupby("w_m"))
+    rows.append(_claim("Fig. 5(b): the larger p, the better the improvement", grows_p))
+    bnak = b[b.quantity == "bnak"].value.to_numpy()
+    rows.append(_claim("eq. (10): BNAK better than BLE/BACK", bool(np.all(bnak > thr_b.value.to_numpy()))))
+    return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
+
+
+def figure5(path: Union[str, Path]) -> Path:
+    """Writes Fig. 5 (a: ratios vs p for ``W_m p > 1``; b: throughput ratio
+    vs ``W_m`` for ``W_m p < 1``, BNAK dashed) to ``path`` (PNG); returns it."""
+    from matplotlib.figure import Figure
+
+    c = curves()
+    fig = Figure(figsize=(10, 4))
+    ax_a, ax_b = fig.subplots(1, 2)
+    a = c[c.panel == "a"]
+    for q, label in (("throughput", "throughput ratio"), ("cwnd", "cwnd ratio")):
+        s = a[a.quantity == q]
+        ax_a.semilogx(s.p, s.value, label=label)
+    ax_a.set(xlabel="burst loss probability p", ylabel="BTCP / TCP", title="(a) W_m p > 1")
+    ax_a.legend()
+    b = c[c.panel == "b"]
+    for p, g in b.groupby("p"):
+        thr = g[g.quantity == "throughput"]
+        line = ax_b.plot(thr.w_m, thr.value, label=f"p={p:g}")[0]
+        bn = g[g.quantity == "bnak"]
+        ax_b.plot(bn.w_m, bn.value, linestyle="--", color=line.get_color())
+    ax_b.set(xlabel="maximum window W_m (packets)", ylabel="BTCP / TCP throughput", title="(b) W_m p < 1")
+    ax_b.legend(title="BLE/BACK (solid), BNAK (dashed)", loc="center right", fontsize="small")
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    return out
+
+
+__all__ = ["ID", "PAPER", "TITLE", "comparison", "curves", "figure5"]
