@@ -116,6 +116,9 @@ pub struct FlowResult {
     pub to_events: u64,
     /// Timeouts that fired while already backed off (consecutive timeouts).
     pub backoffs: u64,
+    /// Timeouts judged false by Burst TCP (`fto_detection`) and handled like
+    /// a triple-duplicate loss (included in `to_events`).
+    pub fto_judged_false: u64,
     /// Data packets of this flow dropped in the network (whole run).
     pub packets_dropped: u64,
     /// Data packets that reached the receiver, duplicates included (whole run).

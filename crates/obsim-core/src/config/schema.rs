@@ -17,7 +17,7 @@ use super::walk::{
     Errors, Table, Val,
 };
 use crate::ids::{FlowId, NodeId};
-use crate::tcp::config::{RtoEstimator, SsthreshBasis, TcpConfig, Variant};
+use crate::tcp::config::{FtoDetection, RtoEstimator, SsthreshBasis, TcpConfig, Variant};
 use crate::tcp::profile::{profile, PROFILES};
 use crate::time::{SimDuration, SimTime};
 
@@ -60,6 +60,8 @@ pub(crate) const TCP_KEYS: &[&str] = &[
     "limited_transmit",
     "reno_recover_check",
     "newreno_timer",
+    "fto_detection",
+    "ble_max_consecutive_fto",
     "rto",
 ];
 pub(crate) const RTO_KEYS: &[&str] = &[
@@ -262,6 +264,8 @@ struct TcpOverrides {
     limited_transmit: Option<bool>,
     reno_recover_check: Option<bool>,
     newreno_slow_but_steady: Option<bool>,
+    fto_detection: Option<&'static str>,
+    ble_max_consecutive_fto: Option<u32>,
     rto_ns2_rfc2988: Option<bool>,
     rto_estimator: Option<RtoEstimator>,
     rto_initial: Option<SimDuration>,
@@ -335,6 +339,8 @@ fn parse_tcp(errs: &mut Errors, path: &str, val: &Val) -> TcpOverrides {
     o.abc = t.get(errs, "abc", boolean).value();
     o.limited_transmit = t.get(errs, "limited_transmit", boolean).value();
     o.reno_recover_check = t.get(errs, "reno_recover_check", boolean).value();
+    o.fto_detection = t.get(errs, "fto_detection", |v| choice(v, &["none", "ble"])).value();
+    o.ble_max_consecutive_fto = t.get(errs, "ble_max_consecutive_fto", |v| u32_in(v, 0, u32::MAX)).value();
     o.newreno_slow_but_steady = t
         .get(errs, "newreno_timer", |v| choice(v, &["impatient", "slow_but_steady"]).map(|c| c == "slow_but_steady"))
         .value();
@@ -388,6 +394,21 @@ impl TcpOverrides {
         set(&mut c.limited_transmit, self.limited_transmit);
         set(&mut c.reno_recover_check, self.reno_recover_check);
         set(&mut c.newreno_slow_but_steady, self.newreno_slow_but_steady);
+        // Burst TCP (yu2004 §IV): the detection method, then its parameter.
+        match self.fto_detection {
+            Some("ble") => {
+                let limit = match c.fto {
+                    FtoDetection::Ble { max_consecutive_fto } => max_consecutive_fto,
+                    FtoDetection::None => crate::tcp::timeout::DEFAULT_MAX_CONSECUTIVE_FTO,
+                };
+                c.fto = FtoDetection::Ble { max_consecutive_fto: limit };
+            }
+            Some(_) => c.fto = FtoDetection::None,
+            None => {}
+        }
+        if let (Some(n), FtoDetection::Ble { max_consecutive_fto }) = (self.ble_max_consecutive_fto, &mut c.fto) {
+            *max_consecutive_fto = n;
+        }
         set(&mut c.rto.ns2_rfc2988, self.rto_ns2_rfc2988);
         set(&mut c.rto.estimator, self.rto_estimator);
         set(&mut c.rto.initial, self.rto_initial);

@@ -497,6 +497,7 @@ impl<'s> Simulation<'s> {
                 td_events: st.td_events,
                 to_events: st.to_events,
                 backoffs: st.backoffs,
+                fto_judged_false: st.fto_events,
                 packets_dropped: fl.data_dropped,
                 segments_received: fl.receiver.stats().segments_received,
                 segments_in_flight: in_flight[i],

@@ -306,3 +306,21 @@ fn more_burstifiers_per_egress_desynchronise_flows() {
         .collect();
     assert!(fpb.iter().all(|&(v, _)| v <= 1), "{fpb:?}");
 }
+
+#[test]
+fn burst_tcp_ble_turns_false_timeouts_into_halvings() {
+    // yu2004 §V: a fast flow (1 MB/s access, T_b = 0.2 s, W_m = 20) whose
+    // whole window travels in one burst; every 10th burst is lost.
+    let base = include_str!("../../../../scenarios/yu2004_path.toml")
+        .replace("rate = \"1 Mbit/s\"", "rate = \"8 Mbit/s\"")
+        .replace("timeout = \"40 ms\"", "timeout = \"200 ms\"")
+        .replace("max_window = 40", "max_window = 20")
+        .replace("burst_loss = { p = 0.01, pattern = \"random\" }", "burst_loss = { p = 0.1, pattern = \"even\" }")
+        .replace("duration = \"200 s\"", "duration = \"100 s\"");
+    let reno = toml_run(&base);
+    let btcp = toml_run(&base.replace("max_window = 20", "max_window = 20\nfto_detection = \"ble\""));
+    let (r, b) = (&reno.flows[0], &btcp.flows[0]);
+    assert_eq!(r.fto_judged_false, 0);
+    assert!(b.fto_judged_false > 0 && b.fto_judged_false <= b.to_events, "{b:?}");
+    assert!(b.goodput_bps > 1.1 * r.goodput_bps, "BTCP {} vs Reno {}", b.goodput_bps, r.goodput_bps);
+}
