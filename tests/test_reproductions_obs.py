@@ -85,3 +85,14 @@ def test_y1_one_burst_loss(tmp_path: Path) -> None:
     assert cmp.loc["Fig. 3 fast flow", "agrees"]
     res = pd.read_parquet(tmp_path / "results.parquet")
     assert (res["bursts_lost"] == 1).all(), "exactly one burst of the flow is lost in every case"
+
+
+@pytest.mark.engine
+def test_y4_quick(tmp_path: Path) -> None:
+    reproductions.get("Y4").run(tmp_path, quick=True, jobs=1)
+    cmp = pd.read_parquet(tmp_path / "comparison.parquet").set_index("case")
+    # Burst TCP never does worse than Reno here, and evenly spaced losses
+    # (every 10th burst) give the same gain whatever T_b is (Table IV).
+    assert (cmp["measured"] > 1.0).all(), cmp
+    even = cmp.loc[["Table IV even T_b=10 ms", "Table IV even T_b=40 ms"], "measured"]
+    assert abs(even.iloc[0] - even.iloc[1]) < 0.02, even
