@@ -16,7 +16,7 @@ from obsim import reproductions
 def test_g1_quick(tmp_path: Path) -> None:
     rep = reproductions.get("G1")
     full = rep.build(quick=False)
-    assert len(full.points()) == 3 * 2 * 4 * 5, "full G1: variants x p x M x timeouts"
+    assert len(full.points()) == 3 * 2 * 4 * 7, "full G1: variants x p x M x timeouts"
     rep.run(tmp_path, quick=True, jobs=1)
     cmp = pd.read_parquet(tmp_path / "comparison.parquet")
     assert set(cmp["case"]) == {"reno p=0.001 M=10", "sack p=0.001 M=10"}
