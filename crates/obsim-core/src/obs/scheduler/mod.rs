@@ -336,6 +336,22 @@ pub trait ChannelScheduler {
     ) -> Option<u16>;
 }
 
+/// A boxed scheduler schedules as the one inside (for `Box<dyn
+/// ChannelScheduler>`).
+impl<S: ChannelScheduler + ?Sized> ChannelScheduler for Box<S> {
+    #[inline]
+    fn reserve(
+        &mut self,
+        port: &mut PortSchedule,
+        now: SimTime,
+        start: SimTime,
+        end: SimTime,
+        allowed: ChannelSet,
+    ) -> Option<u16> {
+        (**self).reserve(port, now, start, end, allowed)
+    }
+}
+
 /// The channel schedulers, for configuration and for static dispatch (a
 /// `match`, no virtual call) in the engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
