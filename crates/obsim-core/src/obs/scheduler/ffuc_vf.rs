@@ -28,9 +28,8 @@ impl ChannelScheduler for FfucVf {
             "FFUC-VF needs a port built with voids = true"
         );
         for c in port.range(allowed) {
-            port.prune(c, now);
-            if let Some(f) = port.fit(c, start, end) {
-                return Some(port.commit(c, f.index, start, end));
+            if let Some(f) = port.fit(c, now, start, end) {
+                return Some(port.commit(c, now, f.index, start, end));
             }
         }
         port.refuse()

@@ -36,17 +36,16 @@ impl ChannelScheduler for LaucVf {
             port.tracks_voids(),
             "LAUC-VF needs a port built with voids = true"
         );
-        let mut best: Option<(u16, SimTime, usize)> = None;
+        let mut best: Option<(u16, SimTime, Option<usize>)> = None;
         for c in port.range(allowed) {
-            port.prune(c, now);
-            if let Some(f) = port.fit(c, start, end) {
+            if let Some(f) = port.fit(c, now, start, end) {
                 if best.is_none_or(|(_, t, _)| f.void_start > t) {
                     best = Some((c, f.void_start, f.index));
                 }
             }
         }
         match best {
-            Some((c, _, index)) => Some(port.commit(c, index, start, end)),
+            Some((c, _, index)) => Some(port.commit(c, now, index, start, end)),
             None => port.refuse(),
         }
     }

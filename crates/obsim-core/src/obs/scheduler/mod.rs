@@ -85,8 +85,6 @@ pub enum ChannelSet {
 /// One data channel of a port.
 #[derive(Clone, Debug, Default)]
 struct Channel {
-    /// Latest end of any reservation ever made (Turner's "horizon").
-    horizon: SimTime,
     /// End of the latest reservation pruned from `list` (the start of the
     /// void before the first reservation still listed). Keeps void-filling
     /// decisions independent of when pruning happens.
@@ -109,6 +107,10 @@ struct Channel {
 /// void-filling scheduler on a port without voids panics.
 #[derive(Clone, Debug)]
 pub struct PortSchedule {
+    /// Latest end of any reservation ever made, per channel (Turner's
+    /// "horizon"). Kept apart from `channels` so that the Horizon/LAUC scan
+    /// and LAUC-VF's fast path read one contiguous array.
+    horizons: Vec<SimTime>,
     channels: Vec<Channel>,
     voids: bool,
     accepted: u64,
@@ -121,8 +123,9 @@ pub(crate) struct Fit {
     /// End of the reservation before the burst (the start of the void or of
     /// the unscheduled gap it goes into).
     pub(crate) void_start: SimTime,
-    /// Index in the channel's list where the reservation goes.
-    pub(crate) index: usize,
+    /// Index in the channel's list where the reservation goes; `None`:
+    /// after the last one.
+    pub(crate) index: Option<usize>,
 }
 
 impl PortSchedule {
@@ -131,6 +134,7 @@ impl PortSchedule {
     /// ([`SchedulerKind::fills_voids`]).
     pub fn new(channels: u16, voids: bool) -> Self {
         PortSchedule {
+            horizons: vec![SimTime::ZERO; usize::from(channels)],
             channels: vec![Channel::default(); usize::from(channels)],
             voids,
             accepted: 0,
@@ -153,7 +157,7 @@ impl PortSchedule {
     /// Latest reserved end on `channel` (Turner's horizon).
     #[inline]
     pub fn horizon(&self, channel: u16) -> SimTime {
-        self.channels[usize::from(channel)].horizon
+        self.horizons[usize::from(channel)]
     }
 
     /// Counters of `channel`.
@@ -195,11 +199,15 @@ impl PortSchedule {
     /// allowed channels whose horizon is `<= start`, the one with the latest
     /// horizon; ties go to the lowest index. Read-only.
     pub fn latest_available(&self, start: SimTime, allowed: ChannelSet) -> Option<u16> {
+        let r = self.range(allowed);
+        let first = r.start;
         let mut best: Option<(u16, SimTime)> = None;
-        for c in self.range(allowed) {
-            let h = self.channels[usize::from(c)].horizon;
+        for (i, &h) in self.horizons[usize::from(r.start)..usize::from(r.end)]
+            .iter()
+            .enumerate()
+        {
             if h <= start && best.is_none_or(|(_, bh)| h > bh) {
-                best = Some((c, h));
+                best = Some((first + i as u16, h));
             }
         }
         best.map(|(c, _)| c)
@@ -219,17 +227,26 @@ impl PortSchedule {
     }
 
     /// Where `[start, end)` fits on `channel`, voids included, or `None`.
-    /// Needs a void-tracking port, pruned up to some `now <= start`.
+    /// Needs a void-tracking port. Prunes the channel up to `now` only when
+    /// it has to search its list.
     #[inline]
-    pub(crate) fn fit(&self, channel: u16, start: SimTime, end: SimTime) -> Option<Fit> {
-        let ch = &self.channels[usize::from(channel)];
-        if ch.horizon <= start {
-            // Fast path: after every reservation.
+    pub(crate) fn fit(
+        &mut self,
+        channel: u16,
+        now: SimTime,
+        start: SimTime,
+        end: SimTime,
+    ) -> Option<Fit> {
+        let h = self.horizons[usize::from(channel)];
+        if h <= start {
+            // Fast path: after every reservation; the list is not touched.
             return Some(Fit {
-                void_start: ch.horizon,
-                index: ch.list.len(),
+                void_start: h,
+                index: None,
             });
         }
+        self.prune(channel, now);
+        let ch = &self.channels[usize::from(channel)];
         // First reservation that ends after `start`: the burst must end
         // before it starts. Lists are disjoint, so ends are sorted.
         let i = ch.list.partition_point(|r| r.end <= start);
@@ -243,29 +260,38 @@ impl PortSchedule {
         };
         Some(Fit {
             void_start,
-            index: i,
+            index: Some(i),
         })
     }
 
-    /// Records `[start, end)` on `channel` (at list position `index` on a
-    /// void-tracking port) and returns `channel`.
+    /// Records `[start, end)` on `channel` and returns `channel`. On a
+    /// void-tracking port the reservation goes at list position `index`
+    /// (`None`: at the end, after pruning up to `now`).
     #[inline]
     pub(crate) fn commit(
         &mut self,
         channel: u16,
-        index: usize,
+        now: SimTime,
+        index: Option<usize>,
         start: SimTime,
         end: SimTime,
     ) -> u16 {
-        let voids = self.voids;
-        let ch = &mut self.channels[usize::from(channel)];
-        if voids {
-            ch.list.insert(index, Reservation { start, end });
+        if self.voids {
+            let r = Reservation { start, end };
+            match index {
+                Some(i) => self.channels[usize::from(channel)].list.insert(i, r),
+                None => {
+                    self.prune(channel, now);
+                    self.channels[usize::from(channel)].list.push_back(r);
+                }
+            }
         }
-        if end <= ch.horizon {
+        let ch = &mut self.channels[usize::from(channel)];
+        let h = &mut self.horizons[usize::from(channel)];
+        if end <= *h {
             ch.stats.voids_filled += 1;
         } else {
-            ch.horizon = end;
+            *h = end;
         }
         ch.stats.reservations += 1;
         ch.stats.busy += end - start;
@@ -291,15 +317,7 @@ impl PortSchedule {
     ) -> Option<u16> {
         check_request(now, start, end);
         match self.latest_available(start, allowed) {
-            Some(c) => {
-                let index = if self.voids {
-                    self.prune(c, now);
-                    self.channels[usize::from(c)].list.len()
-                } else {
-                    0
-                };
-                Some(self.commit(c, index, start, end))
-            }
+            Some(c) => Some(self.commit(c, now, None, start, end)),
             None => self.refuse(),
         }
     }
