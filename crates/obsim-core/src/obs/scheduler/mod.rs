@@ -200,17 +200,12 @@ impl PortSchedule {
     /// horizon; ties go to the lowest index. Read-only.
     pub fn latest_available(&self, start: SimTime, allowed: ChannelSet) -> Option<u16> {
         let r = self.range(allowed);
-        let first = r.start;
-        let mut best: Option<(u16, SimTime)> = None;
-        for (i, &h) in self.horizons[usize::from(r.start)..usize::from(r.end)]
-            .iter()
-            .enumerate()
-        {
-            if h <= start && best.is_none_or(|(_, bh)| h > bh) {
-                best = Some((first + i as u16, h));
-            }
-        }
-        best.map(|(c, _)| c)
+        let hs = &self.horizons[usize::from(r.start)..usize::from(r.end)];
+        // Two passes that the compiler can vectorise: the latest available
+        // horizon (a max reduction), then the first channel that has it.
+        let best = hs.iter().filter(|&&h| h <= start).max().copied()?;
+        let i = hs.iter().position(|&h| h == best)?;
+        Some(r.start + i as u16)
     }
 
     /// Drops the reservations of `channel` that end at or before `now`.
@@ -278,12 +273,11 @@ impl PortSchedule {
     ) -> u16 {
         if self.voids {
             let r = Reservation { start, end };
-            match index {
-                Some(i) => self.channels[usize::from(channel)].list.insert(i, r),
-                None => {
-                    self.prune(channel, now);
-                    self.channels[usize::from(channel)].list.push_back(r);
-                }
+            if let Some(i) = index {
+                self.channels[usize::from(channel)].list.insert(i, r);
+            } else {
+                self.prune(channel, now);
+                self.channels[usize::from(channel)].list.push_back(r);
             }
         }
         let ch = &mut self.channels[usize::from(channel)];
