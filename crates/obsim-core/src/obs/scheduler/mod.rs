@@ -101,9 +101,9 @@ struct Channel {
 /// Every port keeps the horizon of each channel (all Horizon and LAUC need,
 /// Turner 1999; Xiong et al. 2000). A port built with `voids = true` also keeps
 /// each channel's reservations in a sorted ring buffer searched by bisection,
-/// as LAUC-VF and FFUC-VF need. Reservations that end at or before the `now`
-/// of a call are pruned in place, so a port in steady state does not
-/// allocate. All scheduler kinds can share a void-tracking port; a
+/// as LAUC-VF and FFUC-VF need. A channel's reservations that end at or
+/// before the `now` of a call are pruned in place when its list is next
+/// searched or appended to, so a port in steady state does not allocate. All scheduler kinds can share a void-tracking port; a
 /// void-filling scheduler on a port without voids panics.
 #[derive(Clone, Debug)]
 pub struct PortSchedule {
