@@ -381,3 +381,57 @@ fn erlang_b_monte_carlo() {
         );
     }
 }
+
+// ---- burst-length dependent loss (gurel2008 §1, §4) ---------------------------
+
+/// Loss ratio of the bursts with offset class 0 (the shortest residual
+/// offset), split into bursts shorter and longer than the mean length,
+/// with residual offsets k·50 µs (k uniform in 0..=4), mean length 200 µs,
+/// W = 4, full conversion, 2.8 erlangs.
+fn loss_by_length(kind: SchedulerKind) -> (f64, f64, f64) {
+    let (w, load, hold) = (4u16, 2.8, 200_000.0);
+    let mut rng = stream(7, "test/scheduler/length-dependence");
+    let mut port = kind.port(w);
+    let mut sched = kind;
+    let mut clock = 0.0f64;
+    // [short, long] x [offered, lost]
+    let mut n = [[0u64; 2]; 2];
+    for _ in 0..200_000 {
+        clock += -(hold / load) * (1.0 - uniform01(&mut rng)).ln();
+        let k = (uniform01(&mut rng) * 5.0) as u64;
+        let len = 1.0 + -hold * (1.0 - uniform01(&mut rng)).ln();
+        let now = t(clock as u64);
+        let start = now + SimDuration::from_micros(50 * k);
+        let got = sched.reserve(
+            &mut port,
+            now,
+            start,
+            start + SimDuration(len as u64),
+            ChannelSet::All,
+        );
+        if k == 0 {
+            let class = usize::from(len > hold);
+            n[class][0] += 1;
+            n[class][1] += u64::from(got.is_none());
+        }
+    }
+    let ratio = |c: [u64; 2]| c[1] as f64 / c[0] as f64;
+    let (ps, pl) = (ratio(n[0]), ratio(n[1]));
+    // Binomial standard error of the difference.
+    let se = (ps * (1.0 - ps) / n[0][0] as f64 + pl * (1.0 - pl) / n[1][0] as f64).sqrt();
+    (ps, pl, se)
+}
+
+#[test]
+fn void_filling_makes_loss_depend_on_burst_length() {
+    // gurel2008 §1: with LAUC-VF and different residual offsets, the bursts
+    // with the shortest residual offset fit in voids more easily when they
+    // are short; with Horizon a burst's own length does not enter the
+    // decision, so both halves see the same loss ratio.
+    let (hs, hl, hse) = loss_by_length(SchedulerKind::Horizon);
+    let (vs, vl, vse) = loss_by_length(SchedulerKind::LaucVf);
+    println!("horizon: short {hs:.4} long {hl:.4} (se {hse:.4}); lauc-vf: short {vs:.4} long {vl:.4} (se {vse:.4})");
+    // 4 standard errors: a loose bound, since losses are correlated in time.
+    assert!((hl - hs).abs() < 4.0 * hse, "horizon: {hs} vs {hl}");
+    assert!(vl - vs > 4.0 * vse, "lauc-vf: {vs} vs {vl}");
+}
