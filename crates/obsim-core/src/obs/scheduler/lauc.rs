@@ -1,6 +1,6 @@
 //! LAUC, latest available unscheduled channel (Xiong, Vandenhoute and
 //! Cankaya, "Control architecture in optical burst-switched WDM networks",
-//! IEEE JSAC 18(10), 2000, §IV; gurel2008 ref. [15]).
+//! IEEE JSAC 18(10), 2000; gurel2008 ref. [15]).
 //!
 //! A channel is *unscheduled* at `start` when no reservation on it ends after
 //! `start` (its horizon is `<= start`). LAUC picks, among those, the one that
@@ -10,8 +10,7 @@
 //! al. define LAUC over "unscheduled time"). obsim implements both with the
 //! same code and the same tie-break (lowest index), so they make identical
 //! decisions; the two names exist so that a scenario can say which paper it
-//! follows. Some later papers call a *random* or *first-fit* choice among
-//! available channels "Horizon"; obsim does not.
+//! follows.
 
 use super::{ChannelScheduler, ChannelSet, PortSchedule};
 use crate::time::SimTime;

@@ -1,5 +1,5 @@
 //! LAUC-VF, latest available unused channel with void filling (Xiong,
-//! Vandenhoute and Cankaya, IEEE JSAC 18(10), 2000, §IV; used at the core
+//! Vandenhoute and Cankaya, IEEE JSAC 18(10), 2000; used at the core
 //! nodes of gurel2008 §4 and gonzalez2009 §4).
 //!
 //! A channel is *available* for `[start, end)` when the burst fits either
@@ -7,7 +7,7 @@
 //! each available channel, let `t` be the end of the reservation just before
 //! `start` (the void's start, or the horizon). LAUC-VF picks the channel with
 //! the latest `t`, so the gap `start - t` left unused is the smallest. Ties go
-//! to the lowest channel index (Xiong et al. leave ties open). A channel that
+//! to the lowest channel index (obsim's choice). A channel that
 //! has never been used has `t = 0`.
 //!
 //! Because short bursts fit in more voids, a burst whose BCP has a short

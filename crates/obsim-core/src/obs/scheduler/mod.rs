@@ -53,8 +53,8 @@ pub struct Reservation {
 }
 
 /// Counters of one data channel, for channel utilisation and for comparing
-/// schedulers (Xiong et al. 2000 compare LAUC and LAUC-VF by loss and
-/// utilisation).
+/// schedulers (Horizon and LAUC: Turner 1999, Xiong et al. 2000; void
+/// filling: Xiong et al. 2000).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ChannelStats {
     /// Reservations made on the channel.
@@ -78,7 +78,8 @@ pub enum ChannelSet {
     /// converter ([`ConverterPool`]).
     All,
     /// Only this channel: no conversion (the burst stays on its incoming
-    /// wavelength), or partial conversion with every converter busy.
+    /// wavelength), or partial conversion with every converter busy. An
+    /// index `>= W` allows no channel (the burst is refused).
     Only(u16),
 }
 
