@@ -5,5 +5,6 @@
 pub mod assembly;
 pub mod burst;
 pub mod loss;
+pub mod scheduler;
 
 pub use burst::Burst;
