@@ -9,7 +9,6 @@ from typing import Callable
 
 import pytest
 
-from obsim import _core
 
 SMALL = """\
 name = "small"
