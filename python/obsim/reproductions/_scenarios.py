@@ -20,14 +20,13 @@ def access_network(
     duration: str,
     warmup: str,
     start: List[str],
-    access_buffer: str = "50 packets",
+    access_buffer: str = "1000 packets",
     selection: str = "per_egress",
     queues: int = 1,
 ) -> Dict[str, Any]:
     """gurel2008 Fig. 2: sources s_i -> edge O1 ==optical, Bernoulli burst
     loss p== edge O2 -> destinations d_i, one access link per host, ACKs
-    bypassing assembly; access buffers default to ns-2's `limit_ 50` (the
-    paper does not give them). ``nodes[0]`` is the ingress edge O1 and ``links[0]``
+    bypassing assembly. ``nodes[0]`` is the ingress edge O1 and ``links[0]``
     the optical link, so sweeps address ``nodes[0].assembly.*`` and
     ``links[0].burst_loss.p``."""
     assembly: Dict[str, Any] = {"trigger": "timer", "timeout": timeout, "selection": selection, "acks": "bypass"}
@@ -83,8 +82,7 @@ def shared_access(
 ) -> Dict[str, Any]:
     """gonzalez2009 Fig. 1 / Table 1: N_F flows share one 100 Mbit/s, 100 ms
     access link into edge E1; a 2.5 Gbit/s, 100 ms optical link with
-    Bernoulli burst loss p leads to edge E2 and a mirrored access link;
-    buffers of 50 packets (ns-2's default `limit_`: the paper gives none).
+    Bernoulli burst loss p leads to edge E2 and a mirrored access link.
     ``nodes[1]`` is the ingress edge, ``links[1]`` the optical link,
     ``flows[0].count`` the number of flows."""
     assembly: Dict[str, Any] = {"trigger": "timer", "timeout": timeout, "selection": selection}
@@ -102,7 +100,7 @@ def shared_access(
             {"name": "dst", "kind": "host"},
         ],
         "links": [
-            {"from": "src", "to": "E1", "rate": "100 Mbit/s", "delay": "100 ms", "buffer": "50 packets"},
+            {"from": "src", "to": "E1", "rate": "100 Mbit/s", "delay": "100 ms", "buffer": "1000 packets"},
             {
                 "from": "E1",
                 "to": "E2",
@@ -111,7 +109,7 @@ def shared_access(
                 "delay": "100 ms",
                 "burst_loss": {"p": p, "pattern": "random"},
             },
-            {"from": "E2", "to": "dst", "rate": "100 Mbit/s", "delay": "100 ms", "buffer": "50 packets"},
+            {"from": "E2", "to": "dst", "rate": "100 Mbit/s", "delay": "100 ms", "buffer": "1000 packets"},
         ],
         "flows": [{"name": "sack", "from": "src", "to": "dst", "count": n_flows, "start": start}],
         "metrics": {"sample_interval": "700 ms", "throughput_bin": "3 ms"},
@@ -131,10 +129,7 @@ def obs_path(
     receiver; 10 Gbit/s, 10 ms optical links; 10 ms access links at
     ``access_rate`` on both sides; burst loss ``p`` on C1 -> C2
     (``links[2].burst_loss.p``); timer assembly ``assembly_time`` at both
-    edges (``nodes[1].assembly.timeout``); ACKs bypass assembly. Access
-    buffers of 1000 packets, not ns-2's 50: yu2004 Fig. 1(b) shows a window
-    of 200 packets on a 125 KB/s access link, which a 50-packet buffer could
-    not hold."""
+    edges (``nodes[1].assembly.timeout``); ACKs bypass assembly."""
     edge = {"trigger": "timer", "timeout": assembly_time}
     optical = {"kind": "optical", "rate": "10 Gbit/s", "delay": "10 ms"}
     return {

@@ -189,7 +189,7 @@ REPRODUCTION = Reproduction(
         "Single optical link with Bernoulli burst loss, N = 10 FTP flows, timer assembly, M "
         "burstifiers per egress with flow id mod M. Assumed where the paper is silent: MSS 1040 B "
         "of payload (1080 B packets), ns-2 TCP defaults of 2006-2008 (profile 'ns2'), access "
-        "buffers of 50 packets (ns-2's default limit_), starts uniform in [0, 1] s, 100 s runs with 10 s warm-up and 3 "
+        "buffers of 1000 packets, starts uniform in [0, 1] s, 100 s runs with 10 s warm-up and 3 "
         "seeds per point (the paper ran 600 s), and the Table 1 gain taken between the best timeout of each M. "
         "Gains are paired by seed. --quick: Reno and SACK, p = 0.001, M in {1, 10}, T = 1 ms, "
         "20 s, 2 seeds."

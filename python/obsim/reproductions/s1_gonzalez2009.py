@@ -150,7 +150,7 @@ REPRODUCTION = Reproduction(
         "('paper' = 1 stands for the claim; 'measured' is the ratio named in the quantity); an "
         "ordering claim holds only when the 95% confidence intervals are apart. "
         "Assumed where the paper is silent: the destination side mirrors the 100 Mbit/s, 100 ms "
-        "access link; 50-packet access buffers (ns-2's default limit_); MSS = ns-2 packetSize_ 1000 B; ns-2 TCP defaults "
+        "access link; 1000-packet access buffers; MSS = ns-2 packetSize_ 1000 B; ns-2 TCP defaults "
         "(profile 'ns2'); SMQ groups flows by id mod 2; statistics after the last start (50 s). "
         "Issue 4 also asks for DMQ (n = 2, 4, 8) and window-based assembly (B = 32, C = 100) here. "
         "--quick: PF, MF, SMQ, DMQ-4 at N_F in {10, 25}, 150 s, 2 seeds."

@@ -134,7 +134,7 @@ REPRODUCTION = Reproduction(
     notes=(
         "Each row checks one qualitative claim of the paper ('paper' = 1 stands for the claim, or "
         "the threshold it implies). Same assumptions as S1 (mirrored destination access link, "
-        "50-packet buffers (ns-2 default), MSS 1000 B, ns-2 defaults), MF assembly at both edges, N_F = 15, "
+        "1000-packet buffers, MSS 1000 B, ns-2 defaults), MF assembly at both edges, N_F = 15, "
         "600 s, 3 seeds. Fig. 7's '62% of bursts in the 80-100% bin' is checked as a mean share "
         "of flows per burst >= 0.6. --quick: T_out in {1, 5} ms, p in {0.001, 0.01}, 200 s, 2 seeds."
     ),
