@@ -26,7 +26,12 @@ def access_network(
 ) -> Dict[str, Any]:
     """gurel2008 Fig. 2: sources s_i -> edge O1 ==optical, Bernoulli burst
     loss p== edge O2 -> destinations d_i, one access link per host, ACKs
-    bypassing assembly. ``nodes[0]`` is the ingress edge O1 and ``links[0]``
+    bypassing assembly. Access buffers default to 1000 packets, not ns-2's
+    `limit_ 50`: with 50, a burst disassembled at the egress (about 90
+    segments of one flow for a 5 ms timer at 155 Mbit/s) overflows the egress
+    access buffer and goodput collapses for timeouts >= 5 ms, which the
+    papers' figures do not show (docs/VALIDATION.md, G1).
+    ``nodes[0]`` is the ingress edge O1 and ``links[0]``
     the optical link, so sweeps address ``nodes[0].assembly.*`` and
     ``links[0].burst_loss.p``."""
     assembly: Dict[str, Any] = {"trigger": "timer", "timeout": timeout, "selection": selection, "acks": "bypass"}
