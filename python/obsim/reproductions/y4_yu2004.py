@@ -14,6 +14,7 @@ import json
 import math
 from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 
+from ..analysis import yu2004 as yu2004_model
 from ..stats import mean_ci
 from . import Reproduction, paper_row
 from ._scenarios import obs_path
@@ -103,6 +104,12 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
             refs.append((f"Table IV {pat} T_b={tb}", TABLE4[pat][T_B.index(tb)]))
         for case, paper in refs:
             rows.append(paper_row(case, float(p), "throughput ratio BTCP-BLE / Reno", "", paper, ci, TOLERANCE))
+        # yu2004 §V.A's model (eqs. 4-9) assumes evenly spaced losses.
+        if pat == "even" and tb == "40 ms":
+            ratio = float(yu2004_model.throughput_ratio(p, W_M))
+            rows.append(
+                paper_row(f"model eqs. 4-9 even log p={lg:g}", float(p), "BTCP/Reno: model vs simulation", "", ratio, ci, TOLERANCE)
+            )
     return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
 
 
