@@ -275,11 +275,13 @@ fn scripted(variant: &str, seqs: &str, extra: &str) -> obsim_core::results::Flow
 
 fn scripted_run(variant: &str, seqs: &str, extra: &str) -> RunResults {
     // A 1 s RTO floor unless the caller sets its own.
-    let rto = if extra.contains("rto =") { "" } else { "rto = { min = \"1 s\" }\n" };
+    let rto = if extra.contains("rto =") {
+        ""
+    } else {
+        "rto = { min = \"1 s\" }\n"
+    };
     let loss = format!(r#"{{ model = "segments", flow = 0, seqs = {seqs} }}"#);
-    let tcp = format!(
-        "max_window = 64\nrwnd = 64\nlimited_transmit = false\n{rto}{extra}"
-    );
+    let tcp = format!("max_window = 64\nrwnd = 64\nlimited_transmit = false\n{rto}{extra}");
     let text = path(
         variant,
         &tcp,
@@ -373,8 +375,16 @@ fn newreno_timer_variants() {
     // the timer only on the first partial ACK and times out; Slow-but-Steady
     // (ns-2 before 2003) resets it on every partial ACK and does not.
     let holes = "[100, 102, 104, 106, 108, 110, 112, 114]";
-    let impatient = scripted("newreno", holes, "rto = { min = \"200 ms\" }\nnewreno_timer = \"impatient\"");
-    let steady = scripted("newreno", holes, "rto = { min = \"200 ms\" }\nnewreno_timer = \"slow_but_steady\"");
+    let impatient = scripted(
+        "newreno",
+        holes,
+        "rto = { min = \"200 ms\" }\nnewreno_timer = \"impatient\"",
+    );
+    let steady = scripted(
+        "newreno",
+        holes,
+        "rto = { min = \"200 ms\" }\nnewreno_timer = \"slow_but_steady\"",
+    );
     assert!(impatient.to_events >= 1, "impatient: {impatient:?}");
     assert_eq!(steady.to_events, 0, "slow-but-steady: {steady:?}");
     assert_eq!(steady.retransmits, 8);

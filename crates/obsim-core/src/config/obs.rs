@@ -344,11 +344,23 @@ pub(crate) fn burst_loss(
     let p = if pattern == Some("single") {
         t.get(errs, "p", probability).or(0.0)
     } else {
-        t.req(errs, "p", "the burst loss probability, in [0, 1]", probability)
+        t.req(
+            errs,
+            "p",
+            "the burst loss probability, in [0, 1]",
+            probability,
+        )
     };
-    let index = t.get(errs, "index", |v| int_in(v, 0, i128::from(u64::MAX)).map(|i| i as u64)).value();
+    let index = t
+        .get(errs, "index", |v| {
+            int_in(v, 0, i128::from(u64::MAX)).map(|i| i as u64)
+        })
+        .value();
     if t.has("index") && pattern != Some("single") {
-        errs.push(t.key_path("index"), "only read by pattern = \"single\"; remove it or set pattern = \"single\"");
+        errs.push(
+            t.key_path("index"),
+            "only read by pattern = \"single\"; remove it or set pattern = \"single\"",
+        );
     }
     let batch = t.get(errs, "batch", |v| u32_in(v, 1, 1 << 20)).value();
     if t.has("batch") && pattern != Some("batch") {

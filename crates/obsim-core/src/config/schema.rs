@@ -339,10 +339,16 @@ fn parse_tcp(errs: &mut Errors, path: &str, val: &Val) -> TcpOverrides {
     o.abc = t.get(errs, "abc", boolean).value();
     o.limited_transmit = t.get(errs, "limited_transmit", boolean).value();
     o.reno_recover_check = t.get(errs, "reno_recover_check", boolean).value();
-    o.fto_detection = t.get(errs, "fto_detection", |v| choice(v, &["none", "ble"])).value();
-    o.ble_max_consecutive_fto = t.get(errs, "ble_max_consecutive_fto", |v| u32_in(v, 0, u32::MAX)).value();
+    o.fto_detection = t
+        .get(errs, "fto_detection", |v| choice(v, &["none", "ble"]))
+        .value();
+    o.ble_max_consecutive_fto = t
+        .get(errs, "ble_max_consecutive_fto", |v| u32_in(v, 0, u32::MAX))
+        .value();
     o.newreno_slow_but_steady = t
-        .get(errs, "newreno_timer", |v| choice(v, &["impatient", "slow_but_steady"]).map(|c| c == "slow_but_steady"))
+        .get(errs, "newreno_timer", |v| {
+            choice(v, &["impatient", "slow_but_steady"]).map(|c| c == "slow_but_steady")
+        })
         .value();
     if let Some(rv) = t.raw("rto") {
         let rpath = t.key_path("rto");
@@ -398,15 +404,25 @@ impl TcpOverrides {
         match self.fto_detection {
             Some("ble") => {
                 let limit = match c.fto {
-                    FtoDetection::Ble { max_consecutive_fto } => max_consecutive_fto,
+                    FtoDetection::Ble {
+                        max_consecutive_fto,
+                    } => max_consecutive_fto,
                     FtoDetection::None => crate::tcp::timeout::DEFAULT_MAX_CONSECUTIVE_FTO,
                 };
-                c.fto = FtoDetection::Ble { max_consecutive_fto: limit };
+                c.fto = FtoDetection::Ble {
+                    max_consecutive_fto: limit,
+                };
             }
             Some(_) => c.fto = FtoDetection::None,
             None => {}
         }
-        if let (Some(n), FtoDetection::Ble { max_consecutive_fto }) = (self.ble_max_consecutive_fto, &mut c.fto) {
+        if let (
+            Some(n),
+            FtoDetection::Ble {
+                max_consecutive_fto,
+            },
+        ) = (self.ble_max_consecutive_fto, &mut c.fto)
+        {
             *max_consecutive_fto = n;
         }
         set(&mut c.rto.ns2_rfc2988, self.rto_ns2_rfc2988);

@@ -1185,8 +1185,18 @@ fn obs_edit(edits: &[(&str, &str)]) -> String {
 }
 
 const OBS_BAD: &[Row] = &[
-    ("single pattern without index", &[("pattern = \"random\"", "pattern = \"single\"")], "links[1].burst_loss.index", "required key is missing"),
-    ("index given for random", &[("pattern = \"random\"", "pattern = \"random\", index = 3")], "links[1].burst_loss.index", "only read by pattern"),
+    (
+        "single pattern without index",
+        &[("pattern = \"random\"", "pattern = \"single\"")],
+        "links[1].burst_loss.index",
+        "required key is missing",
+    ),
+    (
+        "index given for random",
+        &[("pattern = \"random\"", "pattern = \"random\", index = 3")],
+        "links[1].burst_loss.index",
+        "only read by pattern",
+    ),
     (
         "edge without assembly",
         &[(

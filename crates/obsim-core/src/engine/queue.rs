@@ -40,6 +40,40 @@
 //! [`EventQueue`] wraps [`IndexedDaryQueue`] with `D = 4`: the fastest design that
 //! also keeps memory constant in steady state (see `docs/PERFORMANCE.md`).
 
+/// Implements [`FutureEventList`] for a design by forwarding every method to
+/// the design's inherent method of the same name (the designs share one API).
+macro_rules! forward_future_event_list {
+    ([$($gen:tt)*] $ty:ty, $name:expr) => {
+        impl<E, $($gen)*> $crate::engine::queue::FutureEventList<E> for $ty {
+            const NAME: &'static str = $name;
+            fn with_capacity(n: usize) -> Self {
+                Self::with_capacity(n)
+            }
+            fn push(&mut self, at: $crate::time::SimTime, ev: E) -> $crate::engine::queue::EventKey {
+                self.push(at, ev)
+            }
+            fn pop(&mut self) -> Option<($crate::time::SimTime, E)> {
+                self.pop()
+            }
+            fn peek_time(&self) -> Option<$crate::time::SimTime> {
+                self.peek_time()
+            }
+            fn cancel(&mut self, key: $crate::engine::queue::EventKey) -> bool {
+                self.cancel(key)
+            }
+            fn len(&self) -> usize {
+                self.len()
+            }
+            fn capacity(&self) -> usize {
+                self.capacity()
+            }
+            fn footprint(&self) -> Vec<usize> {
+                self.footprint()
+            }
+        }
+    };
+}
+
 mod clock;
 mod dary;
 mod indexed;

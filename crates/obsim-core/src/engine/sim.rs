@@ -369,7 +369,13 @@ impl<'s> Simulation<'s> {
     /// `header` bytes on the wire).
     fn send_ack(&mut self, f: FlowId, ack: crate::tcp::Ack) {
         let fl = &self.flows[f.index()];
-        let pkt = Packet { flow: f, src: fl.dst, dst: fl.src, bytes: fl.header, payload: Payload::Ack(ack) };
+        let pkt = Packet {
+            flow: f,
+            src: fl.dst,
+            dst: fl.src,
+            bytes: fl.header,
+            payload: Payload::Ack(ack),
+        };
         self.net.transmit(&mut self.queue, self.now, fl.dst, pkt);
     }
 
@@ -600,7 +606,12 @@ impl<'s> Simulation<'s> {
 
 /// Mean of a histogram whose index is the value (NaN when empty).
 fn hist_mean(h: &[u64]) -> f64 {
-    let (n, sum) = h.iter().enumerate().fold((0u64, 0u64), |(n, sum), (v, &c)| (n + c, sum + v as u64 * c));
+    let (n, sum) = h
+        .iter()
+        .enumerate()
+        .fold((0u64, 0u64), |(n, sum), (v, &c)| {
+            (n + c, sum + v as u64 * c)
+        });
     if n == 0 {
         f64::NAN
     } else {

@@ -315,12 +315,26 @@ fn burst_tcp_ble_turns_false_timeouts_into_halvings() {
         .replace("rate = \"1 Mbit/s\"", "rate = \"8 Mbit/s\"")
         .replace("timeout = \"40 ms\"", "timeout = \"200 ms\"")
         .replace("max_window = 40", "max_window = 20")
-        .replace("burst_loss = { p = 0.01, pattern = \"random\" }", "burst_loss = { p = 0.1, pattern = \"even\" }")
+        .replace(
+            "burst_loss = { p = 0.01, pattern = \"random\" }",
+            "burst_loss = { p = 0.1, pattern = \"even\" }",
+        )
         .replace("duration = \"200 s\"", "duration = \"100 s\"");
     let reno = toml_run(&base);
-    let btcp = toml_run(&base.replace("max_window = 20", "max_window = 20\nfto_detection = \"ble\""));
+    let btcp = toml_run(&base.replace(
+        "max_window = 20",
+        "max_window = 20\nfto_detection = \"ble\"",
+    ));
     let (r, b) = (&reno.flows[0], &btcp.flows[0]);
     assert_eq!(r.fto_judged_false, 0);
-    assert!(b.fto_judged_false > 0 && b.fto_judged_false <= b.to_events, "{b:?}");
-    assert!(b.goodput_bps > 1.1 * r.goodput_bps, "BTCP {} vs Reno {}", b.goodput_bps, r.goodput_bps);
+    assert!(
+        b.fto_judged_false > 0 && b.fto_judged_false <= b.to_events,
+        "{b:?}"
+    );
+    assert!(
+        b.goodput_bps > 1.1 * r.goodput_bps,
+        "BTCP {} vs Reno {}",
+        b.goodput_bps,
+        r.goodput_bps
+    );
 }

@@ -302,10 +302,17 @@ mod tests {
 
     #[test]
     fn single_loses_exactly_the_indexed_burst_of_the_flow() {
-        let spec = BurstLossSpec { p: 0.0, pattern: BurstLossPattern::Single(2), only_flow: Some(FlowId(1)) };
+        let spec = BurstLossSpec {
+            p: 0.0,
+            pattern: BurstLossPattern::Single(2),
+            only_flow: Some(FlowId(1)),
+        };
         let mut m = BurstLossModel::new(&spec, stream(1, "t"));
         // Bursts of flow 0 are not counted; the third burst of flow 1 is lost.
-        let lost: Vec<bool> = [1, 0, 1, 0, 1, 1, 1].iter().map(|&f| m.lose(&burst_of(f))).collect();
+        let lost: Vec<bool> = [1, 0, 1, 0, 1, 1, 1]
+            .iter()
+            .map(|&f| m.lose(&burst_of(f)))
+            .collect();
         assert_eq!(lost, vec![false, false, false, false, true, false, false]);
         assert_eq!((m.seen(), m.lost()), (5, 1));
     }

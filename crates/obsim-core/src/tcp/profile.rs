@@ -5,7 +5,9 @@
 //! the notes in `tcl/test/test-suite-*.tcl` on when each default changed.
 //! docs/MODEL.md has the table with citations.
 
-use crate::tcp::config::{FtoDetection, RtoConfig, RtoEstimator, SsthreshBasis, TcpConfig, Variant};
+use crate::tcp::config::{
+    FtoDetection, RtoConfig, RtoEstimator, SsthreshBasis, TcpConfig, Variant,
+};
 use crate::time::SimDuration;
 
 /// The profiles a scenario may name in `tcp.profile`.
@@ -91,9 +93,9 @@ fn ns2() -> TcpConfig {
             max_backoff: 64,                    // rtt_backoff()
             ns2_rfc2988: true,                  // rfc2988_ true (2002-03-07)
         },
-        abc: false,               // opencwnd(): per-ACK increase
-        limited_transmit: true,   // singledup_ 1 (2001-11-28)
-        reno_recover_check: true, // bugFix_ true
+        abc: false,                     // opencwnd(): per-ACK increase
+        limited_transmit: true,         // singledup_ 1 (2001-11-28)
+        reno_recover_check: true,       // bugFix_ true
         newreno_slow_but_steady: false, // newreno_changes1_ 1 since 2003-05-05
         fto: FtoDetection::None,        // plain TCP: every timeout is true
     }

@@ -182,7 +182,11 @@ impl Harness {
             let n = self.tx_count[i];
             let dropped = (n == 1 && self.path.drop_first.contains(&seg.seq))
                 || self.path.drop_nth.contains(&(seg.seq, n))
-                || self.path.drop_during.iter().any(|&(a, b)| a <= self.now && self.now < b)
+                || self
+                    .path
+                    .drop_during
+                    .iter()
+                    .any(|&(a, b)| a <= self.now && self.now < b)
                 || self.lose();
             let start = self.now.max(self.link_free_at);
             self.link_free_at =

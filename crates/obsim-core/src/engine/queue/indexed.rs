@@ -6,7 +6,7 @@
 use super::clock::Clock;
 use super::dary::{self, Entry};
 use super::slab::{Meta, Slab};
-use super::{EventKey, FutureEventList};
+use super::EventKey;
 use crate::time::SimTime;
 
 /// Indexed d-ary heap with a position map and true O(log n) removal.
@@ -121,34 +121,8 @@ impl<E, const D: usize> Default for IndexedDaryQueue<E, D> {
     }
 }
 
-impl<E, const D: usize> FutureEventList<E> for IndexedDaryQueue<E, D> {
-    const NAME: &'static str = if D == 4 {
-        "indexed-4ary"
-    } else {
-        "indexed-dary"
-    };
-    fn with_capacity(n: usize) -> Self {
-        Self::with_capacity(n)
-    }
-    fn push(&mut self, at: SimTime, ev: E) -> EventKey {
-        self.push(at, ev)
-    }
-    fn pop(&mut self) -> Option<(SimTime, E)> {
-        self.pop()
-    }
-    fn peek_time(&self) -> Option<SimTime> {
-        self.peek_time()
-    }
-    fn cancel(&mut self, key: EventKey) -> bool {
-        self.cancel(key)
-    }
-    fn len(&self) -> usize {
-        self.len()
-    }
-    fn capacity(&self) -> usize {
-        self.capacity()
-    }
-    fn footprint(&self) -> Vec<usize> {
-        self.footprint()
-    }
-}
+forward_future_event_list!([const D: usize] IndexedDaryQueue<E, D>, if D == 4 {
+    "indexed-4ary"
+} else {
+    "indexed-dary"
+});

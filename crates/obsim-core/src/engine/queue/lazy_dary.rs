@@ -8,7 +8,7 @@
 use super::clock::Clock;
 use super::dary::{self, Entry};
 use super::slab::Slab;
-use super::{EventKey, FutureEventList};
+use super::EventKey;
 use crate::time::SimTime;
 
 /// Lazy-cancellation d-ary heap (`D` children per node; 4 is the sweet spot).
@@ -151,30 +151,4 @@ impl<E, const D: usize> Default for LazyDaryQueue<E, D> {
     }
 }
 
-impl<E, const D: usize> FutureEventList<E> for LazyDaryQueue<E, D> {
-    const NAME: &'static str = if D == 4 { "lazy-4ary" } else { "lazy-dary" };
-    fn with_capacity(n: usize) -> Self {
-        Self::with_capacity(n)
-    }
-    fn push(&mut self, at: SimTime, ev: E) -> EventKey {
-        self.push(at, ev)
-    }
-    fn pop(&mut self) -> Option<(SimTime, E)> {
-        self.pop()
-    }
-    fn peek_time(&self) -> Option<SimTime> {
-        self.peek_time()
-    }
-    fn cancel(&mut self, key: EventKey) -> bool {
-        self.cancel(key)
-    }
-    fn len(&self) -> usize {
-        self.len()
-    }
-    fn capacity(&self) -> usize {
-        self.capacity()
-    }
-    fn footprint(&self) -> Vec<usize> {
-        self.footprint()
-    }
-}
+forward_future_event_list!([const D: usize] LazyDaryQueue<E, D>, if D == 4 { "lazy-4ary" } else { "lazy-dary" });

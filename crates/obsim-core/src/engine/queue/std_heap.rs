@@ -8,7 +8,7 @@ use std::collections::BinaryHeap;
 use super::clock::Clock;
 use super::dary::Entry;
 use super::slab::Slab;
-use super::{EventKey, FutureEventList};
+use super::EventKey;
 use crate::time::SimTime;
 
 /// Heap record ordered so that the max-heap yields the smallest `(time, seq)`.
@@ -153,30 +153,4 @@ impl<E> Default for StdHeapQueue<E> {
     }
 }
 
-impl<E> FutureEventList<E> for StdHeapQueue<E> {
-    const NAME: &'static str = "lazy-std-binary";
-    fn with_capacity(n: usize) -> Self {
-        Self::with_capacity(n)
-    }
-    fn push(&mut self, at: SimTime, ev: E) -> EventKey {
-        self.push(at, ev)
-    }
-    fn pop(&mut self) -> Option<(SimTime, E)> {
-        self.pop()
-    }
-    fn peek_time(&self) -> Option<SimTime> {
-        self.peek_time()
-    }
-    fn cancel(&mut self, key: EventKey) -> bool {
-        self.cancel(key)
-    }
-    fn len(&self) -> usize {
-        self.len()
-    }
-    fn capacity(&self) -> usize {
-        self.capacity()
-    }
-    fn footprint(&self) -> Vec<usize> {
-        self.footprint()
-    }
-}
+forward_future_event_list!([] StdHeapQueue<E>, "lazy-std-binary");

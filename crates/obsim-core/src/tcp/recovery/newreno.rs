@@ -24,7 +24,10 @@ pub struct NewReno {
 impl NewReno {
     /// NewReno with the timer-reset variant of `cfg`.
     pub fn new(cfg: &crate::tcp::TcpConfig) -> Self {
-        Self { partial_seen: false, slow_but_steady: cfg.newreno_slow_but_steady }
+        Self {
+            partial_seen: false,
+            slow_but_steady: cfg.newreno_slow_but_steady,
+        }
     }
 }
 

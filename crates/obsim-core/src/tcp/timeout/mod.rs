@@ -59,6 +59,8 @@ pub trait TimeoutResponse: std::fmt::Debug {
 pub fn for_config(cfg: &TcpConfig) -> Box<dyn TimeoutResponse> {
     match cfg.fto {
         FtoDetection::None => Box::new(Standard),
-        FtoDetection::Ble { max_consecutive_fto } => Box::new(Ble::new(max_consecutive_fto)),
+        FtoDetection::Ble {
+            max_consecutive_fto,
+        } => Box::new(Ble::new(max_consecutive_fto)),
     }
 }
