@@ -10,6 +10,7 @@ pub mod error;
 mod obs;
 pub mod scenario;
 pub mod schema;
+pub mod traffic;
 pub mod units;
 pub mod walk;
 

@@ -36,6 +36,9 @@ pub struct Scenario {
     pub trace: TraceSpec,
     /// Aggregate metrics of TCP-over-OBS studies (`[metrics]`).
     pub metrics: MetricsSpec,
+    /// UDP cross-traffic sources (`[[traffic]]`), one entry per source after
+    /// expanding `count` and source lists.
+    pub traffic: Vec<super::traffic::TrafficSpec>,
 }
 
 /// Sampling of the aggregate metrics (`[metrics]`): gonzalez2009 §3.

@@ -27,7 +27,8 @@ pub const DEFAULT_NAME: &str = "scenario";
 pub const DEFAULT_BUFFER: Buffer = Buffer::Packets(50);
 /// TCP profile when neither `[tcp]` nor `[flows.tcp]` names one.
 pub const DEFAULT_PROFILE: &str = "rfc";
-/// Most flows a scenario may expand to (guards against `count = 1e18`).
+/// Most flows a scenario may expand to (guards against `count = 1e18`); also
+/// the most traffic sources.
 pub const MAX_FLOWS: usize = 1_000_000;
 
 pub(crate) const TOP_KEYS: &[&str] = &[
@@ -39,6 +40,7 @@ pub(crate) const TOP_KEYS: &[&str] = &[
     "flows",
     "trace",
     "metrics",
+    "traffic",
 ];
 pub(crate) const METRICS_KEYS: &[&str] = &["sample_interval", "throughput_bin"];
 pub(crate) const SIM_KEYS: &[&str] = &["duration", "warmup", "seed", "stop", "routing"];
@@ -191,7 +193,7 @@ pub(super) fn positive_duration(v: &Val) -> Result<SimDuration, String> {
     .map(SimDuration)
 }
 
-fn rate(v: &Val) -> Result<u64, String> {
+pub(super) fn rate(v: &Val) -> Result<u64, String> {
     quantity(v, &RATE, units::parse_rate_bps, |n| {
         (n == 0).then(|| "it must be greater than zero".into())
     })
@@ -583,6 +585,10 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
         }
     }
 
+    // [[traffic]]
+    let traffic =
+        super::traffic::build(errs, &top, &names, duration_v, &nodes, &links, topology_ok);
+
     // [trace]
     let trace = build_trace(errs, &top, flows.as_ref().map(Vec::len), &empty);
     // [metrics]
@@ -600,6 +606,7 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
         flows: flows?,
         trace: trace?,
         metrics: metrics?,
+        traffic: traffic?,
     })
 }
 
@@ -646,7 +653,7 @@ fn flow_id_reason(n: usize, found: &Val) -> String {
 }
 
 /// The elements of the array-of-tables `key` (absent = empty).
-fn table_array<'a>(errs: &mut Errors, top: &Table<'a>, key: &str) -> &'a [Val] {
+pub(super) fn table_array<'a>(errs: &mut Errors, top: &Table<'a>, key: &str) -> &'a [Val] {
     match top.raw(key) {
         None => &[],
         Some(Val::Array(a)) => a,
@@ -1016,7 +1023,7 @@ fn build_links(
 }
 
 /// One node name, or a non-empty list of them.
-fn node_list(
+pub(super) fn node_list(
     errs: &mut Errors,
     path: &str,
     v: &Val,
@@ -1051,7 +1058,7 @@ fn node_list(
 }
 
 /// `start`: one time, or a `[lo, hi]` range (uniform); absent = time zero.
-fn start(errs: &mut Errors, t: &Table<'_>) -> Option<StartSpec> {
+pub(super) fn start(errs: &mut Errors, t: &Table<'_>) -> Option<StartSpec> {
     let path = t.key_path("start");
     match t.raw("start") {
         None => Some(StartSpec::At(SimTime::ZERO)),
@@ -1098,7 +1105,7 @@ fn start(errs: &mut Errors, t: &Table<'_>) -> Option<StartSpec> {
 
 /// Nodes reachable from `src` over the channels; hosts forward nothing, so
 /// a path may pass only through routers.
-fn reachable(src: NodeId, nodes: &[Option<NodeSpec>], adj: &[Vec<NodeId>]) -> Vec<bool> {
+pub(super) fn reachable(src: NodeId, nodes: &[Option<NodeSpec>], adj: &[Vec<NodeId>]) -> Vec<bool> {
     let mut seen = vec![false; nodes.len()];
     let mut queue = VecDeque::from([src]);
     seen[src.index()] = true;

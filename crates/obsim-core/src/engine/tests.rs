@@ -60,6 +60,7 @@ pub(crate) fn path3(
         }],
         trace: TraceSpec::default(),
         metrics: crate::config::scenario::MetricsSpec::default(),
+        traffic: Vec::new(),
     }
 }
 

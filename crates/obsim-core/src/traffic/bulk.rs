@@ -13,10 +13,17 @@ use crate::time::SimTime;
 /// from the flow's own stream `flow/<id>/start`, so adding flows never moves
 /// the start of an existing one.
 pub fn start_time(spec: StartSpec, seed: u64, id: FlowId) -> SimTime {
+    draw_start(spec, seed, &format!("flow/{}/start", id.0))
+}
+
+/// A start time per `spec`; a uniform start is drawn from the stream
+/// `stream_name` (flows use `flow/<id>/start`, traffic sources
+/// `traffic/<id>/start`).
+pub fn draw_start(spec: StartSpec, seed: u64, stream_name: &str) -> SimTime {
     match spec {
         StartSpec::At(t) => t,
         StartSpec::Uniform(lo, hi) => {
-            let mut rng = stream(seed, &format!("flow/{}/start", id.0));
+            let mut rng = stream(seed, stream_name);
             let span = hi.0 - lo.0;
             if span == 0 {
                 return lo;

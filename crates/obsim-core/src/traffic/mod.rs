@@ -1,3 +1,5 @@
-//! Traffic sources: when flows start and how much they send.
+//! Traffic sources: when flows start and how much they send ([`bulk`]), and
+//! the open-loop UDP cross traffic of the access networks ([`udp`]).
 
 pub mod bulk;
+pub mod udp;

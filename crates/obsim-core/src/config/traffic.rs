@@ -1,0 +1,390 @@
+//! Schema of the UDP cross-traffic sources (`[[traffic]]`): constant-rate
+//! (ns-2 `Application/Traffic/CBR`) and exponential on/off (ns-2
+//! `Application/Traffic/Exponential`) sources on the access networks, which
+//! congest drop-tail buffers and so cause the true timeouts of yu2004 §V.B.2
+//! (Table V). Documented key by key in docs/SCENARIOS.md ("`[[traffic]]`");
+//! competing TCP flows are ordinary `[[flows]]`.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::scenario::{LinkSpec, NodeSpec, StartSpec};
+use super::schema::{
+    node_list, positive_duration, quantity, quoted_list, rate, reachable, start, table_array,
+    Quantity, MAX_FLOWS,
+};
+use super::units::{self, quote, SIZE_UNITS};
+use super::walk::{choice, index, int_in, name, Errors, Got, Table, Val};
+use crate::ids::NodeId;
+use crate::time::{SimDuration, SimTime};
+
+/// Keys of a `[[traffic]]` table.
+pub(crate) const TRAFFIC_KEYS: &[&str] = &[
+    "name",
+    "kind",
+    "from",
+    "to",
+    "count",
+    "rate",
+    "packet",
+    "start",
+    "stop",
+    "on",
+    "off",
+    "distribution",
+];
+
+const KINDS: &[&str] = &["cbr", "onoff"];
+const DISTRIBUTIONS: &[&str] = &["exponential", "fixed"];
+
+/// Datagram size on the wire when `packet` is absent: ns-2's `Agent/UDP`
+/// `packetSize_ 1000` (the largest datagram it sends unsplit).
+pub const DEFAULT_PACKET_BYTES: u32 = 1000;
+
+const PACKET: Quantity = Quantity {
+    expected: "a packet size from 1 B to 65535 B like \"1000 B\"",
+    units: SIZE_UNITS,
+    unit: "B",
+};
+
+/// How long on and off periods last (`distribution`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OnOffDistribution {
+    /// Exponential with the given means, as ns-2's
+    /// `Application/Traffic/Exponential` (`burst_time_`, `idle_time_`).
+    Exponential,
+    /// Every period lasts exactly its mean.
+    Fixed,
+}
+
+/// What a source sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TrafficModel {
+    /// Constant bit rate: one packet every `packet · 8 / rate` seconds
+    /// (ns-2 `Application/Traffic/CBR` with `random_ 0`).
+    Cbr,
+    /// On/off: bursts at `rate` separated by silences (ns-2
+    /// `Application/Traffic/Exponential`).
+    OnOff {
+        /// Mean on (burst) time (`on`, ns-2 `burst_time_`).
+        on: SimDuration,
+        /// Mean off (idle) time (`off`, ns-2 `idle_time_`).
+        off: SimDuration,
+        /// Distribution of both periods.
+        distribution: OnOffDistribution,
+    },
+}
+
+/// One UDP traffic source, after expansion (`[[traffic]]`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TrafficSpec {
+    /// Dense source id (`traffic` table row, datagram `source`).
+    pub id: u32,
+    /// Group name (`traffic[i].name`, default `"traffic[i]"`).
+    pub group: String,
+    /// Sending node.
+    pub src: NodeId,
+    /// Receiving node (counts what arrives).
+    pub dst: NodeId,
+    /// Constant rate or on/off.
+    pub model: TrafficModel,
+    /// Bit rate while sending (`rate`), bit/s.
+    pub rate_bps: u64,
+    /// Datagram size on the wire (`packet`), bytes.
+    pub packet_bytes: u32,
+    /// When the source starts (`start`).
+    pub start: StartSpec,
+    /// No datagram is sent at or after this time (`stop`).
+    pub stop: Option<SimTime>,
+}
+
+fn packet(v: &Val) -> Result<u32, String> {
+    quantity(v, &PACKET, units::parse_bytes, |n| {
+        (!(1..=65535).contains(&n)).then(|| "it must be from 1 B to 65535 B".into())
+    })
+    .map(|n| n as u32)
+}
+
+fn required_nodes(
+    errs: &mut Errors,
+    t: &Table<'_>,
+    key: &str,
+    names: &BTreeMap<String, NodeId>,
+) -> Option<Vec<NodeId>> {
+    match t.raw(key) {
+        None => {
+            errs.push(
+                t.key_path(key),
+                "required key is missing: expected a node name or a list of node names",
+            );
+            None
+        }
+        Some(v) => node_list(errs, &t.key_path(key), v, names),
+    }
+}
+
+/// The model of `t` given its `kind`; reports keys the kind does not read.
+fn model(errs: &mut Errors, t: &Table<'_>, kind: Option<&str>) -> Option<TrafficModel> {
+    let on = t.get(errs, "on", positive_duration);
+    let off = t.get(errs, "off", positive_duration);
+    let distribution = t.get(errs, "distribution", |v| {
+        choice(v, DISTRIBUTIONS).map(|c| {
+            if c == "fixed" {
+                OnOffDistribution::Fixed
+            } else {
+                OnOffDistribution::Exponential
+            }
+        })
+    });
+    if kind? == "cbr" {
+        for key in ["on", "off", "distribution"] {
+            if t.has(key) {
+                errs.push(
+                    t.key_path(key),
+                    "only read by kind = \"onoff\"; remove it or set kind = \"onoff\"",
+                );
+            }
+        }
+        return Some(TrafficModel::Cbr);
+    }
+    let mut need = |key: &str, what: &str, got: Got<SimDuration>| {
+        if got == Got::Missing {
+            errs.push(
+                t.key_path(key),
+                format!(
+                    "required key is missing: expected the mean {what} time of kind = \"onoff\", a positive duration like \"500 ms\""
+                ),
+            );
+        }
+        got.value()
+    };
+    let on = need("on", "on (burst)", on);
+    let off = need("off", "off (idle)", off);
+    Some(TrafficModel::OnOff {
+        on: on?,
+        off: off?,
+        distribution: distribution.or(OnOffDistribution::Exponential)?,
+    })
+}
+
+/// Builds the `[[traffic]]` sources: validates every key, expands `count`
+/// and node lists (as `[[flows]]` does) and checks that each source can
+/// reach its destination. `None` if anything is invalid (already reported).
+// One block per key, as `build_flows`; splitting it would scatter the rules.
+#[allow(clippy::too_many_lines)]
+pub(super) fn build(
+    errs: &mut Errors,
+    top: &Table<'_>,
+    names: &BTreeMap<String, NodeId>,
+    duration: Option<SimDuration>,
+    nodes: &[Option<NodeSpec>],
+    links: &[Option<LinkSpec>],
+    topology_ok: bool,
+) -> Option<Vec<TrafficSpec>> {
+    let groups = table_array(errs, top, "traffic");
+    let mut adj: Vec<Vec<NodeId>> = vec![Vec::new(); nodes.len()];
+    for l in links.iter().flatten() {
+        adj[l.from.index()].push(l.to);
+        if l.duplex {
+            adj[l.to.index()].push(l.from);
+        }
+    }
+    let mut routes = Reach {
+        nodes,
+        adj,
+        topology_ok,
+        cache: BTreeMap::new(),
+    };
+    let mut group_names: BTreeMap<String, usize> = BTreeMap::new();
+    let mut out = Vec::new();
+    let mut all_ok = true;
+    for (i, v) in groups.iter().enumerate() {
+        let path = index("traffic", i);
+        let Some(t) = Table::open(errs, &path, v, TRAFFIC_KEYS) else {
+            all_ok = false;
+            continue;
+        };
+        let group = t.get(errs, "name", name).or(path.clone());
+        if let Some(g) = &group {
+            if let Some(j) = group_names.get(g) {
+                errs.push(
+                    t.key_path("name"),
+                    format!(
+                        "duplicate traffic group name {} (also traffic[{j}])",
+                        quote(g)
+                    ),
+                );
+            } else {
+                group_names.insert(g.clone(), i);
+            }
+        }
+        let kind = t.req(
+            errs,
+            "kind",
+            &format!("one of {}", quoted_list(KINDS)),
+            |v| choice(v, KINDS),
+        );
+        let src = required_nodes(errs, &t, "from", names);
+        let dst = required_nodes(errs, &t, "to", names);
+        let count = t
+            .get(errs, "count", |v| {
+                int_in(v, 1, MAX_FLOWS as i128).map(|c| c as usize)
+            })
+            .or(1);
+        let rate_bps = t.req(
+            errs,
+            "rate",
+            "a positive bit rate like \"2 Mbit/s\" (the rate while sending)",
+            rate,
+        );
+        let packet_bytes = t.get(errs, "packet", packet).or(DEFAULT_PACKET_BYTES);
+        let st = start(errs, &t);
+        let last_start = st.map(|s| match s {
+            StartSpec::At(a) | StartSpec::Uniform(_, a) => a,
+        });
+        if let (Some(last), Some(d)) = (last_start, duration) {
+            if last.0 >= d.0 {
+                errs.push(
+                    t.key_path("start"),
+                    format!(
+                        "expected a start time earlier than simulation.duration ({d}), found {}",
+                        SimDuration(last.0)
+                    ),
+                );
+            }
+        }
+        let stop = t
+            .get(errs, "stop", positive_duration)
+            .optional()
+            .map(|s| s.map(|d| SimTime(d.0)));
+        if let (Some(Some(stop)), Some(last)) = (stop, last_start) {
+            if stop <= last {
+                errs.push(
+                    t.key_path("stop"),
+                    format!(
+                        "expected a stop time later than the (latest) start {}, found {}",
+                        SimDuration(last.0),
+                        SimDuration(stop.0)
+                    ),
+                );
+            }
+        }
+        let model = model(errs, &t, kind);
+
+        let pairs = pair_up(errs, &t, src.as_ref(), dst.as_ref(), &mut routes);
+        match (group, pairs, count, rate_bps, packet_bytes, st, stop, model) {
+            (
+                Some(group),
+                Some(pairs),
+                Some(count),
+                Some(rate_bps),
+                Some(packet_bytes),
+                Some(start),
+                Some(stop),
+                Some(model),
+            ) => {
+                if out.len() + pairs.len().saturating_mul(count) > MAX_FLOWS {
+                    errs.push(
+                        t.key_path("count"),
+                        format!("a scenario may have at most {MAX_FLOWS} traffic sources in total"),
+                    );
+                    return None;
+                }
+                for (s, d) in pairs {
+                    for _ in 0..count {
+                        out.push(TrafficSpec {
+                            id: out.len() as u32,
+                            group: group.clone(),
+                            src: s,
+                            dst: d,
+                            model,
+                            rate_bps,
+                            packet_bytes,
+                            start,
+                            stop,
+                        });
+                    }
+                }
+            }
+            _ => all_ok = false,
+        }
+    }
+    all_ok.then_some(out)
+}
+
+/// What [`pair_up`] needs to check routes: the topology and a cache of the
+/// nodes reachable from each source.
+struct Reach<'n> {
+    nodes: &'n [Option<NodeSpec>],
+    adj: Vec<Vec<NodeId>>,
+    topology_ok: bool,
+    cache: BTreeMap<NodeId, Vec<bool>>,
+}
+
+/// Pairs sources with destinations exactly as `[[flows]]` does (equal-length
+/// lists are zipped, a single name pairs with every entry of the other
+/// list) and checks that each source reaches its destination. Datagrams are
+/// not acknowledged, so only the forward direction needs a route.
+fn pair_up(
+    errs: &mut Errors,
+    t: &Table<'_>,
+    src: Option<&Vec<NodeId>>,
+    dst: Option<&Vec<NodeId>>,
+    r: &mut Reach<'_>,
+) -> Option<Vec<(NodeId, NodeId)>> {
+    let pairs: Vec<(NodeId, NodeId)> = match (src?, dst?) {
+        (s, d) if s.len() == d.len() => s.iter().copied().zip(d.iter().copied()).collect(),
+        (s, d) if d.len() == 1 => s.iter().map(|&a| (a, d[0])).collect(),
+        (s, d) if s.len() == 1 => d.iter().map(|&b| (s[0], b)).collect(),
+        (s, d) => {
+            errs.push(
+                t.key_path("to"),
+                format!(
+                    "expected one node name or a list as long as `from` ({} names), found a list of {} names",
+                    s.len(),
+                    d.len()
+                ),
+            );
+            return None;
+        }
+    };
+    let mut ok = true;
+    for &(a, b) in &pairs {
+        let name_of = |n: NodeId| {
+            r.nodes[n.index()]
+                .as_ref()
+                .map_or(String::new(), |s| quote(&s.name))
+        };
+        if a == b {
+            errs.push(
+                t.key_path("to"),
+                format!(
+                    "a traffic source cannot send from node {} to itself",
+                    name_of(a)
+                ),
+            );
+            ok = false;
+            continue;
+        }
+        if !r.topology_ok {
+            continue;
+        }
+        let (nodes, adj) = (r.nodes, &r.adj);
+        let reach = r.cache.entry(a).or_insert_with(|| reachable(a, nodes, adj));
+        if !reach[b.index()] {
+            errs.push(
+                t.key_path("to"),
+                format!(
+                    "no route from node {} to node {} over the links (hosts do not forward; check duplex)",
+                    name_of(a),
+                    name_of(b)
+                ),
+            );
+            ok = false;
+        }
+    }
+    ok.then_some(pairs)
+}
