@@ -18,6 +18,8 @@ pub struct RunResults {
     pub bursts: BurstHistTable,
     /// Aggregate series sampled every `metrics.sample_interval`.
     pub series: crate::metrics::aggregate::SeriesTable,
+    /// One row per UDP traffic source (`[[traffic]]`), in source-id order.
+    pub traffic: Vec<TrafficResult>,
 }
 
 /// Histograms of burst composition, as rows (`metric`, `value`, `count`):
@@ -193,4 +195,35 @@ pub struct TraceTable {
     pub snd_nxt: Vec<u64>,
     /// Oldest unacknowledged segment.
     pub snd_una: Vec<u64>,
+}
+
+/// Per-source results of the UDP cross traffic (`[[traffic]]`). Counters
+/// cover the whole run, except `bytes_delivered` and `throughput_bps`
+/// (measured window after warm-up), as in [`FlowResult`]. Conservation:
+/// `packets_sent = packets_delivered + packets_dropped + packets_in_flight`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct TrafficResult {
+    /// Source id (datagram `source`).
+    pub source: u32,
+    /// Group name (`traffic[i].name`).
+    pub group: String,
+    /// `"cbr"` or `"onoff"`.
+    pub kind: String,
+    /// Sending node name.
+    pub src: String,
+    /// Receiving node name.
+    pub dst: String,
+    /// Datagrams sent (whole run).
+    pub packets_sent: u64,
+    /// Datagrams that reached the destination (whole run).
+    pub packets_delivered: u64,
+    /// Datagrams dropped in the network: full buffers, link loss models, lost
+    /// bursts (whole run).
+    pub packets_dropped: u64,
+    /// Datagrams still in the network when the run stopped.
+    pub packets_in_flight: u64,
+    /// Bytes on the wire delivered (measured).
+    pub bytes_delivered: u64,
+    /// `bytes_delivered` · 8 / the measured window, bit/s.
+    pub throughput_bps: f64,
 }

@@ -35,6 +35,9 @@ pub enum Event {
     SenderTimer(FlowId),
     /// A flow's delayed-ACK timer may have expired.
     ReceiverTimer(FlowId),
+    /// UDP traffic source `n` (`Scenario::traffic[n]`) sends its next
+    /// datagram (one pending event per source).
+    TrafficSend(u32),
     /// Take one sample of every traced flow.
     TraceSample,
     /// Sample every flow for the aggregate metrics.

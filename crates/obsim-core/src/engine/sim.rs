@@ -11,6 +11,7 @@
 use std::time::Instant;
 
 mod edge;
+mod udp;
 
 use crate::config::scenario::{AppSpec, NodeKind, Scenario};
 use crate::engine::event::Event;
@@ -93,6 +94,7 @@ pub struct Simulation<'s> {
     busy_at_warmup: Vec<SimDuration>,
     obs: edge::Obs,
     sampler: Sampler,
+    traffic: udp::Traffic,
 }
 
 impl<'s> Simulation<'s> {
@@ -163,6 +165,7 @@ impl<'s> Simulation<'s> {
         let finite_remaining = flows.iter().filter(|f| f.finite).count();
         let n_ch = channels.len();
         let obs = edge::Obs::new(scenario, seed, flows.len());
+        let traffic = udp::Traffic::new(scenario, seed, &routes, flows.len())?;
         Ok(Self {
             scenario,
             seed,
@@ -183,6 +186,7 @@ impl<'s> Simulation<'s> {
             busy_at_warmup: vec![SimDuration::ZERO; n_ch],
             obs,
             sampler: Sampler::new(scenario.flows.len()),
+            traffic,
         })
     }
 
@@ -217,6 +221,7 @@ impl<'s> Simulation<'s> {
         for (i, f) in self.flows.iter().enumerate() {
             self.queue.push(f.start, Event::FlowStart(FlowId(i as u32)));
         }
+        self.schedule_traffic();
         while let Some((t, ev)) = self.queue.pop() {
             debug_assert!(t >= self.now, "time ran backwards");
             self.now = t;
@@ -231,6 +236,7 @@ impl<'s> Simulation<'s> {
                 Event::AssemblyTimer(node) => self.on_assembly_timer(node),
                 Event::SenderTimer(f) => self.on_sender_timer(f),
                 Event::ReceiverTimer(f) => self.on_receiver_timer(f),
+                Event::TrafficSend(s) => self.on_traffic_send(s),
                 Event::TraceSample => self.on_trace_sample(),
                 Event::MetricsSample => self.on_metrics_sample(),
                 Event::WarmupEnd => self.on_warmup_end(),
@@ -262,9 +268,7 @@ impl<'s> Simulation<'s> {
         let net = &mut self.net;
         if net.loss[ch.index()].lose(&pkt) {
             net.channels[ch.index()].stats.drops_loss += 1;
-            if pkt.is_data() {
-                self.flows[pkt.flow.index()].data_dropped += 1;
-            }
+            self.count_drop(&pkt);
             return;
         }
         let node = net.channels[ch.index()].to;
@@ -277,9 +281,8 @@ impl<'s> Simulation<'s> {
         if node != pkt.dst {
             if !self.try_assemble(node, pkt)
                 && !self.net.transmit(&mut self.queue, self.now, node, pkt)
-                && pkt.is_data()
             {
-                self.flows[pkt.flow.index()].data_dropped += 1;
+                self.count_drop(&pkt);
             }
             return;
         }
@@ -295,6 +298,7 @@ impl<'s> Simulation<'s> {
                 self.flows[f.index()].sender.on_ack(self.now, &ack);
                 self.pump_sender(f);
             }
+            Payload::Datagram { source, .. } => self.on_datagram(source, pkt.bytes),
         }
     }
 
@@ -446,6 +450,7 @@ impl<'s> Simulation<'s> {
         for (b, c) in self.busy_at_warmup.iter_mut().zip(&self.net.channels) {
             *b = c.busy_time_until(self.now);
         }
+        self.traffic.on_warmup_end();
     }
 
     // One statement per result column: long, but flat.
@@ -467,6 +472,7 @@ impl<'s> Simulation<'s> {
                 if pkt.is_data() {
                     in_flight[pkt.flow.index()] += 1;
                 }
+                self.traffic.count_in_flight(&pkt);
             }
         }
         self.count_obs_in_flight(&mut in_flight);
@@ -600,6 +606,7 @@ impl<'s> Simulation<'s> {
             trace,
             bursts,
             series,
+            traffic: self.traffic.results(sc, self.warmup_done, measured),
         }
     }
 }

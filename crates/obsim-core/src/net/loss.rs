@@ -16,7 +16,7 @@ pub enum LossModel {
     Bernoulli {
         /// Loss probability.
         p: f64,
-        /// ACKs are never lost.
+        /// ACKs are never lost (data segments and datagrams are).
         data_only: bool,
         /// The channel's stream.
         rng: Box<SimRng>,
@@ -86,7 +86,7 @@ impl LossModel {
         match self {
             LossModel::None => false,
             LossModel::Bernoulli { p, data_only, rng } => {
-                if *data_only && !pkt.is_data() {
+                if *data_only && pkt.is_ack() {
                     return false;
                 }
                 uniform01(rng) < *p
@@ -159,6 +159,24 @@ mod tests {
             (rate - 0.01).abs() < 5.0 * (0.01 * 0.99 / n as f64).sqrt(),
             "rate {rate}"
         );
+    }
+
+    #[test]
+    fn data_only_spares_acks_but_not_datagrams() {
+        let mut m = LossModel::new(
+            &LossSpec::Bernoulli {
+                p: 1.0,
+                data_only: true,
+            },
+            stream(3, "t"),
+        );
+        let mut ack = data(0, 0, false);
+        ack.payload = Payload::Ack(crate::tcp::Ack::default());
+        let mut dgram = data(0, 0, false);
+        dgram.payload = Payload::Datagram { source: 0, seq: 0 };
+        assert!(!m.lose(&ack));
+        assert!(m.lose(&dgram));
+        assert!(m.lose(&data(0, 1, false)));
     }
 
     #[test]

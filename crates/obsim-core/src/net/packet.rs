@@ -1,4 +1,5 @@
-//! A packet in the IP network: a TCP segment or ACK with its addressing.
+//! A packet in the IP network: a TCP segment or ACK, or a UDP datagram of a
+//! cross-traffic source, with its addressing.
 //! Packets are small `Copy` values moved by value through the event queue,
 //! so forwarding never allocates.
 
@@ -12,12 +13,25 @@ pub enum Payload {
     Data(Segment),
     /// A TCP acknowledgement, from the receiver back to the sender.
     Ack(Ack),
+    /// A UDP datagram of cross-traffic source `source` (`[[traffic]]`,
+    /// numbered after expansion): open-loop, never acknowledged; the
+    /// destination only counts it (ns-2's `Agent/UDP` into an
+    /// `Agent/Null`/`LossMonitor` sink).
+    Datagram {
+        /// Traffic source id (index of `Scenario::traffic`).
+        source: u32,
+        /// The source's packet number, from 0.
+        seq: u64,
+    },
 }
 
 /// One packet on the wire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Packet {
-    /// Flow the packet belongs to.
+    /// Flow the packet belongs to. For a datagram this is `n + source`
+    /// where `n` is the number of TCP flows, so burst assembly can place
+    /// cross traffic like any flow (per-flow queues, flow-id mappings); it
+    /// never indexes TCP flow state (guard with [`Packet::is_data`]).
     pub flow: FlowId,
     /// Originating node.
     pub src: NodeId,
@@ -30,9 +44,24 @@ pub struct Packet {
 }
 
 impl Packet {
-    /// True for a data segment.
+    /// True for a TCP data segment (not for a datagram).
     #[inline]
     pub fn is_data(&self) -> bool {
         matches!(self.payload, Payload::Data(_))
+    }
+
+    /// True for a TCP acknowledgement.
+    #[inline]
+    pub fn is_ack(&self) -> bool {
+        matches!(self.payload, Payload::Ack(_))
+    }
+
+    /// The traffic source of a datagram, `None` for TCP packets.
+    #[inline]
+    pub fn datagram_source(&self) -> Option<u32> {
+        match self.payload {
+            Payload::Datagram { source, .. } => Some(source),
+            _ => None,
+        }
     }
 }

@@ -173,11 +173,18 @@ impl Simulation<'_> {
         let Some(ch) = self.net.routes.next_hop(node, pkt.dst) else {
             return false;
         };
-        if !self.obs.optical[ch.index()] || (!pkt.is_data() && edge.acks == AckHandling::Bypass) {
+        // Only ACKs may bypass assembly; data and datagrams are assembled.
+        if !self.obs.optical[ch.index()] || (pkt.is_ack() && edge.acks == AckHandling::Bypass) {
             return false;
         }
         let egress = self.egress(node, pkt.dst);
-        let cwnd = self.flows[pkt.flow.index()].sender.cwnd();
+        // A datagram has no window: window-based assembly puts it in the
+        // smallest-window class.
+        let cwnd = if pkt.datagram_source().is_some() {
+            0.0
+        } else {
+            self.flows[pkt.flow.index()].sender.cwnd()
+        };
         let mut closed = std::mem::take(&mut self.obs.closed);
         let edge = self.obs.edges[node.index()].as_mut().expect("edge");
         edge.assembler
@@ -314,12 +321,15 @@ impl Simulation<'_> {
         }
     }
 
-    /// Counts a lost burst against every flow with data in it.
+    /// Counts a lost burst against every flow with data in it (and its
+    /// datagrams against their traffic sources).
     fn on_burst_lost(&mut self, burst: &Burst) {
         let o = &mut self.obs;
         o.stamp += 1;
         for p in &burst.packets {
-            if p.is_data() {
+            if let Some(source) = p.datagram_source() {
+                self.traffic.count_drop(source);
+            } else if p.is_data() {
                 let f = p.flow.index();
                 self.flows[f].data_dropped += 1;
                 if o.mark[f].0 != o.stamp {
@@ -371,8 +381,11 @@ impl Simulation<'_> {
         }
         let in_slab = self.obs.slab.iter().flatten().map(|s| &s.burst);
         for b in closed.iter().chain(in_slab) {
-            for p in b.packets.iter().filter(|p| p.is_data()) {
-                in_flight[p.flow.index()] += 1;
+            for p in &b.packets {
+                if p.is_data() {
+                    in_flight[p.flow.index()] += 1;
+                }
+                self.traffic.count_in_flight(p);
             }
         }
     }
