@@ -49,11 +49,13 @@ def run(
 
     - ``meta``: run-level facts (scenario name, seed used, end time, events,
       wall seconds in the event loop, segments delivered, stop reason);
-    - ``flows``, ``links``, ``trace``: column dicts ``{name: column}``, ready
-      for ``pyarrow.table``; numeric and boolean columns are read-only NumPy
-      arrays (``float64``, ``int64``, ``bool``), others are lists (``str``, or
-      plain Python objects); ``flows`` has one row per flow, ``links`` one row
-      per link direction, ``trace`` one row per (sample time, flow);
+    - ``flows``, ``links``, ``trace``, ``bursts``, ``series``, ``traffic``:
+      column dicts ``{name: column}``, ready for ``pyarrow.table``; numeric
+      and boolean columns are read-only NumPy arrays (``float64``, ``int64``,
+      ``bool``), others are lists (``str``, or plain Python objects); ``flows``
+      has one row per flow, ``links`` one row per link direction, ``trace``
+      one row per (sample time, flow), ``traffic`` one row per UDP
+      cross-traffic source (``[[traffic]]``);
     - ``scenario``: the resolved scenario as JSON text.
 
     ``seed`` (0 <= seed < 2**64) overrides ``simulation.seed``.

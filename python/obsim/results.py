@@ -2,7 +2,8 @@
 
 Files written by :meth:`Results.write` (see README, "Output files"):
 
-``flows.parquet``, ``links.parquet``, ``trace.parquet`` (only if the trace has rows)
+``flows.parquet``, ``links.parquet``, ``trace.parquet``, ``bursts.parquet``,
+``series.parquet``, ``traffic.parquet`` (the last four only if they have rows)
     The tables.
 ``meta.json``
     Everything needed to reproduce and interpret the run: resolved scenario,
@@ -35,13 +36,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .api import ScenarioSource
 
-TABLES = ("flows", "links", "trace", "bursts", "series")
+TABLES = ("flows", "links", "trace", "bursts", "series", "traffic")
 # The bursts table of a run without OBS edges.
 _EMPTY_BURSTS = pa.table(
     {"metric": pa.array([], pa.string()), "value": pa.array([], pa.int64()), "count": pa.array([], pa.int64())}
 )
 # Tables written only when they have rows.
-OPTIONAL_TABLES = ("trace", "bursts", "series")
+OPTIONAL_TABLES = ("trace", "bursts", "series", "traffic")
 """Names of the result tables, in the order they are written."""
 
 META_SCHEMA = 1
@@ -91,6 +92,9 @@ class Results:
         series: aggregate series sampled every ``metrics.sample_interval``:
             active flows, aggregated throughput Σ cwnd·MSS/RTT, normalized
             cwnd, flows that lost since the previous sample.
+        traffic: one row per UDP cross-traffic source (``[[traffic]]``):
+            datagrams sent, delivered, dropped and in flight, bytes delivered
+            and throughput in the measured window; empty without sources.
         scenario: the resolved scenario (defaults filled in, units converted).
         scenario_text: the scenario as given (TOML or JSON text).
         scenario_format: ``"toml"`` or ``"json"``.
@@ -105,6 +109,7 @@ class Results:
     trace: pa.Table
     bursts: pa.Table
     series: pa.Table
+    traffic: pa.Table
     scenario: Dict[str, Any]
     scenario_text: str
     scenario_format: str
@@ -121,6 +126,7 @@ class Results:
         scenario: Dict[str, Any],
         bursts: Optional[pa.Table] = None,
         series: Optional[pa.Table] = None,
+        traffic: Optional[pa.Table] = None,
         scenario_text: str,
         scenario_format: str,
         timing: Optional[Dict[str, Any]] = None,
@@ -132,6 +138,7 @@ class Results:
         self.trace = trace
         self.bursts = bursts if bursts is not None else _EMPTY_BURSTS
         self.series = series if series is not None else pa.table({"time_s": pa.array([], pa.float64())})
+        self.traffic = traffic if traffic is not None else pa.table({"source": pa.array([], pa.int64())})
         self.scenario = scenario
         self.scenario_text = scenario_text
         self.scenario_format = scenario_format
@@ -171,6 +178,7 @@ class Results:
             trace=_table(raw["trace"]),
             bursts=_table(raw["bursts"]) if "bursts" in raw else None,
             series=_table(raw["series"]) if "series" in raw else None,
+            traffic=_table(raw["traffic"]) if "traffic" in raw else None,
             scenario=scenario,
             scenario_text=source.text,
             scenario_format=source.format,
@@ -226,10 +234,9 @@ class Results:
     def write(self, out_dir: Union[str, "os.PathLike[str]"]) -> Path:
         """Write the tables as Parquet plus ``meta.json`` and ``timing.json``.
 
-        ``trace.parquet`` and ``bursts.parquet`` are written only if they
-        have rows (a stale one from an earlier run in the same directory is
-        removed). Returns the
-        directory.
+        The tables in ``OPTIONAL_TABLES`` (``trace``, ``bursts``, ``series``,
+        ``traffic``) are written only if they have rows (a stale one from an
+        earlier run in the same directory is removed). Returns the directory.
         """
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)

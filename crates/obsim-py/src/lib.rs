@@ -155,9 +155,10 @@ fn parse_scenario(py: Python<'_>, text: &str, format: &str) -> PyResult<String> 
 /// Parses, validates and runs a scenario; returns the results as plain
 /// Python objects.
 ///
-/// The result is a dict with keys `meta` (dict), `flows`, `links`, `trace`
-/// (each a dict mapping column name to a `NumPy` array or a list, ready for
-/// `pyarrow.table`), and `scenario` (the resolved scenario as JSON text).
+/// The result is a dict with keys `meta` (dict), `flows`, `links`, `trace`,
+/// `bursts`, `series`, `traffic` (each a dict mapping column name to a
+/// `NumPy` array or a list, ready for `pyarrow.table`), and `scenario` (the
+/// resolved scenario as JSON text).
 /// `seed` overrides `simulation.seed`. The GIL is released while parsing,
 /// simulating and converting the results to columns.
 ///
@@ -216,6 +217,7 @@ struct Converted {
     trace: columns::Columns,
     bursts: columns::Columns,
     series: columns::Columns,
+    traffic: columns::Columns,
     resolved: String,
 }
 
@@ -229,6 +231,7 @@ impl Converted {
             trace: columns::struct_to_columns(&results.trace)?,
             bursts: columns::struct_to_columns(&results.bursts)?,
             series: columns::struct_to_columns(&results.series)?,
+            traffic: columns::rows_to_columns(&results.traffic)?,
             resolved,
         })
     }
@@ -242,6 +245,7 @@ impl Converted {
         out.set_item("trace", columns::columns_to_py(py, self.trace)?)?;
         out.set_item("bursts", columns::columns_to_py(py, self.bursts)?)?;
         out.set_item("series", columns::columns_to_py(py, self.series)?)?;
+        out.set_item("traffic", columns::columns_to_py(py, self.traffic)?)?;
         out.set_item("scenario", self.resolved)?;
         Ok(out)
     }
