@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from obsim.analysis import pftk
-from obsim.stats import batch_means_ci, lag1_autocorrelation, mean_ci, summarize, t_quantile
+from obsim.stats import batch_means_ci, lag1_autocorrelation, mean_ci, ratio_ci, summarize, t_quantile
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,6 +41,32 @@ def test_mean_ci_covers_the_true_mean_about_95_percent():
     for _ in range(2000):
         ci = mean_ci(rng.normal(10.0, 3.0, size=5))
         n_ok += ci.low <= 10.0 <= ci.high
+    assert 0.93 < n_ok / 2000 < 0.97
+
+
+def test_ratio_ci_by_hand_and_robust_to_one_small_denominator():
+    b, a = [2.0, 4.0, 6.0, 9.0], [1.0, 2.0, 3.0, 4.0]
+    ci = ratio_ci(b, a)
+    r = 21.0 / 10.0
+    d = np.array(b) - r * np.array(a)
+    assert ci.mean == pytest.approx(r) and ci.n == 4
+    assert ci.half_width == pytest.approx(t_quantile(0.975, 3) * d.std(ddof=1) / 2.0 / 2.5)
+    # One near-zero denominator ruins the mean of ratios, not the ratio of means.
+    b, a = [10.0] * 9 + [10.0], [8.0] * 9 + [0.1]
+    assert mean_ci([x / y for x, y in zip(b, a)]).mean > 10
+    assert ratio_ci(b, a).mean == pytest.approx(100.0 / 72.1)
+    assert ratio_ci([1.0, float("nan")], [1.0, 2.0]).n == 1
+    assert math.isnan(ratio_ci([], []).mean)
+
+
+def test_ratio_ci_covers_the_true_ratio_about_95_percent():
+    rng = np.random.default_rng(3)
+    n_ok = 0
+    for _ in range(2000):
+        a = rng.normal(50.0, 10.0, size=20)
+        b = 1.3 * a + rng.normal(0.0, 8.0, size=20)
+        ci = ratio_ci(b, a)
+        n_ok += ci.low <= 1.3 <= ci.high
     assert 0.93 < n_ok / 2000 < 0.97
 
 

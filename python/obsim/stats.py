@@ -64,6 +64,30 @@ def mean_ci(values: Iterable[float], level: float = 0.95) -> CI:
     return CI(mean, half, n, std, level)
 
 
+def ratio_ci(numerators: Iterable[float], denominators: Iterable[float], level: float = 0.95) -> CI:
+    """Ratio of means ``R = mean(b) / mean(a)`` of paired samples ``(b_i,
+    a_i)`` (e.g. one replication each, same seed), with a Student-t ``level``
+    CI from the delta method: ``R ± t_{(1+level)/2, n-1} · s_d / (√n ·
+    mean(a))`` where ``s_d`` is the standard deviation of ``b_i - R a_i``
+    (Cochran, Sampling Techniques, §6.4). The ratio of two long-run averages,
+    which the mean of per-pair ratios ``b_i / a_i`` is not: one small
+    ``a_i`` cannot dominate it. Pairs with a NaN are dropped; ``std`` is
+    ``s_d / mean(a)``."""
+    pairs = [(float(b), float(a)) for b, a in zip(numerators, denominators)]
+    kept = [p for p in pairs if not (math.isnan(p[0]) or math.isnan(p[1]))]
+    x = np.asarray(kept, dtype=float).reshape(-1, 2)
+    n = int(x.shape[0])
+    if n == 0 or x[:, 1].mean() == 0:
+        return CI(math.nan, math.nan, n, math.nan, level)
+    b, a = x[:, 0], x[:, 1]
+    ratio = float(b.mean() / a.mean())
+    if n < 2:
+        return CI(ratio, math.nan, 1, math.nan, level)
+    std = float((b - ratio * a).std(ddof=1) / a.mean())
+    half = t_quantile((1.0 + level) / 2.0, n - 1) * std / math.sqrt(n) if std > 0 else 0.0
+    return CI(ratio, half, n, std, level)
+
+
 def batch_means_ci(
     values: Sequence[float],
     times: Optional[Sequence[float]] = None,
@@ -139,4 +163,4 @@ def summarize(
     return pd.DataFrame(rows, columns=by + ["metric", "n", "mean", "std", "half_width", "ci_low", "ci_high"])
 
 
-__all__ = ["CI", "batch_means_ci", "lag1_autocorrelation", "mean_ci", "summarize", "t_quantile"]
+__all__ = ["CI", "batch_means_ci", "lag1_autocorrelation", "mean_ci", "ratio_ci", "summarize", "t_quantile"]
