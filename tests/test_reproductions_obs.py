@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import obsim
 from obsim import reproductions
 
 
@@ -96,3 +97,29 @@ def test_y4_quick(tmp_path: Path) -> None:
     assert (cmp["measured"] > 1.0).all(), cmp
     even = cmp.loc[["Table IV even T_b=10 ms", "Table IV even T_b=40 ms"], "measured"]
     assert abs(even.iloc[0] - even.iloc[1]) < 0.02, even
+
+
+@pytest.mark.engine
+def test_y5_quick(tmp_path: Path) -> None:
+    rep = reproductions.get("Y5")
+    assert len(rep.build(quick=False).points()) == 2 * 6
+    rep.run(tmp_path, quick=True, jobs=1)
+    cmp = pd.read_parquet(tmp_path / "comparison.parquet").set_index("case")
+    assert cmp["paper"].tolist() == [1.1059, 1.0203, 0.9940, 1.0180]
+    res = pd.read_parquet(tmp_path / "results.parquet")
+    ble = res["flows[0].tcp.fto_detection"] == "ble"
+    # The OBS network loses nothing and the access networks do: every
+    # timeout BLE judges false is a true timeout it misjudged.
+    assert (res["obs_bursts_lost"] == 0).all()
+    assert (res["access_loss"] > 0.005).all() and (res["timeouts"] > 0).all()
+    assert (res.loc[ble, "fto"] > 0).all() and (res.loc[~ble, "fto"] == 0).all()
+    # Treating them as halvings barely changes the access networks' loss rate.
+    r_l = cmp.loc[cmp.index.str.startswith("R_l"), "measured"]
+    assert ((r_l - 1.0).abs() < 0.1).all(), r_l
+
+
+def test_y5_scenario_file_is_the_builders() -> None:
+    from obsim.reproductions.y5_yu2004 import lossy_access_path
+
+    path = Path(__file__).resolve().parent.parent / "scenarios" / "yu2004_lossy_access.toml"
+    assert obsim.parse(path) == obsim.parse(lossy_access_path(assembly_time="40 ms", duration="300 s"))
