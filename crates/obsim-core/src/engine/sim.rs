@@ -298,7 +298,7 @@ impl<'s> Simulation<'s> {
                 self.flows[f.index()].sender.on_ack(self.now, &ack);
                 self.pump_sender(f);
             }
-            Payload::Datagram { source, .. } => self.on_datagram(source, pkt.bytes),
+            Payload::Datagram(d) => self.on_datagram(d.source, pkt.bytes),
         }
     }
 

@@ -173,7 +173,7 @@ mod tests {
         let mut ack = data(0, 0, false);
         ack.payload = Payload::Ack(crate::tcp::Ack::default());
         let mut dgram = data(0, 0, false);
-        dgram.payload = Payload::Datagram { source: 0, seq: 0 };
+        dgram.payload = Payload::Datagram(crate::net::Datagram { source: 0, seq: 0 });
         assert!(!m.lose(&ack));
         assert!(m.lose(&dgram));
         assert!(m.lose(&data(0, 1, false)));

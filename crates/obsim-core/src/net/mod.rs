@@ -8,5 +8,5 @@ pub mod routing;
 
 pub use channel::Channel;
 pub use loss::LossModel;
-pub use packet::{Packet, Payload};
+pub use packet::{Datagram, Packet, Payload};
 pub use routing::RoutingTable;

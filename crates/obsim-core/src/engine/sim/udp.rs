@@ -18,7 +18,7 @@ use crate::config::traffic::TrafficModel;
 use crate::engine::event::Event;
 use crate::engine::SimError;
 use crate::ids::{FlowId, NodeId};
-use crate::net::{Packet, Payload, RoutingTable};
+use crate::net::{Datagram, Packet, Payload, RoutingTable};
 use crate::results::TrafficResult;
 use crate::rng::stream;
 use crate::time::SimDuration;
@@ -173,10 +173,10 @@ impl Simulation<'_> {
             src: s.src,
             dst: s.dst,
             bytes: s.bytes,
-            payload: Payload::Datagram {
+            payload: Payload::Datagram(Datagram {
                 source: i,
                 seq: s.sent,
-            },
+            }),
         };
         s.sent += 1;
         s.model.advance();
@@ -203,7 +203,7 @@ impl Simulation<'_> {
     pub(super) fn count_drop(&mut self, pkt: &Packet) {
         match pkt.payload {
             Payload::Data(_) => self.flows[pkt.flow.index()].data_dropped += 1,
-            Payload::Datagram { source, .. } => self.traffic.count_drop(source),
+            Payload::Datagram(d) => self.traffic.count_drop(d.source),
             Payload::Ack(_) => {}
         }
     }
