@@ -35,13 +35,15 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .api import ScenarioSource
 
-TABLES = ("flows", "links", "trace", "bursts", "series")
+TABLES = ("flows", "links", "trace", "bursts", "series", "nodes", "paths", "burst_lengths", "wavelengths")
 # The bursts table of a run without OBS edges.
 _EMPTY_BURSTS = pa.table(
     {"metric": pa.array([], pa.string()), "value": pa.array([], pa.int64()), "count": pa.array([], pa.int64())}
 )
 # Tables written only when they have rows.
-OPTIONAL_TABLES = ("trace", "bursts", "series")
+OPTIONAL_TABLES = ("trace", "bursts", "series", "nodes", "paths", "burst_lengths", "wavelengths")
+# Optical-core tables (docs/MODEL.md, "Optical core"): empty without optical links.
+OPTICAL_TABLES = ("nodes", "paths", "burst_lengths", "wavelengths")
 """Names of the result tables, in the order they are written."""
 
 META_SCHEMA = 1
@@ -91,6 +93,14 @@ class Results:
         series: aggregate series sampled every ``metrics.sample_interval``:
             active flows, aggregated throughput Σ cwnd·MSS/RTT, normalized
             cwnd, flows that lost since the previous sample.
+        nodes: one row per edge and core node: BCPs processed, bursts
+            dropped for lack of a wavelength, conversions.
+        paths: one row per (ingress, egress, class) of bursts sent after
+            warm-up: bursts, lost, blocked, bytes, loss ratio.
+        burst_lengths: assembled bursts sent and lost per (ingress, egress,
+            burst-length bin in packets) after warm-up.
+        wavelengths: one row per wavelength of each optical link direction:
+            bursts carried and utilisation.
         scenario: the resolved scenario (defaults filled in, units converted).
         scenario_text: the scenario as given (TOML or JSON text).
         scenario_format: ``"toml"`` or ``"json"``.
@@ -105,6 +115,10 @@ class Results:
     trace: pa.Table
     bursts: pa.Table
     series: pa.Table
+    nodes: pa.Table
+    paths: pa.Table
+    burst_lengths: pa.Table
+    wavelengths: pa.Table
     scenario: Dict[str, Any]
     scenario_text: str
     scenario_format: str
@@ -121,6 +135,7 @@ class Results:
         scenario: Dict[str, Any],
         bursts: Optional[pa.Table] = None,
         series: Optional[pa.Table] = None,
+        optical: Optional[Mapping[str, pa.Table]] = None,
         scenario_text: str,
         scenario_format: str,
         timing: Optional[Dict[str, Any]] = None,
@@ -132,6 +147,8 @@ class Results:
         self.trace = trace
         self.bursts = bursts if bursts is not None else _EMPTY_BURSTS
         self.series = series if series is not None else pa.table({"time_s": pa.array([], pa.float64())})
+        for name in OPTICAL_TABLES:
+            setattr(self, name, (optical or {}).get(name, pa.table({})))
         self.scenario = scenario
         self.scenario_text = scenario_text
         self.scenario_format = scenario_format
@@ -171,6 +188,7 @@ class Results:
             trace=_table(raw["trace"]),
             bursts=_table(raw["bursts"]) if "bursts" in raw else None,
             series=_table(raw["series"]) if "series" in raw else None,
+            optical={name: _table(raw[name]) for name in OPTICAL_TABLES if name in raw},
             scenario=scenario,
             scenario_text=source.text,
             scenario_format=source.format,

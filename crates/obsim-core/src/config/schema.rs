@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use super::error::ConfigErrors;
 use super::scenario::{
     AppSpec, Buffer, FlowSpec, LinkSpec, LossSpec, MetricsSpec, NodeKind, NodeSpec, OpticalSpec,
-    Routing, Scenario, StartSpec, TraceSpec,
+    Routing, Scenario, StartSpec, SwitchSpec, TraceSpec,
 };
 use super::units::{self, quote, Amount, UnitError, DURATION_UNITS, RATE_UNITS, SIZE_UNITS};
 use super::walk::{
@@ -39,8 +39,10 @@ pub(crate) const TOP_KEYS: &[&str] = &[
     "flows",
     "trace",
     "metrics",
+    "optical",
+    "generators",
 ];
-pub(crate) const METRICS_KEYS: &[&str] = &["sample_interval", "throughput_bin"];
+pub(crate) const METRICS_KEYS: &[&str] = &["sample_interval", "throughput_bin", "burst_length_bin"];
 pub(crate) const SIM_KEYS: &[&str] = &["duration", "warmup", "seed", "stop", "routing"];
 pub(crate) const TCP_KEYS: &[&str] = &[
     "profile",
@@ -73,7 +75,7 @@ pub(crate) const RTO_KEYS: &[&str] = &[
     "max_backoff",
     "ns2_rfc2988",
 ];
-pub(crate) const NODE_KEYS: &[&str] = &["name", "kind", "assembly"];
+pub(crate) const NODE_KEYS: &[&str] = &["name", "kind", "assembly", "switch"];
 pub(crate) const LINK_KEYS: &[&str] = &[
     "from",
     "to",
@@ -86,6 +88,7 @@ pub(crate) const LINK_KEYS: &[&str] = &[
     "kind",
     "burst_loss",
     "reverse_burst_loss",
+    "wavelengths",
 ];
 pub(crate) const FLOW_KEYS: &[&str] = &["name", "from", "to", "count", "start", "size", "tcp"];
 pub(crate) const TRACE_KEYS: &[&str] = &["cwnd", "seq", "interval", "flows"];
@@ -489,6 +492,7 @@ pub fn build(root: &Val) -> Result<Scenario, ConfigErrors> {
     errs.finish(s)
 }
 
+#[allow(clippy::too_many_lines)]
 fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
     let empty = Val::Table(Vec::new());
     let top = Table::open(errs, "", root, TOP_KEYS)?;
@@ -547,11 +551,26 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
     // The [tcp] table alone must resolve (reports rto.min > rto.max there).
     let tcp_top_ok = resolve_tcp(errs, &tcp_top, None).is_some();
 
+    // [optical]: switching defaults every edge and core node starts from.
+    let optical = super::optical::switch(
+        errs,
+        "optical",
+        top.raw("optical").unwrap_or(&empty),
+        &SwitchSpec::default(),
+    );
     // [[nodes]]
-    let (nodes, names) = build_nodes(errs, &top);
+    let (nodes, names) = build_nodes(errs, &top, optical.as_ref());
     // [[links]]
     let (links, seg_refs) = build_links(errs, &top, &names);
     let topology_ok = nodes.iter().all(Option::is_some) && links.iter().all(Option::is_some);
+    let mut generators = None;
+    if topology_ok {
+        let nd: Vec<NodeSpec> = nodes.iter().flatten().cloned().collect();
+        let lk: Vec<LinkSpec> = links.iter().flatten().cloned().collect();
+        super::optical::check_topology(errs, &nd, &lk);
+        let items = table_array(errs, &top, "generators");
+        generators = super::optical::generators(errs, items, &names, &nd);
+    }
     // [[flows]]
     let flows = build_flows(
         errs,
@@ -600,6 +619,8 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
         flows: flows?,
         trace: trace?,
         metrics: metrics?,
+        optical: optical?,
+        generators: generators?,
     })
 }
 
@@ -624,9 +645,15 @@ fn build_metrics(errs: &mut Errors, top: &Table<'_>, empty: &Val) -> Option<Metr
             .or(d.throughput_bin.unwrap_or(SimDuration::from_millis(3)))
             .map(Some),
     };
+    let burst_length_bin = t
+        .get(errs, "burst_length_bin", |v| {
+            count_in(v, 1, i128::from(u32::MAX), "packets").map(|n| n as u32)
+        })
+        .or(d.burst_length_bin);
     Some(MetricsSpec {
         sample_interval: sample_interval?,
         throughput_bin: throughput_bin?,
+        burst_length_bin: burst_length_bin?,
     })
 }
 
@@ -666,6 +693,7 @@ fn table_array<'a>(errs: &mut Errors, top: &Table<'a>, key: &str) -> &'a [Val] {
 fn build_nodes(
     errs: &mut Errors,
     top: &Table<'_>,
+    optical: Option<&SwitchSpec>,
 ) -> (Vec<Option<NodeSpec>>, BTreeMap<String, NodeId>) {
     let mut nodes = Vec::new();
     let mut names: BTreeMap<String, NodeId> = BTreeMap::new();
@@ -679,23 +707,34 @@ fn build_nodes(
         let n = t.req(errs, "name", "a node name like \"r0\"", name);
         let kind = t
             .get(errs, "kind", |v| {
-                choice(v, &["host", "router", "edge"]).map(|c| match c {
+                choice(v, &["host", "router", "edge", "core"]).map(|c| match c {
                     "host" => NodeKind::Host,
                     "edge" => NodeKind::Edge,
+                    "core" => NodeKind::Core,
                     _ => NodeKind::Router,
                 })
             })
             .or(NodeKind::Router);
+        let switch = match (kind, t.raw("switch"), optical) {
+            (_, _, None) => None,
+            (Some(NodeKind::Edge | NodeKind::Core), Some(sv), Some(base)) => {
+                super::optical::switch(errs, &t.key_path("switch"), sv, base)
+            }
+            (Some(_), Some(_), Some(_)) => {
+                errs.push(
+                    t.key_path("switch"),
+                    "only edge and core nodes switch bursts: set kind = \"edge\" or \"core\", or remove it",
+                );
+                None
+            }
+            (_, _, Some(base)) => Some(*base),
+        };
+        // An edge without [nodes.assembly] only sources generated bursts or
+        // forwards; the engine rejects TCP data that would need assembling
+        // there.
         let edge = match (kind, t.raw("assembly")) {
             (Some(NodeKind::Edge), Some(av)) => {
                 super::obs::assembly(errs, &t.key_path("assembly"), av).map(Some)
-            }
-            (Some(NodeKind::Edge), None) => {
-                errs.push(
-                    t.key_path("assembly"),
-                    "required for an edge node: a table like { trigger = \"timer\", timeout = \"1 ms\" }",
-                );
-                None
             }
             (_, Some(_)) => {
                 errs.push(
@@ -717,8 +756,13 @@ fn build_nodes(
                 names.insert(n.clone(), NodeId(i as u32));
             }
         }
-        nodes.push(match (n, kind, edge) {
-            (Some(name), Some(kind), Some(edge)) => Some(NodeSpec { name, kind, edge }),
+        nodes.push(match (n, kind, edge, switch) {
+            (Some(name), Some(kind), Some(edge), Some(switch)) => Some(NodeSpec {
+                name,
+                kind,
+                edge,
+                switch,
+            }),
             _ => None,
         });
     }
@@ -977,12 +1021,29 @@ fn build_links(
                 }
             }
         }
-        let optical = match (optical, fwd_burst, rev_burst) {
-            (Some(true), Some(burst_loss), Some(reverse_burst_loss)) => Some(Some(OpticalSpec {
-                burst_loss,
-                reverse_burst_loss,
-            })),
-            (Some(false), _, _) => Some(None),
+        let wavelengths = match t.raw("wavelengths") {
+            Some(_) if optical == Some(false) => {
+                errs.push(
+                    t.key_path("wavelengths"),
+                    "only optical links have wavelengths: set kind = \"optical\" or remove it",
+                );
+                None
+            }
+            _ => t
+                .get(errs, "wavelengths", |v| {
+                    count_in(v, 1, i128::from(u16::MAX), "wavelengths").map(|n| n as u16)
+                })
+                .or(1),
+        };
+        let optical = match (optical, fwd_burst, rev_burst, wavelengths) {
+            (Some(true), Some(burst_loss), Some(reverse_burst_loss), Some(wavelengths)) => {
+                Some(Some(OpticalSpec {
+                    wavelengths,
+                    burst_loss,
+                    reverse_burst_loss,
+                }))
+            }
+            (Some(false), _, _, _) => Some(None),
             _ => None,
         };
         links.push(

@@ -11,6 +11,7 @@
 use std::time::Instant;
 
 mod edge;
+mod optical;
 
 use crate::config::scenario::{AppSpec, NodeKind, Scenario};
 use crate::engine::event::Event;
@@ -92,6 +93,7 @@ pub struct Simulation<'s> {
     warmup_done: bool,
     busy_at_warmup: Vec<SimDuration>,
     obs: edge::Obs,
+    core: optical::Core,
     sampler: Sampler,
 }
 
@@ -163,7 +165,8 @@ impl<'s> Simulation<'s> {
         let finite_remaining = flows.iter().filter(|f| f.finite).count();
         let n_ch = channels.len();
         let obs = edge::Obs::new(scenario, seed, flows.len());
-        Ok(Self {
+        let core = optical::Core::new(scenario, seed);
+        let mut sim = Self {
             scenario,
             seed,
             now: SimTime::ZERO,
@@ -182,8 +185,11 @@ impl<'s> Simulation<'s> {
             warmup_done: false,
             busy_at_warmup: vec![SimDuration::ZERO; n_ch],
             obs,
+            core,
             sampler: Sampler::new(scenario.flows.len()),
-        })
+        };
+        sim.check_optical()?;
+        Ok(sim)
     }
 
     /// Runs to the end and returns the results.
@@ -217,6 +223,7 @@ impl<'s> Simulation<'s> {
         for (i, f) in self.flows.iter().enumerate() {
             self.queue.push(f.start, Event::FlowStart(FlowId(i as u32)));
         }
+        self.start_generators();
         while let Some((t, ev)) = self.queue.pop() {
             debug_assert!(t >= self.now, "time ran backwards");
             self.now = t;
@@ -228,6 +235,9 @@ impl<'s> Simulation<'s> {
                     self.pump_sender(f);
                 }
                 Event::BurstArrive { ch, burst } => self.on_burst_arrive(ch, burst),
+                Event::Bcp(burst) => self.on_bcp(burst),
+                Event::BurstLost(burst) => self.on_burst_lost_event(burst),
+                Event::Generate(g) => self.on_generate(g),
                 Event::AssemblyTimer(node) => self.on_assembly_timer(node),
                 Event::SenderTimer(f) => self.on_sender_timer(f),
                 Event::ReceiverTimer(f) => self.on_receiver_timer(f),
@@ -446,6 +456,7 @@ impl<'s> Simulation<'s> {
         for (b, c) in self.busy_at_warmup.iter_mut().zip(&self.net.channels) {
             *b = c.busy_time_until(self.now);
         }
+        self.core.on_warmup_end();
     }
 
     // One statement per result column: long, but flat.
@@ -531,6 +542,7 @@ impl<'s> Simulation<'s> {
             .map(|(i, c)| {
                 let busy = c.busy_time_until(end) - self.busy_at_warmup[i];
                 let bins = self.obs.bin_moments(i, warm, end);
+                let (bcps, blocked) = self.core.link_counters(i);
                 LinkResult {
                     link: i as u32,
                     from: name(c.from),
@@ -541,15 +553,20 @@ impl<'s> Simulation<'s> {
                     drops_loss: c.stats.drops_loss,
                     bursts: c.stats.bursts,
                     bursts_lost: c.stats.bursts_lost,
+                    wavelengths: u32::from(self.core.wavelengths[i]),
+                    bcps,
+                    bursts_blocked: blocked,
                     bin_rate_mean_bps: bins.mean,
                     bin_rate_std_bps: bins.std,
                     bin_rate_min_bps: bins.min,
                     bin_rate_max_bps: bins.max,
-                    utilisation: if measured > SimDuration::ZERO {
-                        busy.as_secs_f64() / measured.as_secs_f64()
-                    } else {
-                        0.0
-                    },
+                    utilisation: self.core.link_utilisation(i, measured).unwrap_or(
+                        if measured > SimDuration::ZERO {
+                            busy.as_secs_f64() / measured.as_secs_f64()
+                        } else {
+                            0.0
+                        },
+                    ),
                 }
             })
             .collect();
@@ -593,6 +610,7 @@ impl<'s> Simulation<'s> {
                 bursts.count.push(c);
             }
         }
+        let (nodes, paths, burst_lengths, wavelengths) = self.optical_results(measured);
         RunResults {
             meta,
             flows,
@@ -600,6 +618,10 @@ impl<'s> Simulation<'s> {
             trace,
             bursts,
             series,
+            nodes,
+            paths,
+            burst_lengths,
+            wavelengths,
         }
     }
 }

@@ -7,7 +7,7 @@
 use super::Simulation;
 use crate::config::scenario::{AckHandling, NodeKind};
 use crate::engine::event::Event;
-use crate::ids::{FlowId, LinkId, NodeId};
+use crate::ids::{FlowId, NodeId};
 use crate::metrics::aggregate::{BinCounter, Moments};
 use crate::net::Packet;
 use crate::obs::assembly::Assembler;
@@ -26,13 +26,7 @@ pub(super) struct EdgeState {
     egress_of: Vec<u32>,
     header: u32,
     guard: SimDuration,
-}
-
-/// A burst in the network, with what its wire size is.
-pub(super) struct BurstSlot {
-    pub(super) burst: Burst,
-    wire_bytes: u64,
-    guard: SimDuration,
+    extra_offset: SimDuration,
 }
 
 /// Everything OBS the simulation owns.
@@ -40,13 +34,11 @@ pub(super) struct BurstSlot {
 pub(super) struct Obs {
     /// Per node: its edge state, if it is an edge node.
     pub(super) edges: Vec<Option<EdgeState>>,
-    /// Per channel: true for optical channels.
-    optical: Vec<bool>,
     /// Per channel: burst loss model of optical channels.
-    burst_loss: Vec<Option<BurstLossModel>>,
+    pub(super) burst_loss: Vec<Option<BurstLossModel>>,
     /// Bursts in flight; `free` lists reusable slots.
-    pub(super) slab: Vec<Option<BurstSlot>>,
-    free: Vec<u32>,
+    pub(super) slab: Vec<Option<super::optical::BurstSlot>>,
+    pub(super) free: Vec<u32>,
     /// Scratch for bursts closed by one call into an assembler.
     closed: Vec<Burst>,
     /// Per flow: bursts carrying its data, and those lost.
@@ -62,7 +54,7 @@ pub(super) struct Obs {
     pub(super) hist_segments: Vec<u64>,
     pub(super) hist_packets: Vec<u64>,
     /// Per channel: bytes per bin of optical channels.
-    bins: Vec<Option<BinCounter>>,
+    pub(super) bins: Vec<Option<BinCounter>>,
 }
 
 fn bump(h: &mut Vec<u64>, i: usize) {
@@ -77,7 +69,6 @@ impl Obs {
     /// channels created link by link (forward, then reverse when duplex).
     pub(super) fn new(sc: &crate::config::Scenario, seed: u64, n_flows: usize) -> Self {
         let n = sc.nodes.len();
-        let mut optical = Vec::new();
         let mut burst_loss = Vec::new();
         let mut bins = Vec::new();
         for l in &sc.links {
@@ -96,7 +87,6 @@ impl Obs {
                 ));
             }
             for (a, b, spec) in dirs {
-                optical.push(l.optical.is_some());
                 bins.push(
                     sc.metrics
                         .throughput_bin
@@ -132,6 +122,7 @@ impl Obs {
                     EdgeState {
                         assembler: Assembler::new(&e.assembly, me, &others, rng),
                         acks: e.acks,
+                        extra_offset: e.extra_offset,
                         timer_at: None,
                         egress_of: vec![u32::MAX; n],
                         header: e.assembly.header_bytes,
@@ -142,7 +133,6 @@ impl Obs {
             .collect();
         Self {
             edges,
-            optical,
             burst_loss,
             bins,
             flow_bursts: vec![(0, 0); n_flows],
@@ -173,7 +163,9 @@ impl Simulation<'_> {
         let Some(ch) = self.net.routes.next_hop(node, pkt.dst) else {
             return false;
         };
-        if !self.obs.optical[ch.index()] || (!pkt.is_data() && edge.acks == AckHandling::Bypass) {
+        if self.core.ports[ch.index()].is_none()
+            || (!pkt.is_data() && edge.acks == AckHandling::Bypass)
+        {
             return false;
         }
         let egress = self.egress(node, pkt.dst);
@@ -190,7 +182,7 @@ impl Simulation<'_> {
 
     /// The egress edge of traffic entering the optical domain at `ingress`
     /// towards `dst`: the first edge node reached along the route.
-    fn egress(&mut self, ingress: NodeId, dst: NodeId) -> NodeId {
+    pub(super) fn egress(&mut self, ingress: NodeId, dst: NodeId) -> NodeId {
         let known = self.obs.edges[ingress.index()]
             .as_ref()
             .map_or(u32::MAX, |e| e.egress_of[dst.index()]);
@@ -203,8 +195,8 @@ impl Simulation<'_> {
             let c = &self.net.channels[ch.index()];
             n = c.to;
             guard += 1;
-            if self.obs.edges[n.index()].is_some()
-                || !self.obs.optical[ch.index()]
+            if self.core.is_edge[n.index()]
+                || self.core.ports[ch.index()].is_none()
                 || n == dst
                 || guard > 1_000_000
             {
@@ -219,21 +211,14 @@ impl Simulation<'_> {
 
     /// Sends the bursts in `closed` from `node` into the optical domain.
     fn launch(&mut self, node: NodeId, closed: &mut Vec<Burst>) {
-        let (header, guard) = {
+        let (header, guard, extra) = {
             let e = self.obs.edges[node.index()].as_ref().expect("edge");
-            (u64::from(e.header), e.guard)
+            (u64::from(e.header), e.guard, e.extra_offset)
         };
         for burst in closed.drain(..) {
             self.count_burst(&burst);
             let wire_bytes = burst.payload_bytes + burst.padding_bytes + header;
-            self.send_burst(
-                node,
-                BurstSlot {
-                    burst,
-                    wire_bytes,
-                    guard,
-                },
-            );
+            self.launch_burst(node, burst, wire_bytes, guard, extra, false);
         }
     }
 
@@ -264,58 +249,8 @@ impl Simulation<'_> {
         }
     }
 
-    /// Puts a burst on the optical channel from `node` towards its egress.
-    fn send_burst(&mut self, node: NodeId, slot: BurstSlot) {
-        let Some(ch) = self.net.routes.next_hop(node, slot.burst.egress) else {
-            debug_assert!(false, "no route for a burst");
-            return;
-        };
-        let at = self.net.channels[ch.index()].enqueue_burst(self.now, slot.wire_bytes, slot.guard);
-        if let Some(b) = self.obs.bins[ch.index()].as_mut() {
-            // Counted when the burst reaches the far end ("bytes received by
-            // the first core router", gonzalez2009 §4).
-            b.add(at, slot.wire_bytes);
-        }
-        let i = if let Some(i) = self.obs.free.pop() {
-            self.obs.slab[i as usize] = Some(slot);
-            i
-        } else {
-            self.obs.slab.push(Some(slot));
-            (self.obs.slab.len() - 1) as u32
-        };
-        self.queue.push(at, Event::BurstArrive { ch, burst: i });
-    }
-
-    /// A burst has crossed optical channel `ch`.
-    pub(super) fn on_burst_arrive(&mut self, ch: LinkId, i: u32) {
-        let slot = self.obs.slab[i as usize].take().expect("live burst");
-        self.obs.free.push(i);
-        let lost = self.obs.burst_loss[ch.index()]
-            .as_mut()
-            .is_some_and(|m| m.lose(&slot.burst));
-        let node = self.net.channels[ch.index()].to;
-        if lost {
-            self.net.channels[ch.index()].stats.bursts_lost += 1;
-            self.on_burst_lost(&slot.burst);
-            // A-posteriori DMQ reallocates the flows of lost bursts
-            // (gonzalez2009 §4): the ingress learns of the loss.
-            if let Some(e) = self.obs.edges[slot.burst.ingress.index()].as_mut() {
-                e.assembler.on_burst_lost(&slot.burst);
-            }
-            self.recycle(slot.burst);
-        } else if node == slot.burst.egress {
-            for k in 0..slot.burst.packets.len() {
-                let pkt = slot.burst.packets[k];
-                self.route_from(node, pkt);
-            }
-            self.recycle(slot.burst);
-        } else {
-            self.send_burst(node, slot);
-        }
-    }
-
     /// Counts a lost burst against every flow with data in it.
-    fn on_burst_lost(&mut self, burst: &Burst) {
+    pub(super) fn on_burst_lost(&mut self, burst: &Burst) {
         let o = &mut self.obs;
         o.stamp += 1;
         for p in &burst.packets {
@@ -331,7 +266,7 @@ impl Simulation<'_> {
     }
 
     /// Gives a burst's packet buffer back to its ingress assembler.
-    fn recycle(&mut self, burst: Burst) {
+    pub(super) fn recycle(&mut self, burst: Burst) {
         if let Some(e) = self.obs.edges[burst.ingress.index()].as_mut() {
             e.assembler.recycle(burst.packets);
         }
