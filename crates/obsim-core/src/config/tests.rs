@@ -1762,7 +1762,10 @@ fn core_scenario_resolves() {
         assert_eq!(n.switch.edge_queue, EdgeQueue::Unlimited);
     }
     assert_eq!(s.nodes[2].switch.conversion, Conversion::Full);
-    assert!(s.nodes[3].edge.is_none(), "a generator-only edge needs no assembly");
+    assert!(
+        s.nodes[3].edge.is_none(),
+        "a generator-only edge needs no assembly"
+    );
     assert_eq!(s.links[1].optical.as_ref().unwrap().wavelengths, 2);
     let g = &s.generators[0];
     assert_eq!(g.at, NodeId(1));

@@ -228,23 +228,8 @@ impl<'s> Simulation<'s> {
             debug_assert!(t >= self.now, "time ran backwards");
             self.now = t;
             self.events += 1;
-            match ev {
-                Event::Arrive { ch, pkt } => self.on_arrive(ch, pkt),
-                Event::FlowStart(f) => {
-                    self.flows[f.index()].sender.start(t);
-                    self.pump_sender(f);
-                }
-                Event::BurstArrive { ch, burst } => self.on_burst_arrive(ch, burst),
-                Event::Bcp(burst) => self.on_bcp(burst),
-                Event::BurstLost(burst) => self.on_burst_lost_event(burst),
-                Event::Generate(g) => self.on_generate(g),
-                Event::AssemblyTimer(node) => self.on_assembly_timer(node),
-                Event::SenderTimer(f) => self.on_sender_timer(f),
-                Event::ReceiverTimer(f) => self.on_receiver_timer(f),
-                Event::TraceSample => self.on_trace_sample(),
-                Event::MetricsSample => self.on_metrics_sample(),
-                Event::WarmupEnd => self.on_warmup_end(),
-                Event::Stop => break,
+            if self.dispatch(ev) {
+                break;
             }
             if self.stop_reason == "flows_done" {
                 break;
@@ -266,6 +251,30 @@ impl<'s> Simulation<'s> {
         });
         let wall_s = wall.elapsed().as_secs_f64();
         Ok(self.collect(wall_s))
+    }
+
+    /// Runs one event at the current time; true at the end of the run.
+    #[inline]
+    fn dispatch(&mut self, ev: Event) -> bool {
+        match ev {
+            Event::Arrive { ch, pkt } => self.on_arrive(ch, pkt),
+            Event::FlowStart(f) => {
+                self.flows[f.index()].sender.start(self.now);
+                self.pump_sender(f);
+            }
+            Event::BurstArrive { ch, burst } => self.on_burst_arrive(ch, burst),
+            Event::Bcp(burst) => self.on_bcp(burst),
+            Event::BurstLost(burst) => self.on_burst_lost_event(burst),
+            Event::Generate(g) => self.on_generate(g),
+            Event::AssemblyTimer(node) => self.on_assembly_timer(node),
+            Event::SenderTimer(f) => self.on_sender_timer(f),
+            Event::ReceiverTimer(f) => self.on_receiver_timer(f),
+            Event::TraceSample => self.on_trace_sample(),
+            Event::MetricsSample => self.on_metrics_sample(),
+            Event::WarmupEnd => self.on_warmup_end(),
+            Event::Stop => return true,
+        }
+        false
     }
 
     fn on_arrive(&mut self, ch: LinkId, pkt: Packet) {

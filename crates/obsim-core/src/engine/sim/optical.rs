@@ -28,6 +28,10 @@
 
 use std::collections::HashMap;
 
+#[cfg(test)]
+#[path = "optical_tests.rs"]
+mod tests;
+
 use rand::RngExt;
 use rand_distr::Exp1;
 
