@@ -2,6 +2,8 @@
 //! contention at bufferless ports, wavelength conversion, void filling, and
 //! the Erlang B loss of a single link fed by Poisson bursts.
 
+use std::fmt::Write as _;
+
 use super::super::Simulation;
 use crate::analysis::erlang::erlang_b;
 use crate::config::parse_toml;
@@ -136,7 +138,8 @@ fn star(w_in: u16, w_out: u16, switch: &str, ingresses: usize) -> String {
         "[simulation]\nduration = \"1 s\"\n[[nodes]]\nname = \"C\"\nkind = \"core\"\n[nodes.switch]\n{switch}\n[[nodes]]\nname = \"E\"\nkind = \"edge\"\n[[links]]\nfrom = \"C\"\nto = \"E\"\nkind = \"optical\"\nwavelengths = {w_out}\nrate = \"1 Gbit/s\"\ndelay = \"1 ms\"\n"
     );
     for i in 1..=ingresses {
-        s += &format!(
+        let _ = write!(
+            s,
             "[[nodes]]\nname = \"A{i}\"\nkind = \"edge\"\n[[links]]\nfrom = \"A{i}\"\nto = \"C\"\nkind = \"optical\"\nwavelengths = {w_in}\nrate = \"1 Gbit/s\"\ndelay = \"1 ms\"\n"
         );
     }
@@ -240,7 +243,6 @@ fn edge_queue_serialises_bursts_without_loss_and_none_drops_them() {
         .map(|(t, _)| t)
         .collect();
     // Queued: the second leaves when the first has left (100 µs later).
-    let ms = SimDuration::from_millis(1);
     assert_eq!(
         arrivals,
         vec![
