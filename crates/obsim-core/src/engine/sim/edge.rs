@@ -181,7 +181,9 @@ impl Simulation<'_> {
     }
 
     /// The egress edge of traffic entering the optical domain at `ingress`
-    /// towards `dst`: the first edge node reached along the route.
+    /// towards `dst`: the last node of the route's optical stretch (where
+    /// the next link is electronic). Edge nodes inside the stretch switch
+    /// bursts like core nodes.
     pub(super) fn egress(&mut self, ingress: NodeId, dst: NodeId) -> NodeId {
         let known = self.obs.edges[ingress.index()]
             .as_ref()
@@ -190,16 +192,14 @@ impl Simulation<'_> {
             return NodeId(known);
         }
         let mut n = ingress;
-        let mut guard = 0;
+        let mut hops = 0;
         while let Some(ch) = self.net.routes.next_hop(n, dst) {
-            let c = &self.net.channels[ch.index()];
-            n = c.to;
-            guard += 1;
-            if self.core.is_edge[n.index()]
-                || self.core.ports[ch.index()].is_none()
-                || n == dst
-                || guard > 1_000_000
-            {
+            if self.core.ports[ch.index()].is_none() || hops > self.net.channels.len() {
+                break;
+            }
+            n = self.net.channels[ch.index()].to;
+            hops += 1;
+            if n == dst {
                 break;
             }
         }

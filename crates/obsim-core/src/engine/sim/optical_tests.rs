@@ -452,3 +452,60 @@ to = "b"
         "{err}"
     );
 }
+
+#[test]
+fn edge_nodes_inside_a_path_switch_transit_bursts() {
+    // A mesh of edge nodes A - B - C: bursts from A to C cross B, which
+    // switches them (bufferless, its own scheduler) while queueing its own.
+    let text = r#"
+[simulation]
+duration = "2 s"
+[optical]
+processing = "10 us"
+[[nodes]]
+name = "A"
+kind = "edge"
+[[nodes]]
+name = "B"
+kind = "edge"
+[[nodes]]
+name = "C"
+kind = "edge"
+[[links]]
+from = "A"
+to = "B"
+kind = "optical"
+rate = "10 Gbit/s"
+delay = "1 ms"
+[[links]]
+from = "B"
+to = "C"
+kind = "optical"
+rate = "10 Gbit/s"
+delay = "1 ms"
+[[generators]]
+at = "A"
+to = ["C"]
+interarrival = "100 us"
+length = "40 us"
+[[generators]]
+at = "B"
+to = ["C"]
+interarrival = "100 us"
+length = "40 us"
+"#;
+    let sc = parse_toml(text).unwrap();
+    let r = run(&sc, &RunOptions::default()).unwrap();
+    let ac = r.paths.iter().find(|p| p.ingress == "A").unwrap();
+    let bc = r.paths.iter().find(|p| p.ingress == "B").unwrap();
+    assert_eq!((ac.hops, ac.offset_s), (2, 20e-6));
+    // B's own bursts wait in its queue; A's transit bursts are switched at
+    // B and lose to B's reservations sometimes.
+    assert_eq!(bc.lost, 0);
+    assert!(ac.lost > 0 && ac.lost == ac.blocked, "{ac:?}");
+    let b = r.nodes.iter().find(|n| n.node == "B").unwrap();
+    // Every A -> C burst's BCP is processed at B, except those still
+    // between A and B at the end (at most 1 ms of bursts).
+    assert!(b.bcps <= ac.bursts && ac.bursts - b.bcps < 30, "{b:?} {ac:?}");
+    assert_eq!(b.bursts_dropped, ac.blocked);
+}
