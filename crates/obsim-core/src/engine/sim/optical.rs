@@ -32,6 +32,10 @@ use std::collections::HashMap;
 #[path = "optical_tests.rs"]
 mod tests;
 
+#[cfg(test)]
+#[path = "btcp_tests.rs"]
+mod btcp_tests;
+
 use rand::RngExt;
 use rand_distr::Exp1;
 
@@ -46,6 +50,7 @@ use crate::obs::scheduler::{ChannelScheduler, ChannelSet, ConverterPool, PortSch
 use crate::obs::Burst;
 use crate::results::{BurstLengthResult, NodeResult, PathResult, WavelengthResult};
 use crate::rng::{stream, SimRng};
+use crate::tcp::signal::SignalKind;
 use crate::time::{SimDuration, SimTime};
 
 /// Queues a burst at an ingress edge's unlimited electronic burst queue in
@@ -86,6 +91,7 @@ pub(super) struct SwitchState {
     bcps: u64,
     dropped: u64,
     conversions: u64,
+    signals: u64,
 }
 
 /// Counters of one path and class.
@@ -297,6 +303,11 @@ impl Core {
         self.ports[ch].as_ref()?;
         let u = self.utilisation(ch, measured);
         Some(u.iter().sum::<f64>() / u.len().max(1) as f64)
+    }
+
+    /// Counts `n` burst signals sent by `node`.
+    pub(super) fn count_signals(&mut self, node: NodeId, n: usize) {
+        self.switches[node.index()].signals += n as u64;
     }
 
     /// BCPs sent and bursts refused on channel `ch`.
@@ -513,6 +524,7 @@ impl Simulation<'_> {
         let lost = self.obs.burst_loss[ch.index()]
             .as_mut()
             .is_some_and(|m| m.lose(&slot.burst));
+        let from = c.from;
         let ev = if lost {
             (tail, Event::BurstLost(i))
         } else if to == slot.burst.egress {
@@ -524,6 +536,20 @@ impl Simulation<'_> {
             )
         };
         self.queue.push(ev.0, ev.1);
+        if lost {
+            // The node before the lossy link drops the burst (BNAK).
+            self.nak(i, from);
+        }
+    }
+
+    /// Burst `i` is dropped at `node`: BNAK its senders (yu2004 §IV.C).
+    fn nak(&mut self, i: u32, node: NodeId) {
+        if self.obs.signal_mask & super::SIG_NAK == 0 {
+            return;
+        }
+        let slot = self.obs.slab[i as usize].take().expect("live burst");
+        self.signal_burst(node, &slot.burst, SignalKind::Nak);
+        self.obs.slab[i as usize] = Some(slot);
     }
 
     /// The BCP of burst `i` has been processed at the node it is heading
@@ -590,6 +616,7 @@ impl Simulation<'_> {
 
     /// Burst `i` found no wavelength on `ch` at `node`: drop it there.
     fn block(&mut self, i: u32, node: NodeId, ch: LinkId) {
+        self.nak(i, node);
         self.core.switches[node.index()].dropped += 1;
         self.core.blocked[ch.index()] += 1;
         let slot = self.obs.slab[i as usize].as_ref().expect("live burst");
@@ -634,6 +661,7 @@ impl Simulation<'_> {
         let slot = self.obs.slab[i as usize].take().expect("live burst");
         self.obs.free.push(i);
         let node = slot.burst.egress;
+        self.signal_burst(node, &slot.burst, SignalKind::EgressAck);
         for k in 0..slot.burst.packets.len() {
             let pkt = slot.burst.packets[k];
             self.route_from(node, pkt);
@@ -736,6 +764,7 @@ impl Simulation<'_> {
                 bcps: s.bcps,
                 bursts_dropped: s.dropped,
                 conversions: s.conversions,
+                signals_sent: s.signals,
             })
             .collect();
         let mut paths = Vec::new();

@@ -506,6 +506,9 @@ length = "40 us"
     let b = r.nodes.iter().find(|n| n.node == "B").unwrap();
     // Every A -> C burst's BCP is processed at B, except those still
     // between A and B at the end (at most 1 ms of bursts).
-    assert!(b.bcps <= ac.bursts && ac.bursts - b.bcps < 30, "{b:?} {ac:?}");
+    assert!(
+        b.bcps <= ac.bursts && ac.bursts - b.bcps < 30,
+        "{b:?} {ac:?}"
+    );
     assert_eq!(b.bursts_dropped, ac.blocked);
 }
