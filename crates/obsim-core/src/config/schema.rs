@@ -64,6 +64,7 @@ pub(crate) const TCP_KEYS: &[&str] = &[
     "limited_transmit",
     "reno_recover_check",
     "newreno_timer",
+    "partial_window_deflation",
     "fto_detection",
     "back_source",
     "max_consecutive_fto",
@@ -270,6 +271,7 @@ struct TcpOverrides {
     limited_transmit: Option<bool>,
     reno_recover_check: Option<bool>,
     newreno_slow_but_steady: Option<bool>,
+    partial_window_deflation: Option<bool>,
     fto_detection: Option<&'static str>,
     back_source: Option<BackSource>,
     max_consecutive_fto: Option<u32>,
@@ -368,6 +370,7 @@ fn parse_tcp(errs: &mut Errors, path: &str, val: &Val) -> TcpOverrides {
             choice(v, &["impatient", "slow_but_steady"]).map(|c| c == "slow_but_steady")
         })
         .value();
+    o.partial_window_deflation = t.get(errs, "partial_window_deflation", boolean).value();
     if let Some(rv) = t.raw("rto") {
         let rpath = t.key_path("rto");
         if let Some(r) = Table::open(errs, &rpath, rv, RTO_KEYS) {
@@ -418,6 +421,10 @@ impl TcpOverrides {
         set(&mut c.limited_transmit, self.limited_transmit);
         set(&mut c.reno_recover_check, self.reno_recover_check);
         set(&mut c.newreno_slow_but_steady, self.newreno_slow_but_steady);
+        set(
+            &mut c.partial_window_deflation,
+            self.partial_window_deflation,
+        );
         // Burst TCP (yu2004 §IV): the detection method, then its parameters
         // (a later table keeps what an earlier one set unless it changes it).
         let limit = self

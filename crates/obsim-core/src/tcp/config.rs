@@ -195,6 +195,16 @@ pub struct TcpConfig {
     /// its default until 2003-05-05) instead of only on the first
     /// ("Impatient", RFC 6582 §3.2 step 5; ns-2 `newreno_changes1_ 1`).
     pub newreno_slow_but_steady: bool,
+    /// What a `NewReno` partial ACK does to the window (RFC 6582 §3.2 step 5,
+    /// ns-2 `partial_window_deflation_`). True: "deflate the congestion
+    /// window by the amount of new data acknowledged ... add back one SMSS"
+    /// (RFC 6582; ns-2 `partial_window_deflation_ 1`, its default since
+    /// 2003-05-05). False: drop the whole fast-recovery inflation, so cwnd =
+    /// ssthresh, and let later duplicate ACKs inflate it again by one each
+    /// (ns-2 `partial_window_deflation_ 0`, the default until 2003-05-05:
+    /// `dupwnd_ = 0` in `NewRenoTcpAgent::recv`, cwnd_ untouched). Only
+    /// `NewReno` reads it: Reno leaves recovery on the first new ACK.
+    pub partial_window_deflation: bool,
     /// Burst TCP false-timeout detection (yu2004 §IV); `None` in every
     /// profile.
     pub fto: FtoDetection,
