@@ -61,7 +61,19 @@ else:  # pragma: no cover - Python < 3.11
 EXPERIMENT_SCHEMA = 1
 """Version of the experiment description stored in a result directory."""
 
-TABLE_NAMES = ("flows", "links", "trace", "bursts", "series", "traffic", "meta")
+TABLE_NAMES = (
+    "flows",
+    "links",
+    "trace",
+    "bursts",
+    "series",
+    "nodes",
+    "paths",
+    "burst_lengths",
+    "wavelengths",
+    "traffic",
+    "meta",
+)
 """Where a metric can read a column from (``meta``: the run facts)."""
 
 AGGREGATIONS = ("sum", "mean", "min", "max", "median", "std", "count", "first", "last")

@@ -36,13 +36,26 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .api import ScenarioSource
 
-TABLES = ("flows", "links", "trace", "bursts", "series", "traffic")
+TABLES = (
+    "flows",
+    "links",
+    "trace",
+    "bursts",
+    "series",
+    "nodes",
+    "paths",
+    "burst_lengths",
+    "wavelengths",
+    "traffic",
+)
 # The bursts table of a run without OBS edges.
 _EMPTY_BURSTS = pa.table(
     {"metric": pa.array([], pa.string()), "value": pa.array([], pa.int64()), "count": pa.array([], pa.int64())}
 )
 # Tables written only when they have rows.
-OPTIONAL_TABLES = ("trace", "bursts", "series", "traffic")
+OPTIONAL_TABLES = ("trace", "bursts", "series", "nodes", "paths", "burst_lengths", "wavelengths", "traffic")
+# Optical-core tables (docs/MODEL.md, "Optical core"): empty without optical links.
+OPTICAL_TABLES = ("nodes", "paths", "burst_lengths", "wavelengths")
 """Names of the result tables, in the order they are written."""
 
 META_SCHEMA = 1
@@ -92,6 +105,14 @@ class Results:
         series: aggregate series sampled every ``metrics.sample_interval``:
             active flows, aggregated throughput Σ cwnd·MSS/RTT, normalized
             cwnd, flows that lost since the previous sample.
+        nodes: one row per edge and core node: BCPs processed, bursts
+            dropped for lack of a wavelength, conversions.
+        paths: one row per (ingress, egress, class) of bursts sent after
+            warm-up: bursts, lost, blocked, bytes, loss ratio.
+        burst_lengths: assembled bursts sent and lost per (ingress, egress,
+            burst-length bin in packets) after warm-up.
+        wavelengths: one row per wavelength of each optical link direction:
+            bursts carried and utilisation.
         traffic: one row per UDP cross-traffic source (``[[traffic]]``):
             datagrams sent, delivered, dropped and in flight, bytes delivered
             and throughput in the measured window; empty without sources.
@@ -109,6 +130,10 @@ class Results:
     trace: pa.Table
     bursts: pa.Table
     series: pa.Table
+    nodes: pa.Table
+    paths: pa.Table
+    burst_lengths: pa.Table
+    wavelengths: pa.Table
     traffic: pa.Table
     scenario: Dict[str, Any]
     scenario_text: str
@@ -126,6 +151,7 @@ class Results:
         scenario: Dict[str, Any],
         bursts: Optional[pa.Table] = None,
         series: Optional[pa.Table] = None,
+        optical: Optional[Mapping[str, pa.Table]] = None,
         traffic: Optional[pa.Table] = None,
         scenario_text: str,
         scenario_format: str,
@@ -138,6 +164,8 @@ class Results:
         self.trace = trace
         self.bursts = bursts if bursts is not None else _EMPTY_BURSTS
         self.series = series if series is not None else pa.table({"time_s": pa.array([], pa.float64())})
+        for name in OPTICAL_TABLES:
+            setattr(self, name, (optical or {}).get(name, pa.table({})))
         self.traffic = traffic if traffic is not None else pa.table({"source": pa.array([], pa.int64())})
         self.scenario = scenario
         self.scenario_text = scenario_text
@@ -178,6 +206,7 @@ class Results:
             trace=_table(raw["trace"]),
             bursts=_table(raw["bursts"]) if "bursts" in raw else None,
             series=_table(raw["series"]) if "series" in raw else None,
+            optical={name: _table(raw[name]) for name in OPTICAL_TABLES if name in raw},
             traffic=_table(raw["traffic"]) if "traffic" in raw else None,
             scenario=scenario,
             scenario_text=source.text,

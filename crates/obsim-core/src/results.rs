@@ -18,8 +18,101 @@ pub struct RunResults {
     pub bursts: BurstHistTable,
     /// Aggregate series sampled every `metrics.sample_interval`.
     pub series: crate::metrics::aggregate::SeriesTable,
+    /// One row per edge and core node: BCPs processed, bursts dropped
+    /// (empty without optical links).
+    pub nodes: Vec<NodeResult>,
+    /// One row per (ingress, egress, class) with bursts sent after warm-up.
+    pub paths: Vec<PathResult>,
+    /// Assembled bursts sent and lost per (ingress, egress, burst-length
+    /// bin) after warm-up (gurel2008 Fig. 11).
+    pub burst_lengths: Vec<BurstLengthResult>,
+    /// One row per wavelength of every optical link direction.
+    pub wavelengths: Vec<WavelengthResult>,
     /// One row per UDP traffic source (`[[traffic]]`), in source-id order.
     pub traffic: Vec<TrafficResult>,
+}
+
+/// Per switching node (edge or core) results, whole run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct NodeResult {
+    /// Node name.
+    pub node: String,
+    /// `"edge"` or `"core"`.
+    pub kind: String,
+    /// Burst control packets processed (core nodes; JET, one per burst
+    /// crossing the node).
+    pub bcps: u64,
+    /// Bursts dropped here because no allowed wavelength was free on the
+    /// output fibre (bufferless contention).
+    pub bursts_dropped: u64,
+    /// Wavelength conversions made with the node's converters (partial
+    /// conversion; full conversion is not counted).
+    pub conversions: u64,
+    /// Burst ACKs and NAKs sent to Burst TCP senders (yu2004 §IV.B-C).
+    pub signals_sent: u64,
+}
+
+/// Bursts between one ingress and one egress edge, counted for bursts that
+/// left the ingress after warm-up.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PathResult {
+    /// Ingress edge node name.
+    pub ingress: String,
+    /// Egress edge node name.
+    pub egress: String,
+    /// `"tcp"` for assembled bursts, `"background"` for generated ones.
+    pub class: String,
+    /// Optical hops (links) on the path.
+    pub hops: u32,
+    /// JET offset of the path without any extra offset: Σ Δ of the nodes
+    /// after the ingress, seconds.
+    pub offset_s: f64,
+    /// Bursts sent.
+    pub bursts: u64,
+    /// Bursts lost anywhere on the path (contention or a burst loss model).
+    pub lost: u64,
+    /// Of those, bursts dropped for lack of a wavelength (contention).
+    pub blocked: u64,
+    /// Wire bytes sent.
+    pub bytes: u64,
+    /// `lost / bursts` (NaN without bursts).
+    pub loss_ratio: f64,
+}
+
+/// Assembled bursts of one length bin between one ingress and one egress.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BurstLengthResult {
+    /// Ingress edge node name.
+    pub ingress: String,
+    /// Egress edge node name.
+    pub egress: String,
+    /// Smallest packet count in the bin.
+    pub packets_lo: u32,
+    /// Largest packet count in the bin.
+    pub packets_hi: u32,
+    /// Bursts sent.
+    pub bursts: u64,
+    /// Bursts lost.
+    pub lost: u64,
+    /// `lost / bursts`.
+    pub loss_ratio: f64,
+}
+
+/// One wavelength (data channel) of an optical link direction.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct WavelengthResult {
+    /// Link direction index (as in the links table).
+    pub link: u32,
+    /// Transmitting node name.
+    pub from: String,
+    /// Receiving node name.
+    pub to: String,
+    /// Wavelength index.
+    pub wavelength: u32,
+    /// Bursts carried (whole run).
+    pub bursts: u64,
+    /// Fraction of the measured window the wavelength was reserved.
+    pub utilisation: f64,
 }
 
 /// Histograms of burst composition, as rows (`metric`, `value`, `count`):
@@ -121,6 +214,23 @@ pub struct FlowResult {
     /// Timeouts judged false by Burst TCP (`fto_detection`) and handled like
     /// a triple-duplicate loss (included in `to_events`).
     pub fto_judged_false: u64,
+    /// FTO responses a BNAK started before the timer fired (whole run;
+    /// included in `fto_judged_false`, not in `to_events`).
+    pub early_fto_events: u64,
+    /// Burst ACKs/NAKs received by the sender (whole run).
+    pub signals_received: u64,
+    /// Judgements "false timeout" (timer or BNAK) where the segment at
+    /// `snd_una` was last lost in the optical core: right (whole run).
+    pub judged_false_right: u64,
+    /// Judgements "false timeout" where it was lost elsewhere (access
+    /// network) or not lost: wrong.
+    pub judged_false_wrong: u64,
+    /// Timeouts judged true where the segment was lost outside the core, or
+    /// not lost (a spurious timeout): right.
+    pub judged_true_right: u64,
+    /// Timeouts judged true where it was lost in the core: wrong (every
+    /// timeout of plain TCP after a burst loss counts here).
+    pub judged_true_wrong: u64,
     /// Data packets of this flow dropped in the network (whole run).
     pub packets_dropped: u64,
     /// Data packets that reached the receiver, duplicates included (whole run).
@@ -163,12 +273,20 @@ pub struct LinkResult {
     pub drops_buffer: u64,
     /// Packets dropped by the loss model (whole run).
     pub drops_loss: u64,
-    /// Fraction of the measured window the transmitter was busy.
+    /// Fraction of the measured window the transmitter was busy (optical
+    /// links: mean over the W wavelengths of the reserved fraction).
     pub utilisation: f64,
     /// Bursts sent on this channel (optical links; whole run).
     pub bursts: u64,
     /// Bursts lost by its burst loss model (whole run).
     pub bursts_lost: u64,
+    /// Data wavelengths W (optical links; 0 for electronic links).
+    pub wavelengths: u32,
+    /// Burst control packets sent on this link direction (whole run).
+    pub bcps: u64,
+    /// Bursts refused at this output fibre for lack of a wavelength (whole
+    /// run; bufferless ports only).
+    pub bursts_blocked: u64,
     /// Mean rate of the bytes entering the channel per `metrics.throughput_bin`
     /// (optical channels, measured window), bit/s; NaN otherwise.
     pub bin_rate_mean_bps: f64,

@@ -50,6 +50,15 @@ pub fn uniform01(rng: &mut SimRng) -> f64 {
     (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
+/// A uniform draw in `0..n` (Lemire's multiply-shift; the bias is below
+/// 2^-32 for any `n` we use, and the draw takes exactly one rng output, so
+/// streams stay aligned across platforms).
+#[inline]
+pub fn uniform_below(rng: &mut SimRng, n: u32) -> u32 {
+    use rand::Rng;
+    ((u128::from(rng.next_u64()) * u128::from(n.max(1))) >> 64) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

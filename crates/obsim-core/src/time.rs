@@ -123,6 +123,15 @@ impl AddAssign<SimDuration> for SimTime {
         self.0 = self.0.saturating_add(d.0);
     }
 }
+impl Sub<SimDuration> for SimTime {
+    type Output = SimTime;
+    /// The instant `d` earlier; panics in debug builds before time zero.
+    #[inline]
+    fn sub(self, d: SimDuration) -> SimTime {
+        debug_assert!(self.0 >= d.0, "before time zero: {self:?} - {d:?}");
+        SimTime(self.0.saturating_sub(d.0))
+    }
+}
 impl Sub<SimTime> for SimTime {
     type Output = SimDuration;
     /// Elapsed time; panics in debug builds if time would run backwards.

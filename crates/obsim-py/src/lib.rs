@@ -217,6 +217,10 @@ struct Converted {
     trace: columns::Columns,
     bursts: columns::Columns,
     series: columns::Columns,
+    nodes: columns::Columns,
+    paths: columns::Columns,
+    burst_lengths: columns::Columns,
+    wavelengths: columns::Columns,
     traffic: columns::Columns,
     resolved: String,
 }
@@ -231,6 +235,10 @@ impl Converted {
             trace: columns::struct_to_columns(&results.trace)?,
             bursts: columns::struct_to_columns(&results.bursts)?,
             series: columns::struct_to_columns(&results.series)?,
+            nodes: columns::rows_to_columns(&results.nodes)?,
+            paths: columns::rows_to_columns(&results.paths)?,
+            burst_lengths: columns::rows_to_columns(&results.burst_lengths)?,
+            wavelengths: columns::rows_to_columns(&results.wavelengths)?,
             traffic: columns::rows_to_columns(&results.traffic)?,
             resolved,
         })
@@ -245,6 +253,13 @@ impl Converted {
         out.set_item("trace", columns::columns_to_py(py, self.trace)?)?;
         out.set_item("bursts", columns::columns_to_py(py, self.bursts)?)?;
         out.set_item("series", columns::columns_to_py(py, self.series)?)?;
+        out.set_item("nodes", columns::columns_to_py(py, self.nodes)?)?;
+        out.set_item("paths", columns::columns_to_py(py, self.paths)?)?;
+        out.set_item(
+            "burst_lengths",
+            columns::columns_to_py(py, self.burst_lengths)?,
+        )?;
+        out.set_item("wavelengths", columns::columns_to_py(py, self.wavelengths)?)?;
         out.set_item("traffic", columns::columns_to_py(py, self.traffic)?)?;
         out.set_item("scenario", self.resolved)?;
         Ok(out)

@@ -143,8 +143,8 @@ def obs_path(
         "nodes": [
             {"name": "src", "kind": "host"},
             {"name": "E1", "kind": "edge", "assembly": dict(edge)},
-            {"name": "C1", "kind": "router"},
-            {"name": "C2", "kind": "router"},
+            {"name": "C1", "kind": "core"},
+            {"name": "C2", "kind": "core"},
             {"name": "E2", "kind": "edge", "assembly": dict(edge)},
             {"name": "dst", "kind": "host"},
         ],

@@ -8,6 +8,7 @@
 
 pub mod error;
 mod obs;
+mod optical;
 pub mod scenario;
 pub mod schema;
 pub mod traffic;

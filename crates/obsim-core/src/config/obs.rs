@@ -28,6 +28,7 @@ pub(crate) const ASSEMBLY_KEYS: &[&str] = &[
     "header",
     "guard",
     "acks",
+    "extra_offset",
 ];
 /// Keys of a `burst_loss` table.
 pub(crate) const BURST_LOSS_KEYS: &[&str] = &["p", "pattern", "batch", "index", "flow"];
@@ -196,6 +197,7 @@ pub(crate) fn assembly(errs: &mut Errors, path: &str, value: &Val) -> Option<Edg
             })
         })
         .or(AckHandling::Bypass);
+    let extra_offset = t.get(errs, "extra_offset", duration).or(SimDuration::ZERO);
     let uses = |key: &str, users: &[&str]| -> Option<String> {
         (t.has(key) && !users.contains(&selection_name)).then(|| {
             format!(
@@ -235,6 +237,7 @@ pub(crate) fn assembly(errs: &mut Errors, path: &str, value: &Val) -> Option<Edg
             guard: guard?,
         },
         acks: acks?,
+        extra_offset: extra_offset?,
     })
 }
 

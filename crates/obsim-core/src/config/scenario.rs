@@ -36,6 +36,11 @@ pub struct Scenario {
     pub trace: TraceSpec,
     /// Aggregate metrics of TCP-over-OBS studies (`[metrics]`).
     pub metrics: MetricsSpec,
+    /// Network-wide optical switching defaults (`[optical]`); each edge and
+    /// core node's resolved settings are in [`NodeSpec::switch`].
+    pub optical: SwitchSpec,
+    /// Background burst generators (`[[generators]]`, gurel2008 §4).
+    pub generators: Vec<GeneratorSpec>,
     /// UDP cross-traffic sources (`[[traffic]]`), one entry per source after
     /// expanding `count` and source lists.
     pub traffic: Vec<super::traffic::TrafficSpec>,
@@ -52,6 +57,10 @@ pub struct MetricsSpec {
     /// Bin width of the bytes-per-bin profile of every optical channel
     /// (`throughput_bin`, default 3 ms: gonzalez2009 §4); `None` disables it.
     pub throughput_bin: Option<SimDuration>,
+    /// Width, in packets, of the burst-length bins of the loss-vs-length
+    /// table (`burst_length_bin`, default 6: gurel2008 Fig. 11 groups bursts
+    /// of 1-60 packets into 10 bins).
+    pub burst_length_bin: u32,
 }
 
 impl Default for MetricsSpec {
@@ -59,6 +68,7 @@ impl Default for MetricsSpec {
         Self {
             sample_interval: SimDuration::from_millis(700),
             throughput_bin: Some(SimDuration::from_millis(3)),
+            burst_length_bin: 6,
         }
     }
 }
@@ -85,6 +95,138 @@ pub enum NodeKind {
     /// bursts (ingress) and disassembles bursts leaving it (egress)
     /// (gurel2008 §2, gonzalez2009 §2). Forwards transit traffic.
     Edge,
+    /// An OBS core node: a bufferless optical cross-connect that processes
+    /// each burst control packet (per-hop delay Δ) and reserves an output
+    /// wavelength for the burst (JET, Qiao and Yoo 1999; gurel2008 §1, §4).
+    /// Has optical links only.
+    Core,
+}
+
+/// Wavelength conversion at a switching node (`conversion`): gonzalez2009
+/// §4 compares full, partial and no conversion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Conversion {
+    /// Any output wavelength (a converter per channel).
+    Full,
+    /// Wavelength continuity: a burst keeps the wavelength its ingress chose.
+    None,
+    /// A pool of `converters` shared per node or per output port: the burst
+    /// keeps its wavelength unless a converter is free for its duration.
+    Partial,
+}
+
+/// Who shares the converters of partial conversion (`converter_sharing`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ConverterSharing {
+    /// One pool of k converters for the whole node (share-per-node).
+    Node,
+    /// One pool of k converters per output fibre (share-per-link).
+    Port,
+}
+
+/// What an ingress edge does with a burst whose first optical link has no
+/// free wavelength (`edge_queue`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EdgeQueue {
+    /// Bursts wait in an unlimited electronic burst queue and go out on the
+    /// wavelength that frees first (gurel2008 §2: no loss at the edge).
+    Unlimited,
+    /// The edge is bufferless like a core node: the burst is scheduled by
+    /// the node's scheduler at its departure time or dropped (the Erlang B
+    /// loss system).
+    None,
+}
+
+/// Optical switching settings of one node (`[optical]` defaults overridden
+/// by `[nodes.switch]`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SwitchSpec {
+    /// BCP processing time Δ at this node (`processing`, default 0): the BCP
+    /// waits Δ before it reserves the output channel, and the ingress offset
+    /// adds Δ of every node after it on the path (Qiao and Yoo 1999;
+    /// gurel2008 §4 uses Δ = 50-500 µs).
+    pub processing: SimDuration,
+    /// Channel scheduler of the node's output ports (`scheduler`, default
+    /// `"lauc-vf"`, the one gurel2008 §4 and gonzalez2009 §4 use).
+    pub scheduler: crate::obs::scheduler::SchedulerKind,
+    /// Wavelength conversion (`conversion`, default `"full"`).
+    pub conversion: Conversion,
+    /// Converters k for partial conversion (`converters`, default 0).
+    pub converters: u16,
+    /// Sharing of the k converters (`converter_sharing`, default `"node"`).
+    pub converter_sharing: ConverterSharing,
+    /// Ingress behaviour when no wavelength is free (`edge_queue`, default
+    /// `"unlimited"`; edge nodes only).
+    pub edge_queue: EdgeQueue,
+    /// Wire size of a burst ACK or NAK this node sends (`signal_size`,
+    /// default 40 B: an IP + TCP header; yu2004 gives no size).
+    pub signal_size: u32,
+}
+
+impl Default for SwitchSpec {
+    fn default() -> Self {
+        Self {
+            processing: SimDuration::ZERO,
+            scheduler: crate::obs::scheduler::SchedulerKind::LaucVf,
+            conversion: Conversion::Full,
+            converters: 0,
+            converter_sharing: ConverterSharing::Node,
+            edge_queue: EdgeQueue::Unlimited,
+            signal_size: 40,
+        }
+    }
+}
+
+/// Distribution of generated burst lengths (`distribution`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LengthDistribution {
+    /// Exponential with the given mean (gurel2008 §4: mean 1/μ).
+    Exponential,
+    /// Every burst has the mean length.
+    Fixed,
+}
+
+/// Mean length of a generated burst (`length`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BurstLength {
+    /// Time on a wavelength; converted to bytes at the rate of the
+    /// generator's first optical link.
+    Time(SimDuration),
+    /// Bytes on the wire.
+    Bytes(u64),
+}
+
+/// A background burst generator (`[[generators]]`, gurel2008 §4): Poisson
+/// burst arrivals at an edge node, lengths exponential or fixed, egress
+/// uniform over a set of edge nodes. Its bursts carry no packets; they only
+/// load the core.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GeneratorSpec {
+    /// Name (`name`, default `"generators[i]"`).
+    pub name: String,
+    /// Ingress edge node (`at`).
+    pub at: NodeId,
+    /// Egress edge nodes, each equally likely (`to`, default every other
+    /// edge node).
+    pub to: Vec<NodeId>,
+    /// Mean time between bursts 1/λ, exponential (`interarrival`).
+    pub interarrival: SimDuration,
+    /// Mean burst length 1/μ (`length`).
+    pub length: BurstLength,
+    /// Length distribution (`distribution`, default `"exponential"`).
+    pub distribution: LengthDistribution,
+    /// First possible arrival (`start`, default 0).
+    pub start: SimTime,
+    /// No arrivals at or after this time (`stop`, default: never).
+    pub stop: Option<SimTime>,
+    /// Extra offset of this burst class on top of the hop offset
+    /// (`extra_offset`, default 0).
+    pub extra_offset: SimDuration,
 }
 
 /// What an edge node does with ACKs entering the optical domain.
@@ -106,6 +248,10 @@ pub struct EdgeSpec {
     pub assembly: crate::obs::assembly::AssemblyConfig,
     /// ACK handling (`acks`, default `"bypass"`).
     pub acks: AckHandling,
+    /// Extra offset of this edge's bursts on top of the hop offset
+    /// (`extra_offset`, default 0): a per-class offset (Yoo, Qiao, Dixit
+    /// 2000 give higher classes extra offset).
+    pub extra_offset: SimDuration,
 }
 
 /// One node (`[[nodes]]`).
@@ -115,16 +261,24 @@ pub struct NodeSpec {
     pub name: String,
     /// Role (`nodes[i].kind`, default `"router"`).
     pub kind: NodeKind,
-    /// Burst assembly, for edge nodes only.
+    /// Burst assembly, for edge nodes with TCP traffic entering the optical
+    /// domain (optional for generator-only edges).
     pub edge: Option<EdgeSpec>,
+    /// Optical switching settings (`[optical]` overridden by
+    /// `[nodes.switch]`); read for edge and core nodes.
+    pub switch: SwitchSpec,
 }
 
-/// What makes a link optical (`kind = "optical"`): it carries bursts as
-/// single objects, one at a time per direction (one wavelength), behind an
-/// unlimited electronic burst queue at the sending edge (no loss at the
-/// edge, gurel2008 §2).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+/// What makes a link optical (`kind = "optical"`): a fibre with W data
+/// wavelengths per direction that carries bursts as single objects, one per
+/// wavelength at a time. An ingress edge queues bursts for it without limit
+/// (gurel2008 §2) unless its `edge_queue` is `"none"`; a core node reserves a
+/// wavelength per burst or drops it (JET, bufferless core).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OpticalSpec {
+    /// Data wavelengths W per direction (`wavelengths`, default 1); `rate`
+    /// is the rate of each.
+    pub wavelengths: u16,
     /// Per-burst loss on `from -> to` (`burst_loss`).
     pub burst_loss: Option<crate::obs::loss::BurstLossSpec>,
     /// Per-burst loss on `to -> from` (`reverse_burst_loss`).

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use super::error::ConfigErrors;
 use super::scenario::{
     AppSpec, Buffer, FlowSpec, LinkSpec, LossSpec, MetricsSpec, NodeKind, NodeSpec, OpticalSpec,
-    Routing, Scenario, StartSpec, TraceSpec,
+    Routing, Scenario, StartSpec, SwitchSpec, TraceSpec,
 };
 use super::units::{self, quote, Amount, UnitError, DURATION_UNITS, RATE_UNITS, SIZE_UNITS};
 use super::walk::{
@@ -17,7 +17,9 @@ use super::walk::{
     Errors, Table, Val,
 };
 use crate::ids::{FlowId, NodeId};
-use crate::tcp::config::{FtoDetection, RtoEstimator, SsthreshBasis, TcpConfig, Variant};
+use crate::tcp::config::{
+    BackSource, FtoDetection, RtoEstimator, SsthreshBasis, TcpConfig, Variant,
+};
 use crate::tcp::profile::{profile, PROFILES};
 use crate::time::{SimDuration, SimTime};
 
@@ -40,9 +42,11 @@ pub(crate) const TOP_KEYS: &[&str] = &[
     "flows",
     "trace",
     "metrics",
+    "optical",
+    "generators",
     "traffic",
 ];
-pub(crate) const METRICS_KEYS: &[&str] = &["sample_interval", "throughput_bin"];
+pub(crate) const METRICS_KEYS: &[&str] = &["sample_interval", "throughput_bin", "burst_length_bin"];
 pub(crate) const SIM_KEYS: &[&str] = &["duration", "warmup", "seed", "stop", "routing"];
 pub(crate) const TCP_KEYS: &[&str] = &[
     "profile",
@@ -62,8 +66,10 @@ pub(crate) const TCP_KEYS: &[&str] = &[
     "limited_transmit",
     "reno_recover_check",
     "newreno_timer",
+    "partial_window_deflation",
     "fto_detection",
-    "ble_max_consecutive_fto",
+    "back_source",
+    "max_consecutive_fto",
     "rto",
 ];
 pub(crate) const RTO_KEYS: &[&str] = &[
@@ -75,7 +81,7 @@ pub(crate) const RTO_KEYS: &[&str] = &[
     "max_backoff",
     "ns2_rfc2988",
 ];
-pub(crate) const NODE_KEYS: &[&str] = &["name", "kind", "assembly"];
+pub(crate) const NODE_KEYS: &[&str] = &["name", "kind", "assembly", "switch"];
 pub(crate) const LINK_KEYS: &[&str] = &[
     "from",
     "to",
@@ -88,6 +94,7 @@ pub(crate) const LINK_KEYS: &[&str] = &[
     "kind",
     "burst_loss",
     "reverse_burst_loss",
+    "wavelengths",
 ];
 pub(crate) const FLOW_KEYS: &[&str] = &["name", "from", "to", "count", "start", "size", "tcp"];
 pub(crate) const TRACE_KEYS: &[&str] = &["cwnd", "seq", "interval", "flows"];
@@ -266,8 +273,10 @@ struct TcpOverrides {
     limited_transmit: Option<bool>,
     reno_recover_check: Option<bool>,
     newreno_slow_but_steady: Option<bool>,
+    partial_window_deflation: Option<bool>,
     fto_detection: Option<&'static str>,
-    ble_max_consecutive_fto: Option<u32>,
+    back_source: Option<BackSource>,
+    max_consecutive_fto: Option<u32>,
     rto_ns2_rfc2988: Option<bool>,
     rto_estimator: Option<RtoEstimator>,
     rto_initial: Option<SimDuration>,
@@ -342,16 +351,28 @@ fn parse_tcp(errs: &mut Errors, path: &str, val: &Val) -> TcpOverrides {
     o.limited_transmit = t.get(errs, "limited_transmit", boolean).value();
     o.reno_recover_check = t.get(errs, "reno_recover_check", boolean).value();
     o.fto_detection = t
-        .get(errs, "fto_detection", |v| choice(v, &["none", "ble"]))
+        .get(errs, "fto_detection", |v| {
+            choice(v, &["none", "ble", "back", "bnak"])
+        })
         .value();
-    o.ble_max_consecutive_fto = t
-        .get(errs, "ble_max_consecutive_fto", |v| u32_in(v, 0, u32::MAX))
+    o.back_source = t
+        .get(errs, "back_source", |v| {
+            choice(v, &["ingress", "egress", "both"]).map(|c| match c {
+                "ingress" => BackSource::Ingress,
+                "egress" => BackSource::Egress,
+                _ => BackSource::Both,
+            })
+        })
+        .value();
+    o.max_consecutive_fto = t
+        .get(errs, "max_consecutive_fto", |v| u32_in(v, 0, u32::MAX))
         .value();
     o.newreno_slow_but_steady = t
         .get(errs, "newreno_timer", |v| {
             choice(v, &["impatient", "slow_but_steady"]).map(|c| c == "slow_but_steady")
         })
         .value();
+    o.partial_window_deflation = t.get(errs, "partial_window_deflation", boolean).value();
     if let Some(rv) = t.raw("rto") {
         let rpath = t.key_path("rto");
         if let Some(r) = Table::open(errs, &rpath, rv, RTO_KEYS) {
@@ -402,31 +423,39 @@ impl TcpOverrides {
         set(&mut c.limited_transmit, self.limited_transmit);
         set(&mut c.reno_recover_check, self.reno_recover_check);
         set(&mut c.newreno_slow_but_steady, self.newreno_slow_but_steady);
-        // Burst TCP (yu2004 §IV): the detection method, then its parameter.
-        match self.fto_detection {
-            Some("ble") => {
-                let limit = match c.fto {
-                    FtoDetection::Ble {
-                        max_consecutive_fto,
-                    } => max_consecutive_fto,
-                    FtoDetection::None => crate::tcp::timeout::DEFAULT_MAX_CONSECUTIVE_FTO,
-                };
-                c.fto = FtoDetection::Ble {
-                    max_consecutive_fto: limit,
-                };
-            }
-            Some(_) => c.fto = FtoDetection::None,
-            None => {}
-        }
-        if let (
-            Some(n),
-            FtoDetection::Ble {
-                max_consecutive_fto,
+        set(
+            &mut c.partial_window_deflation,
+            self.partial_window_deflation,
+        );
+        // Burst TCP (yu2004 §IV): the detection method, then its parameters
+        // (a later table keeps what an earlier one set unless it changes it).
+        let limit = self
+            .max_consecutive_fto
+            .or(c.fto.max_consecutive_fto())
+            .unwrap_or(crate::tcp::timeout::DEFAULT_MAX_CONSECUTIVE_FTO);
+        let source = self.back_source.unwrap_or(match c.fto {
+            FtoDetection::Back { source, .. } => source,
+            _ => BackSource::Both,
+        });
+        let method = self.fto_detection.or(match c.fto {
+            FtoDetection::None => None,
+            FtoDetection::Ble { .. } => Some("ble"),
+            FtoDetection::Back { .. } => Some("back"),
+            FtoDetection::Bnak { .. } => Some("bnak"),
+        });
+        c.fto = match method {
+            Some("ble") => FtoDetection::Ble {
+                max_consecutive_fto: limit,
             },
-        ) = (self.ble_max_consecutive_fto, &mut c.fto)
-        {
-            *max_consecutive_fto = n;
-        }
+            Some("back") => FtoDetection::Back {
+                source,
+                max_consecutive_fto: limit,
+            },
+            Some("bnak") => FtoDetection::Bnak {
+                max_consecutive_fto: limit,
+            },
+            _ => FtoDetection::None,
+        };
         set(&mut c.rto.ns2_rfc2988, self.rto_ns2_rfc2988);
         set(&mut c.rto.estimator, self.rto_estimator);
         set(&mut c.rto.initial, self.rto_initial);
@@ -491,6 +520,7 @@ pub fn build(root: &Val) -> Result<Scenario, ConfigErrors> {
     errs.finish(s)
 }
 
+#[allow(clippy::too_many_lines)]
 fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
     let empty = Val::Table(Vec::new());
     let top = Table::open(errs, "", root, TOP_KEYS)?;
@@ -549,11 +579,26 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
     // The [tcp] table alone must resolve (reports rto.min > rto.max there).
     let tcp_top_ok = resolve_tcp(errs, &tcp_top, None).is_some();
 
+    // [optical]: switching defaults every edge and core node starts from.
+    let optical = super::optical::switch(
+        errs,
+        "optical",
+        top.raw("optical").unwrap_or(&empty),
+        &SwitchSpec::default(),
+    );
     // [[nodes]]
-    let (nodes, names) = build_nodes(errs, &top);
+    let (nodes, names) = build_nodes(errs, &top, optical.as_ref());
     // [[links]]
     let (links, seg_refs) = build_links(errs, &top, &names);
     let topology_ok = nodes.iter().all(Option::is_some) && links.iter().all(Option::is_some);
+    let mut generators = None;
+    if topology_ok {
+        let nd: Vec<NodeSpec> = nodes.iter().flatten().cloned().collect();
+        let lk: Vec<LinkSpec> = links.iter().flatten().cloned().collect();
+        super::optical::check_topology(errs, &nd, &lk);
+        let items = table_array(errs, &top, "generators");
+        generators = super::optical::generators(errs, items, &names, &nd);
+    }
     // [[flows]]
     let flows = build_flows(
         errs,
@@ -606,6 +651,8 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
         flows: flows?,
         trace: trace?,
         metrics: metrics?,
+        optical: optical?,
+        generators: generators?,
         traffic: traffic?,
     })
 }
@@ -631,9 +678,15 @@ fn build_metrics(errs: &mut Errors, top: &Table<'_>, empty: &Val) -> Option<Metr
             .or(d.throughput_bin.unwrap_or(SimDuration::from_millis(3)))
             .map(Some),
     };
+    let burst_length_bin = t
+        .get(errs, "burst_length_bin", |v| {
+            count_in(v, 1, i128::from(u32::MAX), "packets").map(|n| n as u32)
+        })
+        .or(d.burst_length_bin);
     Some(MetricsSpec {
         sample_interval: sample_interval?,
         throughput_bin: throughput_bin?,
+        burst_length_bin: burst_length_bin?,
     })
 }
 
@@ -673,6 +726,7 @@ pub(super) fn table_array<'a>(errs: &mut Errors, top: &Table<'a>, key: &str) -> 
 fn build_nodes(
     errs: &mut Errors,
     top: &Table<'_>,
+    optical: Option<&SwitchSpec>,
 ) -> (Vec<Option<NodeSpec>>, BTreeMap<String, NodeId>) {
     let mut nodes = Vec::new();
     let mut names: BTreeMap<String, NodeId> = BTreeMap::new();
@@ -686,23 +740,34 @@ fn build_nodes(
         let n = t.req(errs, "name", "a node name like \"r0\"", name);
         let kind = t
             .get(errs, "kind", |v| {
-                choice(v, &["host", "router", "edge"]).map(|c| match c {
+                choice(v, &["host", "router", "edge", "core"]).map(|c| match c {
                     "host" => NodeKind::Host,
                     "edge" => NodeKind::Edge,
+                    "core" => NodeKind::Core,
                     _ => NodeKind::Router,
                 })
             })
             .or(NodeKind::Router);
+        let switch = match (kind, t.raw("switch"), optical) {
+            (_, _, None) => None,
+            (Some(NodeKind::Edge | NodeKind::Core), Some(sv), Some(base)) => {
+                super::optical::switch(errs, &t.key_path("switch"), sv, base)
+            }
+            (Some(_), Some(_), Some(_)) => {
+                errs.push(
+                    t.key_path("switch"),
+                    "only edge and core nodes switch bursts: set kind = \"edge\" or \"core\", or remove it",
+                );
+                None
+            }
+            (_, _, Some(base)) => Some(*base),
+        };
+        // An edge without [nodes.assembly] only sources generated bursts or
+        // forwards; the engine rejects TCP data that would need assembling
+        // there.
         let edge = match (kind, t.raw("assembly")) {
             (Some(NodeKind::Edge), Some(av)) => {
                 super::obs::assembly(errs, &t.key_path("assembly"), av).map(Some)
-            }
-            (Some(NodeKind::Edge), None) => {
-                errs.push(
-                    t.key_path("assembly"),
-                    "required for an edge node: a table like { trigger = \"timer\", timeout = \"1 ms\" }",
-                );
-                None
             }
             (_, Some(_)) => {
                 errs.push(
@@ -724,8 +789,13 @@ fn build_nodes(
                 names.insert(n.clone(), NodeId(i as u32));
             }
         }
-        nodes.push(match (n, kind, edge) {
-            (Some(name), Some(kind), Some(edge)) => Some(NodeSpec { name, kind, edge }),
+        nodes.push(match (n, kind, edge, switch) {
+            (Some(name), Some(kind), Some(edge), Some(switch)) => Some(NodeSpec {
+                name,
+                kind,
+                edge,
+                switch,
+            }),
             _ => None,
         });
     }
@@ -984,12 +1054,29 @@ fn build_links(
                 }
             }
         }
-        let optical = match (optical, fwd_burst, rev_burst) {
-            (Some(true), Some(burst_loss), Some(reverse_burst_loss)) => Some(Some(OpticalSpec {
-                burst_loss,
-                reverse_burst_loss,
-            })),
-            (Some(false), _, _) => Some(None),
+        let wavelengths = match t.raw("wavelengths") {
+            Some(_) if optical == Some(false) => {
+                errs.push(
+                    t.key_path("wavelengths"),
+                    "only optical links have wavelengths: set kind = \"optical\" or remove it",
+                );
+                None
+            }
+            _ => t
+                .get(errs, "wavelengths", |v| {
+                    count_in(v, 1, i128::from(u16::MAX), "wavelengths").map(|n| n as u16)
+                })
+                .or(1),
+        };
+        let optical = match (optical, fwd_burst, rev_burst, wavelengths) {
+            (Some(true), Some(burst_loss), Some(reverse_burst_loss), Some(wavelengths)) => {
+                Some(Some(OpticalSpec {
+                    wavelengths,
+                    burst_loss,
+                    reverse_burst_loss,
+                }))
+            }
+            (Some(false), _, _, _) => Some(None),
             _ => None,
         };
         links.push(

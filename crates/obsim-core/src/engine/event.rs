@@ -26,6 +26,14 @@ pub enum Event {
         /// Slot in the engine's burst slab.
         burst: u32,
     },
+    /// The burst control packet of the burst in slot `0` has been processed
+    /// (Δ) at the node the burst is heading for: reserve its next link.
+    Bcp(u32),
+    /// The burst in slot `0`, lost by a burst loss model on the link it is
+    /// crossing, would have reached the link's far end now.
+    BurstLost(u32),
+    /// Background burst generator `0` emits a burst.
+    Generate(u32),
     /// An edge node's earliest assembly timer may have expired.
     AssemblyTimer(NodeId),
     /// A flow's application starts sending.

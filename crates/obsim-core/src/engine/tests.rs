@@ -24,6 +24,7 @@ pub(crate) fn path3(
         name: name.into(),
         kind,
         edge: None,
+        switch: crate::config::scenario::SwitchSpec::default(),
     };
     let link = |from: u32, to: u32, rate_bps, loss| LinkSpec {
         from: NodeId(from),
@@ -60,6 +61,8 @@ pub(crate) fn path3(
         }],
         trace: TraceSpec::default(),
         metrics: crate::config::scenario::MetricsSpec::default(),
+        optical: crate::config::scenario::SwitchSpec::default(),
+        generators: Vec::new(),
         traffic: Vec::new(),
     }
 }

@@ -13,6 +13,9 @@ pub enum Payload {
     Data(Segment),
     /// A TCP acknowledgement, from the receiver back to the sender.
     Ack(Ack),
+    /// A burst ACK or NAK from an OBS node to a Burst TCP sender (yu2004
+    /// §IV.B-C); never assembled into bursts.
+    Signal(crate::tcp::signal::BurstSignal),
     /// A UDP datagram of a cross-traffic source (`[[traffic]]`).
     Datagram(Datagram),
 }
@@ -69,6 +72,15 @@ impl Packet {
     pub fn datagram_source(&self) -> Option<u32> {
         match self.payload {
             Payload::Datagram(d) => Some(d.source),
+            _ => None,
+        }
+    }
+
+    /// The segment number of a data packet.
+    #[inline]
+    pub fn data_seq(&self) -> Option<u64> {
+        match self.payload {
+            Payload::Data(s) => Some(s.seq),
             _ => None,
         }
     }

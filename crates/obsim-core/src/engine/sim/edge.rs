@@ -5,15 +5,17 @@
 //! unit in the core").
 
 use super::Simulation;
+use super::{SIG_EGRESS, SIG_INGRESS, SIG_NAK};
 use crate::config::scenario::{AckHandling, NodeKind};
 use crate::engine::event::Event;
-use crate::ids::{FlowId, LinkId, NodeId};
+use crate::ids::{FlowId, NodeId};
 use crate::metrics::aggregate::{BinCounter, Moments};
-use crate::net::Packet;
+use crate::net::{Packet, Payload};
 use crate::obs::assembly::Assembler;
 use crate::obs::loss::BurstLossModel;
 use crate::obs::Burst;
 use crate::rng::stream;
+use crate::tcp::signal::{BurstSignal, SignalKind};
 use crate::time::{SimDuration, SimTime};
 
 /// State of one edge node.
@@ -26,13 +28,7 @@ pub(super) struct EdgeState {
     egress_of: Vec<u32>,
     header: u32,
     guard: SimDuration,
-}
-
-/// A burst in the network, with what its wire size is.
-pub(super) struct BurstSlot {
-    pub(super) burst: Burst,
-    wire_bytes: u64,
-    guard: SimDuration,
+    extra_offset: SimDuration,
 }
 
 /// Everything OBS the simulation owns.
@@ -40,13 +36,11 @@ pub(super) struct BurstSlot {
 pub(super) struct Obs {
     /// Per node: its edge state, if it is an edge node.
     pub(super) edges: Vec<Option<EdgeState>>,
-    /// Per channel: true for optical channels.
-    optical: Vec<bool>,
     /// Per channel: burst loss model of optical channels.
-    burst_loss: Vec<Option<BurstLossModel>>,
+    pub(super) burst_loss: Vec<Option<BurstLossModel>>,
     /// Bursts in flight; `free` lists reusable slots.
-    pub(super) slab: Vec<Option<BurstSlot>>,
-    free: Vec<u32>,
+    pub(super) slab: Vec<Option<super::optical::BurstSlot>>,
+    pub(super) free: Vec<u32>,
     /// Scratch for bursts closed by one call into an assembler.
     closed: Vec<Burst>,
     /// Per flow: bursts carrying its data, and those lost.
@@ -61,8 +55,16 @@ pub(super) struct Obs {
     pub(super) hist_flows: Vec<u64>,
     pub(super) hist_segments: Vec<u64>,
     pub(super) hist_packets: Vec<u64>,
+    /// Per flow scratch for burst signals: (stamp, lowest, highest segment,
+    /// count) of the flow in the burst being signalled.
+    sig_acc: Vec<(u64, u64, u64, u32)>,
+    sig_touched: Vec<u32>,
+    /// Signal packets to send (scratch).
+    sig_out: Vec<Packet>,
+    /// OR of every flow's wanted signals (`SIG_*`).
+    pub(super) signal_mask: u8,
     /// Per channel: bytes per bin of optical channels.
-    bins: Vec<Option<BinCounter>>,
+    pub(super) bins: Vec<Option<BinCounter>>,
 }
 
 fn bump(h: &mut Vec<u64>, i: usize) {
@@ -77,7 +79,6 @@ impl Obs {
     /// channels created link by link (forward, then reverse when duplex).
     pub(super) fn new(sc: &crate::config::Scenario, seed: u64, n_flows: usize) -> Self {
         let n = sc.nodes.len();
-        let mut optical = Vec::new();
         let mut burst_loss = Vec::new();
         let mut bins = Vec::new();
         for l in &sc.links {
@@ -96,7 +97,6 @@ impl Obs {
                 ));
             }
             for (a, b, spec) in dirs {
-                optical.push(l.optical.is_some());
                 bins.push(
                     sc.metrics
                         .throughput_bin
@@ -132,6 +132,7 @@ impl Obs {
                     EdgeState {
                         assembler: Assembler::new(&e.assembly, me, &others, rng),
                         acks: e.acks,
+                        extra_offset: e.extra_offset,
                         timer_at: None,
                         egress_of: vec![u32::MAX; n],
                         header: e.assembly.header_bytes,
@@ -142,11 +143,11 @@ impl Obs {
             .collect();
         Self {
             edges,
-            optical,
             burst_loss,
             bins,
             flow_bursts: vec![(0, 0); n_flows],
             mark: vec![(u64::MAX, 0); n_flows],
+            sig_acc: vec![(u64::MAX, 0, 0, 0); n_flows],
             ..Self::default()
         }
     }
@@ -173,8 +174,13 @@ impl Simulation<'_> {
         let Some(ch) = self.net.routes.next_hop(node, pkt.dst) else {
             return false;
         };
-        // Only ACKs may bypass assembly; data and datagrams are assembled.
-        if !self.obs.optical[ch.index()] || (pkt.is_ack() && edge.acks == AckHandling::Bypass) {
+        // Data and cross-traffic datagrams are assembled; ACKs as configured.
+        let assembles = match pkt.payload {
+            Payload::Data(_) | Payload::Datagram(_) => true,
+            Payload::Ack(_) => edge.acks == AckHandling::Assemble,
+            Payload::Signal(_) => false,
+        };
+        if self.core.ports[ch.index()].is_none() || !assembles {
             return false;
         }
         let egress = self.egress(node, pkt.dst);
@@ -196,8 +202,10 @@ impl Simulation<'_> {
     }
 
     /// The egress edge of traffic entering the optical domain at `ingress`
-    /// towards `dst`: the first edge node reached along the route.
-    fn egress(&mut self, ingress: NodeId, dst: NodeId) -> NodeId {
+    /// towards `dst`: the last node of the route's optical stretch (where
+    /// the next link is electronic). Edge nodes inside the stretch switch
+    /// bursts like core nodes.
+    pub(super) fn egress(&mut self, ingress: NodeId, dst: NodeId) -> NodeId {
         let known = self.obs.edges[ingress.index()]
             .as_ref()
             .map_or(u32::MAX, |e| e.egress_of[dst.index()]);
@@ -205,16 +213,14 @@ impl Simulation<'_> {
             return NodeId(known);
         }
         let mut n = ingress;
-        let mut guard = 0;
+        let mut hops = 0;
         while let Some(ch) = self.net.routes.next_hop(n, dst) {
-            let c = &self.net.channels[ch.index()];
-            n = c.to;
-            guard += 1;
-            if self.obs.edges[n.index()].is_some()
-                || !self.obs.optical[ch.index()]
-                || n == dst
-                || guard > 1_000_000
-            {
+            if self.core.ports[ch.index()].is_none() || hops > self.net.channels.len() {
+                break;
+            }
+            n = self.net.channels[ch.index()].to;
+            hops += 1;
+            if n == dst {
                 break;
             }
         }
@@ -226,21 +232,15 @@ impl Simulation<'_> {
 
     /// Sends the bursts in `closed` from `node` into the optical domain.
     fn launch(&mut self, node: NodeId, closed: &mut Vec<Burst>) {
-        let (header, guard) = {
+        let (header, guard, extra) = {
             let e = self.obs.edges[node.index()].as_ref().expect("edge");
-            (u64::from(e.header), e.guard)
+            (u64::from(e.header), e.guard, e.extra_offset)
         };
         for burst in closed.drain(..) {
             self.count_burst(&burst);
+            self.signal_burst(node, &burst, SignalKind::IngressAck);
             let wire_bytes = burst.payload_bytes + burst.padding_bytes + header;
-            self.send_burst(
-                node,
-                BurstSlot {
-                    burst,
-                    wire_bytes,
-                    guard,
-                },
-            );
+            self.launch_burst(node, burst, wire_bytes, guard, extra, false);
         }
     }
 
@@ -271,67 +271,18 @@ impl Simulation<'_> {
         }
     }
 
-    /// Puts a burst on the optical channel from `node` towards its egress.
-    fn send_burst(&mut self, node: NodeId, slot: BurstSlot) {
-        let Some(ch) = self.net.routes.next_hop(node, slot.burst.egress) else {
-            debug_assert!(false, "no route for a burst");
-            return;
-        };
-        let at = self.net.channels[ch.index()].enqueue_burst(self.now, slot.wire_bytes, slot.guard);
-        if let Some(b) = self.obs.bins[ch.index()].as_mut() {
-            // Counted when the burst reaches the far end ("bytes received by
-            // the first core router", gonzalez2009 §4).
-            b.add(at, slot.wire_bytes);
-        }
-        let i = if let Some(i) = self.obs.free.pop() {
-            self.obs.slab[i as usize] = Some(slot);
-            i
-        } else {
-            self.obs.slab.push(Some(slot));
-            (self.obs.slab.len() - 1) as u32
-        };
-        self.queue.push(at, Event::BurstArrive { ch, burst: i });
-    }
-
-    /// A burst has crossed optical channel `ch`.
-    pub(super) fn on_burst_arrive(&mut self, ch: LinkId, i: u32) {
-        let slot = self.obs.slab[i as usize].take().expect("live burst");
-        self.obs.free.push(i);
-        let lost = self.obs.burst_loss[ch.index()]
-            .as_mut()
-            .is_some_and(|m| m.lose(&slot.burst));
-        let node = self.net.channels[ch.index()].to;
-        if lost {
-            self.net.channels[ch.index()].stats.bursts_lost += 1;
-            self.on_burst_lost(&slot.burst);
-            // A-posteriori DMQ reallocates the flows of lost bursts
-            // (gonzalez2009 §4): the ingress learns of the loss.
-            if let Some(e) = self.obs.edges[slot.burst.ingress.index()].as_mut() {
-                e.assembler.on_burst_lost(&slot.burst);
-            }
-            self.recycle(slot.burst);
-        } else if node == slot.burst.egress {
-            for k in 0..slot.burst.packets.len() {
-                let pkt = slot.burst.packets[k];
-                self.route_from(node, pkt);
-            }
-            self.recycle(slot.burst);
-        } else {
-            self.send_burst(node, slot);
-        }
-    }
-
     /// Counts a lost burst against every flow with data in it (and its
     /// datagrams against their traffic sources).
-    fn on_burst_lost(&mut self, burst: &Burst) {
+    pub(super) fn on_burst_lost(&mut self, burst: &Burst) {
         let o = &mut self.obs;
         o.stamp += 1;
         for p in &burst.packets {
             if let Some(source) = p.datagram_source() {
                 self.traffic.count_drop(source);
-            } else if p.is_data() {
+            } else if let Some(seq) = p.data_seq() {
                 let f = p.flow.index();
                 self.flows[f].data_dropped += 1;
+                self.flows[f].note_drop(seq, true);
                 if o.mark[f].0 != o.stamp {
                     o.mark[f] = (o.stamp, 0);
                     o.flow_bursts[f].1 += 1;
@@ -340,8 +291,66 @@ impl Simulation<'_> {
         }
     }
 
+    /// Sends a burst signal of `kind` from `node` to every sender with data in
+    /// `burst` that wants it (yu2004 §IV.B-C): one packet per flow listing
+    /// its segments in the burst, routed like any packet.
+    pub(super) fn signal_burst(&mut self, node: NodeId, burst: &Burst, kind: SignalKind) {
+        let want = match kind {
+            SignalKind::IngressAck => SIG_INGRESS,
+            SignalKind::EgressAck => SIG_EGRESS,
+            SignalKind::Nak => SIG_NAK,
+        };
+        if self.obs.signal_mask & want == 0 {
+            return;
+        }
+        let o = &mut self.obs;
+        o.stamp += 1;
+        o.sig_touched.clear();
+        for p in &burst.packets {
+            let Some(seq) = p.data_seq() else { continue };
+            let f = p.flow.index();
+            if self.flows[f].signals & want == 0 {
+                continue;
+            }
+            let a = &mut o.sig_acc[f];
+            if a.0 == o.stamp {
+                a.1 = a.1.min(seq);
+                a.2 = a.2.max(seq);
+                a.3 += 1;
+            } else {
+                *a = (o.stamp, seq, seq, 1);
+                o.sig_touched.push(f as u32);
+            }
+        }
+        let bytes = self.scenario.nodes[node.index()].switch.signal_size;
+        let key = BurstSignal::burst_key(burst.ingress.0, burst.id);
+        let mut out = std::mem::take(&mut o.sig_out);
+        for &f in &o.sig_touched {
+            let (_, lo, hi, count) = o.sig_acc[f as usize];
+            out.push(Packet {
+                flow: FlowId(f),
+                src: node,
+                dst: self.flows[f as usize].src,
+                bytes,
+                payload: Payload::Signal(BurstSignal {
+                    kind,
+                    burst: key,
+                    lo,
+                    hi,
+                    count,
+                }),
+            });
+        }
+        self.core.count_signals(node, out.len());
+        for &pkt in &out {
+            self.route_from(node, pkt);
+        }
+        out.clear();
+        self.obs.sig_out = out;
+    }
+
     /// Gives a burst's packet buffer back to its ingress assembler.
-    fn recycle(&mut self, burst: Burst) {
+    pub(super) fn recycle(&mut self, burst: Burst) {
         if let Some(e) = self.obs.edges[burst.ingress.index()].as_mut() {
             e.assembler.recycle(burst.packets);
         }

@@ -195,18 +195,6 @@ impl Simulation<'_> {
         s.delivered += 1;
         s.bytes_delivered += u64::from(bytes);
     }
-
-    /// Counts a packet dropped in the network against its TCP flow (data
-    /// segments) or its traffic source (datagrams); ACK drops are counted
-    /// only by the link.
-    #[inline]
-    pub(super) fn count_drop(&mut self, pkt: &Packet) {
-        match pkt.payload {
-            Payload::Data(_) => self.flows[pkt.flow.index()].data_dropped += 1,
-            Payload::Datagram(d) => self.traffic.count_drop(d.source),
-            Payload::Ack(_) => {}
-        }
-    }
 }
 
 #[cfg(test)]

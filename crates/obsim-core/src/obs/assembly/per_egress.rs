@@ -4,7 +4,6 @@
 //! the modulo mapping is balanced).
 
 use crate::ids::FlowId;
-use crate::rng::SimRng;
 
 /// How a flow is mapped to one of the M burstifiers of its egress.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -24,11 +23,4 @@ pub(super) fn modulo(flow: FlowId, m: u32) -> u32 {
     flow.0 % m.max(1)
 }
 
-/// A uniform draw in `0..n` (Lemire's multiply-shift; the bias is below
-/// 2^-32 for any `n` we use, and the draw takes exactly one rng output, so
-/// streams stay aligned across platforms).
-#[inline]
-pub(crate) fn uniform_below(rng: &mut SimRng, n: u32) -> u32 {
-    use rand::Rng;
-    ((u128::from(rng.next_u64()) * u128::from(n.max(1))) >> 64) as u32
-}
+pub(crate) use crate::rng::uniform_below;

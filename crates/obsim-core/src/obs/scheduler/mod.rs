@@ -367,7 +367,8 @@ impl<S: ChannelScheduler + ?Sized> ChannelScheduler for Box<S> {
 
 /// The channel schedulers, for configuration and for static dispatch (a
 /// `match`, no virtual call) in the engine.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum SchedulerKind {
     /// [`Horizon`] (Turner 1999).
     #[default]
