@@ -16,7 +16,8 @@ pub enum LossModel {
     Bernoulli {
         /// Loss probability.
         p: f64,
-        /// ACKs are never lost (data segments and datagrams are).
+        /// Only data segments and datagrams are lost; ACKs and burst
+        /// signals never are.
         data_only: bool,
         /// The channel's stream.
         rng: Box<SimRng>,
@@ -86,7 +87,7 @@ impl LossModel {
         match self {
             LossModel::None => false,
             LossModel::Bernoulli { p, data_only, rng } => {
-                if *data_only && pkt.is_ack() {
+                if *data_only && !pkt.is_data() && pkt.datagram_source().is_none() {
                     return false;
                 }
                 uniform01(rng) < *p
@@ -162,7 +163,7 @@ mod tests {
     }
 
     #[test]
-    fn data_only_spares_acks_but_not_datagrams() {
+    fn data_only_spares_acks_and_signals_but_not_datagrams() {
         let mut m = LossModel::new(
             &LossSpec::Bernoulli {
                 p: 1.0,
@@ -175,6 +176,15 @@ mod tests {
         let mut dgram = data(0, 0, false);
         dgram.payload = Payload::Datagram(crate::net::Datagram { source: 0, seq: 0 });
         assert!(!m.lose(&ack));
+        let mut sig = data(0, 0, false);
+        sig.payload = Payload::Signal(crate::tcp::signal::BurstSignal {
+            kind: crate::tcp::signal::SignalKind::Nak,
+            burst: 0,
+            lo: 0,
+            hi: 0,
+            count: 1,
+        });
+        assert!(!m.lose(&sig));
         assert!(m.lose(&dgram));
         assert!(m.lose(&data(0, 1, false)));
     }
