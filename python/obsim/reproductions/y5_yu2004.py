@@ -34,9 +34,9 @@ docs/VALIDATION.md, Y5):
 * Ratios are ratios of means over the seeds (BTCP and Reno runs paired by
   seed, delta-method 95% CI, ``obsim.stats.ratio_ci``): yu2004 compares two
   long-run averages, and seeds are independent pieces of a long run. (The
-  mean of per-seed ratios, as Y4 uses, is dominated here by the rare Reno run
-  whose repeated backoffs under ns-2's 2003 RTO bound of 100 000 s stall it
-  for hundreds of seconds.)
+  mean of per-seed ratios, as Y4 uses, can be dominated by one Reno run whose
+  repeated backoffs under ns-2's 2003 RTO bound of 100 000 s stall it for
+  hundreds of seconds.)
 * R_t = goodput(BTCP) / goodput(Reno) of the tagged flow. R_l = loss rate of
   the access networks with BTCP over that with Reno, the loss rate being
   buffer drops / packets offered on the two access links, all traffic
