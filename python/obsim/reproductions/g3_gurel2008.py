@@ -14,8 +14,10 @@ nearest egress E1, with its 95% CI above 1; (2) "such a correlation is not
 observed for the bursts destined to D17-D20": for the farthest egress E5 the
 CI of R contains 1; (3) "the loss probability is relatively high for the
 flows with smaller residual offset times": the TCP burst loss ratio of E1 is
-above that of E5, CIs apart. R is computed per replication (pooled bursts of
-the bins of one run) and averaged over replications.
+above that of E5, CIs apart. R is the ratio of the loss ratios of the bursts
+pooled over all replications, with a delete-one-replication jackknife 95% CI
+(a mean of per-replication ratios is biased upwards when a run has only a
+few lost bursts per bin, docs/VALIDATION.md "G3").
 """
 
 from __future__ import annotations
@@ -104,6 +106,37 @@ def length_ratios(results: "pandas.DataFrame") -> Dict[str, List[float]]:
     return out
 
 
+def pooled_ratio(results: "pandas.DataFrame", e: str) -> Any:
+    """R for egress ``e`` from the bursts pooled over replications, with a
+    delete-one-replication jackknife 95% CI (a :class:`obsim.stats.CI`)."""
+    from ..stats import CI, t_quantile
+
+    def sums(df: Any, bins: Tuple[int, ...]) -> Tuple[Any, Any]:
+        lost = sum(df[f"l_{e}_{lo}"].fillna(0.0) for lo in bins)
+        n = sum(df[f"n_{e}_{lo}"].fillna(0.0) for lo in bins)
+        return lost, n
+
+    ls, ns = sums(results, SHORT)
+    ll, nl = sums(results, LONG)
+
+    def ratio(a: float, b: float, c: float, d: float) -> float:
+        short, long_ = (a / b if b else math.nan), (c / d if d else math.nan)
+        return long_ / short if short > 0 else math.nan
+
+    tot = (float(ls.sum()), float(ns.sum()), float(ll.sum()), float(nl.sum()))
+    r = ratio(*tot)
+    k = len(results)
+    if k < 2:
+        return CI(r, math.nan, k, math.nan)
+    loo = [
+        ratio(tot[0] - ls.iloc[i], tot[1] - ns.iloc[i], tot[2] - ll.iloc[i], tot[3] - nl.iloc[i])
+        for i in range(k)
+    ]
+    m = sum(loo) / k
+    se = math.sqrt((k - 1) / k * sum((x - m) ** 2 for x in loo))
+    return CI(r, t_quantile(0.975, k - 1) * se, k, se * math.sqrt(k))
+
+
 def loss_by_bin(results: "pandas.DataFrame") -> "pandas.DataFrame":
     """Fig. 11 as a table: per egress and bin, the loss ratio of the pooled
     bursts of all replications, and the mean and 95% CI half width over
@@ -138,7 +171,6 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
     rows: List[Dict[str, Any]] = []
     if not len(results):
         return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
-    ratios = length_ratios(results)
 
     def row(case: str, x: float, quantity: str, ci: Any, agrees: bool, paper: float = math.nan) -> None:
         rows.append(
@@ -150,7 +182,7 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
         )
 
     for k, e in enumerate(EGRESSES, start=1):
-        ci = mean_ci(ratios[e])
+        ci = pooled_ratio(results, e)
         hw = ci.half_width if not math.isnan(ci.half_width) else math.inf
         if e == "E1":
             row("E1 (D1-D4): loss rises with burst length", k, "R = loss(31-60 pkts) / loss(1-12 pkts) (claim: > 1)", ci, ci.mean - hw > 1.0)
