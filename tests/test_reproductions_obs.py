@@ -1,15 +1,19 @@
-"""The OBS reproductions (G1, S1) run end to end in --quick mode and produce
-their comparison tables; the qualitative effects they rest on show up even
-in the short runs."""
+"""The OBS reproductions (G1, S1, ...) run end to end in --quick mode and
+produce their comparison tables; the qualitative effects they rest on show up
+even in the short runs. Y3 is analytic: it runs no simulation."""
 
 from __future__ import annotations
 
+import base64
+import json
+import re
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
 from obsim import reproductions
+from obsim.cli import main
 
 
 @pytest.mark.engine
@@ -91,8 +95,41 @@ def test_y1_one_burst_loss(tmp_path: Path) -> None:
 def test_y4_quick(tmp_path: Path) -> None:
     reproductions.get("Y4").run(tmp_path, quick=True, jobs=1)
     cmp = pd.read_parquet(tmp_path / "comparison.parquet").set_index("case")
+    ratios = cmp[~cmp.index.str.startswith("ordering")]
     # Burst TCP never does worse than Reno here, and evenly spaced losses
     # (every 10th burst) give the same gain whatever T_b is (Table IV).
-    assert (cmp["measured"] > 1.0).all(), cmp
-    even = cmp.loc[["Table IV even T_b=10 ms", "Table IV even T_b=40 ms"], "measured"]
+    assert (ratios["measured"] > 1.0).all(), cmp
+    even = cmp.loc[["Table IV even T_b=10 ms BLE", "Table IV even T_b=40 ms BLE"], "measured"]
     assert abs(even.iloc[0] - even.iloc[1]) < 0.02, even
+    # Without access-network losses BACK judges exactly as BLE here (yu2004
+    # §V.B: "BTCP using BLE and BTCP using BACK have the same performance"),
+    # and BNAK, reacting before the timer, does better.
+    for case in ("Table III random log p=-1", "Table IV batch T_b=10 ms"):
+        assert cmp.loc[f"{case} BACK", "measured"] == pytest.approx(cmp.loc[f"{case} BLE", "measured"], rel=0.02)
+    assert cmp.loc["Table III random log p=-1 BNAK", "measured"] > cmp.loc["Table III random log p=-1 BLE", "measured"]
+
+
+def test_y3_analytic_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "Y3"
+    assert main(["reproduce", "Y3", "--out", str(out), "-q"]) == 0
+    text = capsys.readouterr().out
+    assert "Y3 is analytic: no simulation runs" in text
+    assert "Y3: 10 of 10 compared numbers agree with the paper" in text
+    assert not (out / "runs").exists() and not (out / "experiment.json").exists()
+    info = json.loads((out / "reproduction.json").read_text())
+    assert info["analytic"] and info["compared"] == 10
+    assert info["figures"] == [{"file": "figures/Y3_fig5.png", "caption": info["figures"][0]["caption"]}]
+    for stem in ("Y3_fig5", "Y3_comparison"):
+        assert (out / "figures" / f"{stem}.png").stat().st_size > 1000
+        assert (out / "figures" / f"{stem}.pdf").read_bytes()[:5] == b"%PDF-"
+    cmp = pd.read_parquet(out / "comparison.parquet")
+    assert cmp["agrees"].all(), cmp
+    # The report embeds the comparison figure and Fig. 5, and nothing else;
+    # `obsim report DIR` rewrites it from the directory alone.
+    assert main(["report", str(out)]) == 0
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "Analytic reproduction" in html and "Table III R_BLE/BACK-e" in html
+    imgs = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
+    assert len(imgs) == 2
+    assert all(base64.b64decode(b)[:8] == b"\x89PNG\r\n\x1a\n" for b in imgs)
+    assert not re.search(r'(src|href)="(?!data:)', html)

@@ -143,7 +143,7 @@ def test_scalar_in_scalar_out() -> None:
 # ---- Y3 (Fig. 5 as an analytic reproduction)
 
 
-def test_y3_agrees_with_the_paper_and_is_not_a_simulated_reproduction(tmp_path) -> None:
+def test_y3_is_a_registered_analytic_reproduction(tmp_path) -> None:
     from obsim import reproductions
     from obsim.reproductions import COMPARISON_COLUMNS
     from obsim.reproductions import y3_yu2004 as y3
@@ -151,6 +151,12 @@ def test_y3_agrees_with_the_paper_and_is_not_a_simulated_reproduction(tmp_path) 
     table = y3.comparison()
     assert list(table.columns) == list(COMPARISON_COLUMNS)
     assert table["agrees"].all(), table
-    assert "Y3" not in [r.id for r in reproductions.all()]
+    # Table III and IV numbers for evenly spaced losses, then the four claims.
+    assert table["paper"].tolist()[:6] == [1.00, 1.01, 1.02, 1.05, 1.28, 1.24]
+    assert table["case"].str.startswith(("Fig. 5", "eq. (10)")).sum() == 4
+    rep = reproductions.get("y3")
+    assert rep is y3.REPRODUCTION and rep.analytic
+    with pytest.raises(ValueError, match="analytic"):
+        rep.build()
     png = y3.figure5(tmp_path / "fig5.png")
     assert png.stat().st_size > 10_000

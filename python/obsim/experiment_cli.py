@@ -195,7 +195,10 @@ def _reproduce(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
         progress=not args.quiet,
     )
-    _print_summary(summary)
+    if rep.analytic:
+        print(f"{rep.id} is analytic: no simulation runs; results in {summary.out}")
+    else:
+        _print_summary(summary)
     import json
 
     info = json.loads((out / "reproduction.json").read_text(encoding="utf-8"))

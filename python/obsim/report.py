@@ -4,7 +4,8 @@ scripts), plus the figures as PNG and PDF under ``DIR/figures/``.
 
 Sections: run status (and failures), paper vs measured (reproductions),
 figures, mean ± 95% CI per point and metric, parameters (experiment, base
-scenario), versions.
+scenario), versions. An analytic reproduction (no experiment, no runs) gets
+only its paper-vs-model comparison, its figures and the versions.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import json
 import math
 import platform
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -84,12 +85,13 @@ def _img(fig: "Figure", caption: str) -> str:
 
 
 def comparison_figure(comp: "pandas.DataFrame", opts: Dict[str, Any], title: str) -> "Figure":
-    """Paper (model) vs measured, with 95% CI error bars, against ``x``."""
+    """Paper (model) vs measured, with 95% CI error bars, against ``x``
+    (rows without an ``x``, such as qualitative claims, are left out)."""
     from .plots import _figure
 
     fig = _figure()
     ax = fig.add_subplot()
-    for q, g in comp.groupby("quantity", sort=False):
+    for q, g in comp[comp["x"].notna()].groupby("quantity", sort=False):
         g = g.sort_values("x")
         ax.errorbar(
             g["x"],
@@ -147,6 +149,89 @@ def _versions(store_root: Path) -> Dict[str, str]:
     return out
 
 
+def _paper_vs_measured(root: Path, repro: Dict[str, Any], fig_dir: Path) -> Tuple[List[str], List[str]]:
+    """The "Paper vs measured" section of a reproduction and its figures:
+    the comparison figure, then the reproduction's own (``figures`` in
+    ``reproduction.json``)."""
+    import pandas as pd
+
+    from .plots import save
+
+    parts: List[str] = []
+    figures: List[str] = []
+    if (root / "comparison.parquet").is_file():
+        comp = pd.read_parquet(root / "comparison.parquet")
+        parts.append("<h2>Paper vs measured</h2>")
+        parts.append(f"<p><b>Reference:</b> {_e(repro['paper'])}</p>")
+        n_ok, n = int(comp["agrees"].sum()), len(comp)
+        parts.append(
+            f'<p class="{"ok" if n_ok == n else "fail"}">{n_ok} of {n} compared numbers agree within '
+            f"the tolerance.</p>"
+        )
+        if repro.get("analytic"):
+            parts.append(
+                '<p class="muted">Analytic reproduction: no simulation runs; "measured" is the '
+                "paper's model as implemented in obsim.</p>"
+            )
+        if repro.get("quick"):
+            parts.append('<p class="muted">Quick mode (shorter runs): for tests, not for publication.</p>')
+        shown = comp.rename(columns={"paper_ci": "paper ±95% CI", "measured_ci": "measured ±95% CI"})
+        parts.append(
+            _table(
+                shown,
+                left=["case", "quantity", "unit"],
+                row_class=["good" if a else "bad" for a in comp["agrees"].tolist()],
+            )
+        )
+        if repro.get("notes"):
+            parts.append(f"<p class='muted'>{_e(repro['notes'])}</p>")
+        fig = comparison_figure(
+            comp, repro.get("comparison_plot", {}), f"{repro['id']}: paper vs measured (95% CI)"
+        )
+        save(fig, fig_dir / f"{repro['id']}_comparison")
+        figures.append(
+            _img(fig, f"{repro['id']}: paper (model) vs measured, mean and 95% CI over replications")
+        )
+    for item in repro.get("figures", []):
+        data = base64.b64encode((root / item["file"]).read_bytes()).decode("ascii")
+        figures.append(
+            f'<figure><img alt="{_e(item["caption"])}" src="data:image/png;base64,{data}">'
+            f"<figcaption>{_e(item['caption'])}</figcaption></figure>"
+        )
+    return parts, figures
+
+
+def _document(title: str, parts: List[str], output: Path) -> Path:
+    doc = (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>"
+        + "\n".join(parts)
+        + "</body></html>\n"
+    )
+    from .store import atomic_write_bytes
+
+    atomic_write_bytes(output, doc.encode("utf-8"))
+    return output
+
+
+def _analytic_report(root: Path, repro: Dict[str, Any], output: Path) -> Path:
+    """The report of an analytic reproduction: no runs, results or parameters."""
+    import pandas as pd
+
+    title = f"Reproduction {repro['id']}: {repro['title']}"
+    parts = [f"<h1>{_e(title)}</h1>"]
+    section, figures = _paper_vs_measured(root, repro, root / "figures")
+    parts += section
+    if figures:
+        parts.append("<h2>Figures</h2>")
+        parts.append(f'<div class="figs">{"".join(figures)}</div>')
+        parts.append(f'<p class="muted">PNG and PDF files: {_e(root / "figures")}</p>')
+    parts.append("<h2>Versions</h2>")
+    vers = pd.DataFrame([{"software": k, "version": v} for k, v in _versions(root).items()])
+    parts.append(_table(vers, left=["software", "version"]))
+    return _document(title, parts, output)
+
+
 def write_report(out_dir: Union[str, Path], output: Optional[Union[str, Path]] = None) -> Path:
     """Aggregate the store at ``out_dir``, write figures (PNG, PDF) and the
     HTML report (default ``out_dir/report.html``); return its path."""
@@ -159,6 +244,12 @@ def write_report(out_dir: Union[str, Path], output: Optional[Union[str, Path]] =
 
     store = Store(out_dir)
     root = store.root
+    path = Path(output) if output is not None else root / "report.html"
+    repro: Optional[Dict[str, Any]] = None
+    if (root / "reproduction.json").is_file():
+        repro = json.loads((root / "reproduction.json").read_text(encoding="utf-8"))
+        if repro.get("analytic"):
+            return _analytic_report(root, repro, path)
     exp_doc = store.experiment_doc()
     exp = experiment_from_stored(exp_doc)
     frames = aggregate(store, exp)
@@ -166,9 +257,7 @@ def write_report(out_dir: Union[str, Path], output: Optional[Union[str, Path]] =
     st = status(store)
     parts: List[str] = []
     title = exp.name
-    repro: Optional[Dict[str, Any]] = None
-    if (root / "reproduction.json").is_file():
-        repro = json.loads((root / "reproduction.json").read_text(encoding="utf-8"))
+    if repro is not None:
         title = f"Reproduction {repro['id']}: {repro['title']}"
     parts.append(f"<h1>{_e(title)}</h1>")
     if exp.description:
@@ -190,36 +279,9 @@ def write_report(out_dir: Union[str, Path], output: Optional[Union[str, Path]] =
     # ---- paper vs measured
     figures: List[str] = []
     fig_dir = root / "figures"
-    if repro is not None and (root / "comparison.parquet").is_file():
-        comp = pd.read_parquet(root / "comparison.parquet")
-        parts.append("<h2>Paper vs measured</h2>")
-        parts.append(f"<p><b>Reference:</b> {_e(repro['paper'])}</p>")
-        n_ok, n = int(comp["agrees"].sum()), len(comp)
-        parts.append(
-            f'<p class="{"ok" if n_ok == n else "fail"}">{n_ok} of {n} compared numbers agree within '
-            f"the tolerance.</p>"
-        )
-        if repro.get("quick"):
-            parts.append('<p class="muted">Quick mode (shorter runs): for tests, not for publication.</p>')
-        shown = comp.rename(columns={"paper_ci": "paper ±95% CI", "measured_ci": "measured ±95% CI"})
-        parts.append(
-            _table(
-                shown,
-                left=["case", "quantity", "unit"],
-                row_class=["good" if a else "bad" for a in comp["agrees"].tolist()],
-            )
-        )
-        if repro.get("notes"):
-            parts.append(f"<p class='muted'>{_e(repro['notes'])}</p>")
-        fig = comparison_figure(
-            comp, repro.get("comparison_plot", {}), f"{repro['id']}: paper vs measured (95% CI)"
-        )
-        from .plots import save
-
-        save(fig, fig_dir / f"{repro['id']}_comparison")
-        figures.append(
-            _img(fig, f"{repro['id']}: paper (model) vs measured, mean and 95% CI over replications")
-        )
+    if repro is not None:
+        section, figures = _paper_vs_measured(root, repro, fig_dir)
+        parts += section
 
     # ---- figures
     for item in plot_experiment(summary, exp, fig_dir):
@@ -264,17 +326,7 @@ def write_report(out_dir: Union[str, Path], output: Optional[Union[str, Path]] =
     vers = pd.DataFrame([{"software": k, "version": v} for k, v in _versions(root).items()])
     parts.append(_table(vers, left=["software", "version"]))
 
-    doc = (
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>"
-        + "\n".join(parts)
-        + "</body></html>\n"
-    )
-    path = Path(output) if output is not None else root / "report.html"
-    from .store import atomic_write_bytes
-
-    atomic_write_bytes(path, doc.encode("utf-8"))
-    return path
+    return _document(title, parts, path)
 
 
 def _axis_values(exp: Any) -> Dict[str, List[Any]]:

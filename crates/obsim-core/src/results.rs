@@ -46,6 +46,8 @@ pub struct NodeResult {
     /// Wavelength conversions made with the node's converters (partial
     /// conversion; full conversion is not counted).
     pub conversions: u64,
+    /// Burst ACKs and NAKs sent to Burst TCP senders (yu2004 §IV.B-C).
+    pub signals_sent: u64,
 }
 
 /// Bursts between one ingress and one egress edge, counted for bursts that
@@ -210,6 +212,23 @@ pub struct FlowResult {
     /// Timeouts judged false by Burst TCP (`fto_detection`) and handled like
     /// a triple-duplicate loss (included in `to_events`).
     pub fto_judged_false: u64,
+    /// FTO responses a BNAK started before the timer fired (whole run;
+    /// included in `fto_judged_false`, not in `to_events`).
+    pub early_fto_events: u64,
+    /// Burst ACKs/NAKs received by the sender (whole run).
+    pub signals_received: u64,
+    /// Judgements "false timeout" (timer or BNAK) where the segment at
+    /// `snd_una` was last lost in the optical core: right (whole run).
+    pub judged_false_right: u64,
+    /// Judgements "false timeout" where it was lost elsewhere (access
+    /// network) or not lost: wrong.
+    pub judged_false_wrong: u64,
+    /// Timeouts judged true where the segment was lost outside the core, or
+    /// not lost (a spurious timeout): right.
+    pub judged_true_right: u64,
+    /// Timeouts judged true where it was lost in the core: wrong (every
+    /// timeout of plain TCP after a burst loss counts here).
+    pub judged_true_wrong: u64,
     /// Data packets of this flow dropped in the network (whole run).
     pub packets_dropped: u64,
     /// Data packets that reached the receiver, duplicates included (whole run).

@@ -252,7 +252,10 @@ impl Converted {
         out.set_item("series", columns::columns_to_py(py, self.series)?)?;
         out.set_item("nodes", columns::columns_to_py(py, self.nodes)?)?;
         out.set_item("paths", columns::columns_to_py(py, self.paths)?)?;
-        out.set_item("burst_lengths", columns::columns_to_py(py, self.burst_lengths)?)?;
+        out.set_item(
+            "burst_lengths",
+            columns::columns_to_py(py, self.burst_lengths)?,
+        )?;
         out.set_item("wavelengths", columns::columns_to_py(py, self.wavelengths)?)?;
         out.set_item("scenario", self.resolved)?;
         Ok(out)

@@ -4,7 +4,9 @@ Each reproduction is one module in this package that defines
 ``REPRODUCTION = Reproduction(...)``: an experiment (a dict in the
 experiment-file structure, full or ``quick``), the paper's numbers, and how to
 compare. Adding one (e.g. gurel2008 G1) is adding one module; it is found by
-its ``id``.
+its ``id``. An *analytic* reproduction (a paper's model against the paper's
+own numbers, e.g. yu2004 Y3) has no experiment: ``run`` writes only the
+comparison and its figures.
 
 >>> from obsim import reproductions
 >>> [r.id for r in reproductions.all()]
@@ -17,10 +19,11 @@ import importlib
 import pkgutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Union
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
+    from matplotlib.figure import Figure
 
     from ..experiment import Experiment
     from ..sweep import SweepSummary
@@ -77,20 +80,35 @@ class Reproduction:
     title: str
     paper: str
     """The reference (authors, title, venue, year; figure/table)."""
-    experiment: Callable[[bool], Dict[str, Any]]
-    """``experiment(quick)``: the experiment as a dict (file structure)."""
-    compare: Callable[["pandas.DataFrame", "Experiment"], "pandas.DataFrame"]
+    experiment: Optional[Callable[[bool], Dict[str, Any]]]
+    """``experiment(quick)``: the experiment as a dict (file structure).
+    ``None`` for an analytic reproduction, which runs no simulation."""
+    compare: Callable[[Optional["pandas.DataFrame"], Optional["Experiment"]], "pandas.DataFrame"]
     """``compare(results, exp)``: the comparison table (COMPARISON_COLUMNS)
-    from the per-run results (``results.parquet``)."""
+    from the per-run results (``results.parquet``). An analytic reproduction
+    gets ``(None, None)``; its "measured" column is the model's value."""
     notes: str = ""
     """What is assumed, and why results may differ (shown in the report)."""
     comparison_plot: Dict[str, Any] = field(default_factory=dict)
     """Options of the paper-vs-measured figure: ``xlabel``, ``ylabel``,
-    ``logx``, ``logy``."""
+    ``logx``, ``logy``. Rows whose ``x`` is NaN are not plotted."""
+    figures: Optional[Callable[[], List[Tuple[str, "Figure", str]]]] = None
+    """Figures of the reproduction's own, beyond the experiment's plots
+    (e.g. a paper figure redrawn from its model): ``(file stem, figure,
+    caption)`` each. ``run`` writes them as PNG and PDF under ``figures/``,
+    lists them in ``reproduction.json``, and the report embeds them."""
+
+    @property
+    def analytic(self) -> bool:
+        """True when the reproduction runs no simulation (no experiment)."""
+        return self.experiment is None
 
     def build(self, quick: bool = False) -> "Experiment":
+        """The experiment (``ValueError`` for an analytic reproduction)."""
         from ..experiment import from_dict
 
+        if self.experiment is None:
+            raise ValueError(f"reproduction {self.id} is analytic: it has no experiment")
         return from_dict(self.experiment(quick), source=f"reproduction {self.id}")
 
     def run(
@@ -103,29 +121,43 @@ class Reproduction:
         scheduler: Optional[str] = None,
         progress: bool = False,
     ) -> "SweepSummary":
-        """Run the experiment into ``out``, then write ``comparison.parquet``
-        and ``reproduction.json`` there (read by ``obsim report``)."""
+        """Run the experiment into ``out``, then write ``comparison.parquet``,
+        the reproduction's own figures and ``reproduction.json`` there (read
+        by ``obsim report``). An analytic reproduction runs nothing: its
+        summary counts zero runs."""
+        from ..plots import save
         from ..store import Store, _arrow, atomic_write_json, atomic_write_parquet
-        from ..sweep import results_frame, run_experiment
+        from ..sweep import SweepSummary, results_frame, run_experiment
 
-        exp = self.build(quick)
-        summary = run_experiment(
-            exp, out, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress
-        )
-        store = Store(out)
-        table = self.compare(results_frame(store, exp), exp)
-        atomic_write_parquet(store.root / "comparison.parquet", _arrow(table))
+        if self.experiment is None:
+            summary = SweepSummary(out=Path(out), total=0, executor="analytic")
+            summary.out.mkdir(parents=True, exist_ok=True)
+            table = self.compare(None, None)
+        else:
+            exp = self.build(quick)
+            summary = run_experiment(
+                exp, out, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress
+            )
+            table = self.compare(results_frame(Store(out), exp), exp)
+        root = Path(out)
+        atomic_write_parquet(root / "comparison.parquet", _arrow(table))
+        figures = []
+        for stem, fig, caption in self.figures() if self.figures is not None else []:
+            png = save(fig, root / "figures" / stem)[0]
+            figures.append({"file": str(png.relative_to(root)), "caption": caption})
         atomic_write_json(
-            store.root / "reproduction.json",
+            root / "reproduction.json",
             {
                 "id": self.id,
                 "title": self.title,
                 "paper": self.paper,
                 "notes": self.notes,
-                "quick": quick,
+                "quick": quick and not self.analytic,  # nothing to shorten in a model
+                "analytic": self.analytic,
                 "agrees": int(table["agrees"].sum()),
                 "compared": int(len(table)),
                 "comparison_plot": self.comparison_plot,
+                "figures": figures,
             },
         )
         return summary

@@ -36,7 +36,9 @@ AX_P = "links[2].burst_loss.p"
 AX_T = "nodes[1].assembly.timeout"
 W_MAX = 40
 PROFILE = "ns2-2003"
-"""ns-2 defaults before 2003-05-05 (ns-2.26): the study was submitted in 2003."""
+"""ns-2 defaults before 2003-05-05 (ns-2.26): the study was submitted in 2003.
+NewReno there resets its timer on every partial ACK and does not deflate the
+window on one (``partial_window_deflation = false``)."""
 
 
 def _p(lg: float) -> float:
@@ -115,7 +117,8 @@ REPRODUCTION = Reproduction(
         "Medium-rate flow: 125 KB/s (1 Mbit/s) access on both sides, 1 KB packets (MSS 1000 B), "
         "random (Bernoulli) burst loss on the core link C1 -> C2, ACKs unassembled and lossless. "
         "Assumed where the paper is silent: W_max = 40 packets (its Fig. 2), ns-2 defaults of early "
-        "2003 (profile 'ns2-2003': minrto 1 s, rtxcur_init 6 s, NewReno Slow-but-Steady timer), "
+        "2003 (profile 'ns2-2003': minrto 1 s, rtxcur_init 6 s, NewReno Slow-but-Steady timer and "
+        "no partial window deflation), "
         "1000 s runs, ratios paired by seed. "
         "--quick: log p in {-2, -1}, T_b = 0.04 s, 100 s, 2 seeds."
     ),

@@ -24,6 +24,7 @@ pub(crate) const SWITCH_KEYS: &[&str] = &[
     "converters",
     "converter_sharing",
     "edge_queue",
+    "signal_size",
 ];
 /// Keys of a `[[generators]]` table.
 pub(crate) const GENERATOR_KEYS: &[&str] = &[
@@ -40,6 +41,12 @@ pub(crate) const GENERATOR_KEYS: &[&str] = &[
 
 const SCHEDULERS: &[&str] = &["horizon", "lauc", "lauc-vf", "ffuc-vf"];
 const CONVERSIONS: &[&str] = &["full", "none", "partial"];
+
+const SIGNAL: Quantity = Quantity {
+    expected: "a packet size like \"40 B\"",
+    units: "B, KB, KiB",
+    unit: "B",
+};
 
 const LENGTH: Quantity = Quantity {
     expected: "a positive mean burst length: a time on the wavelength like \"200 us\", or a size like \"25 KB\"",
@@ -104,6 +111,14 @@ pub(crate) fn switch(
             })
         })
         .or(base.edge_queue);
+    let signal_size = t
+        .get(errs, "signal_size", |v| {
+            quantity(v, &SIGNAL, units::parse_bytes, |n| {
+                (!(1..=65535).contains(&n)).then(|| "it must be from 1 B to 65535 B".into())
+            })
+            .map(|n| n as u32)
+        })
+        .or(base.signal_size);
     if conversion == Some(Conversion::Partial) && converters == Some(0) {
         errs.push(
             t.key_path("converters"),
@@ -124,6 +139,7 @@ pub(crate) fn switch(
         converters: converters?,
         converter_sharing: converter_sharing?,
         edge_queue: edge_queue?,
+        signal_size: signal_size?,
     })
 }
 

@@ -158,6 +158,9 @@ pub struct SwitchSpec {
     /// Ingress behaviour when no wavelength is free (`edge_queue`, default
     /// `"unlimited"`; edge nodes only).
     pub edge_queue: EdgeQueue,
+    /// Wire size of a burst ACK or NAK this node sends (`signal_size`,
+    /// default 40 B: an IP + TCP header; yu2004 gives no size).
+    pub signal_size: u32,
 }
 
 impl Default for SwitchSpec {
@@ -169,6 +172,7 @@ impl Default for SwitchSpec {
             converters: 0,
             converter_sharing: ConverterSharing::Node,
             edge_queue: EdgeQueue::Unlimited,
+            signal_size: 40,
         }
     }
 }

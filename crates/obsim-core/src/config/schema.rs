@@ -17,7 +17,9 @@ use super::walk::{
     Errors, Table, Val,
 };
 use crate::ids::{FlowId, NodeId};
-use crate::tcp::config::{FtoDetection, RtoEstimator, SsthreshBasis, TcpConfig, Variant};
+use crate::tcp::config::{
+    BackSource, FtoDetection, RtoEstimator, SsthreshBasis, TcpConfig, Variant,
+};
 use crate::tcp::profile::{profile, PROFILES};
 use crate::time::{SimDuration, SimTime};
 
@@ -62,8 +64,10 @@ pub(crate) const TCP_KEYS: &[&str] = &[
     "limited_transmit",
     "reno_recover_check",
     "newreno_timer",
+    "partial_window_deflation",
     "fto_detection",
-    "ble_max_consecutive_fto",
+    "back_source",
+    "max_consecutive_fto",
     "rto",
 ];
 pub(crate) const RTO_KEYS: &[&str] = &[
@@ -267,8 +271,10 @@ struct TcpOverrides {
     limited_transmit: Option<bool>,
     reno_recover_check: Option<bool>,
     newreno_slow_but_steady: Option<bool>,
+    partial_window_deflation: Option<bool>,
     fto_detection: Option<&'static str>,
-    ble_max_consecutive_fto: Option<u32>,
+    back_source: Option<BackSource>,
+    max_consecutive_fto: Option<u32>,
     rto_ns2_rfc2988: Option<bool>,
     rto_estimator: Option<RtoEstimator>,
     rto_initial: Option<SimDuration>,
@@ -343,16 +349,28 @@ fn parse_tcp(errs: &mut Errors, path: &str, val: &Val) -> TcpOverrides {
     o.limited_transmit = t.get(errs, "limited_transmit", boolean).value();
     o.reno_recover_check = t.get(errs, "reno_recover_check", boolean).value();
     o.fto_detection = t
-        .get(errs, "fto_detection", |v| choice(v, &["none", "ble"]))
+        .get(errs, "fto_detection", |v| {
+            choice(v, &["none", "ble", "back", "bnak"])
+        })
         .value();
-    o.ble_max_consecutive_fto = t
-        .get(errs, "ble_max_consecutive_fto", |v| u32_in(v, 0, u32::MAX))
+    o.back_source = t
+        .get(errs, "back_source", |v| {
+            choice(v, &["ingress", "egress", "both"]).map(|c| match c {
+                "ingress" => BackSource::Ingress,
+                "egress" => BackSource::Egress,
+                _ => BackSource::Both,
+            })
+        })
+        .value();
+    o.max_consecutive_fto = t
+        .get(errs, "max_consecutive_fto", |v| u32_in(v, 0, u32::MAX))
         .value();
     o.newreno_slow_but_steady = t
         .get(errs, "newreno_timer", |v| {
             choice(v, &["impatient", "slow_but_steady"]).map(|c| c == "slow_but_steady")
         })
         .value();
+    o.partial_window_deflation = t.get(errs, "partial_window_deflation", boolean).value();
     if let Some(rv) = t.raw("rto") {
         let rpath = t.key_path("rto");
         if let Some(r) = Table::open(errs, &rpath, rv, RTO_KEYS) {
@@ -403,31 +421,39 @@ impl TcpOverrides {
         set(&mut c.limited_transmit, self.limited_transmit);
         set(&mut c.reno_recover_check, self.reno_recover_check);
         set(&mut c.newreno_slow_but_steady, self.newreno_slow_but_steady);
-        // Burst TCP (yu2004 §IV): the detection method, then its parameter.
-        match self.fto_detection {
-            Some("ble") => {
-                let limit = match c.fto {
-                    FtoDetection::Ble {
-                        max_consecutive_fto,
-                    } => max_consecutive_fto,
-                    FtoDetection::None => crate::tcp::timeout::DEFAULT_MAX_CONSECUTIVE_FTO,
-                };
-                c.fto = FtoDetection::Ble {
-                    max_consecutive_fto: limit,
-                };
-            }
-            Some(_) => c.fto = FtoDetection::None,
-            None => {}
-        }
-        if let (
-            Some(n),
-            FtoDetection::Ble {
-                max_consecutive_fto,
+        set(
+            &mut c.partial_window_deflation,
+            self.partial_window_deflation,
+        );
+        // Burst TCP (yu2004 §IV): the detection method, then its parameters
+        // (a later table keeps what an earlier one set unless it changes it).
+        let limit = self
+            .max_consecutive_fto
+            .or(c.fto.max_consecutive_fto())
+            .unwrap_or(crate::tcp::timeout::DEFAULT_MAX_CONSECUTIVE_FTO);
+        let source = self.back_source.unwrap_or(match c.fto {
+            FtoDetection::Back { source, .. } => source,
+            _ => BackSource::Both,
+        });
+        let method = self.fto_detection.or(match c.fto {
+            FtoDetection::None => None,
+            FtoDetection::Ble { .. } => Some("ble"),
+            FtoDetection::Back { .. } => Some("back"),
+            FtoDetection::Bnak { .. } => Some("bnak"),
+        });
+        c.fto = match method {
+            Some("ble") => FtoDetection::Ble {
+                max_consecutive_fto: limit,
             },
-        ) = (self.ble_max_consecutive_fto, &mut c.fto)
-        {
-            *max_consecutive_fto = n;
-        }
+            Some("back") => FtoDetection::Back {
+                source,
+                max_consecutive_fto: limit,
+            },
+            Some("bnak") => FtoDetection::Bnak {
+                max_consecutive_fto: limit,
+            },
+            _ => FtoDetection::None,
+        };
         set(&mut c.rto.ns2_rfc2988, self.rto_ns2_rfc2988);
         set(&mut c.rto.estimator, self.rto_estimator);
         set(&mut c.rto.initial, self.rto_initial);

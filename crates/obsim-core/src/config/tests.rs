@@ -273,6 +273,18 @@ const BAD: &[Row] = &[
         "expected true or false",
     ),
     (
+        "partial_window_deflation not bool",
+        &[("mss = \"1000 B\"", "partial_window_deflation = \"off\"")],
+        "tcp.partial_window_deflation",
+        "expected true or false",
+    ),
+    (
+        "partial_window_deflation as 0/1 in a group",
+        &[("to = \"b\"\n\n[trace]", "to = \"b\"\ntcp = { partial_window_deflation = 0 }\n\n[trace]")],
+        "flows[0].tcp.partial_window_deflation",
+        "expected true or false",
+    ),
+    (
         "zero granularity",
         &[("mss = \"1000 B\"", "rto = { granularity = \"0 ms\" }")],
         "tcp.rto.granularity",
@@ -766,6 +778,36 @@ fn overrides_layer_and_flows_expand_in_order() {
         profile("rfc").unwrap().ssthresh_basis
     );
     let _ = SsthreshBasis::Cwnd;
+}
+
+#[test]
+fn partial_window_deflation_follows_profile_then_overrides() {
+    // ns2-2003: off (ns-2 `partial_window_deflation_ 0` before 2003-05-05).
+    let s = ok(&edit(&[("mss = \"1000 B\"", "profile = \"ns2-2003\"")]));
+    assert!(!s.flows[0].tcp.partial_window_deflation);
+    // Every other profile deflates (RFC 6582 §3.2 step 5).
+    for p in ["rfc", "ns2", "ns2-2004"] {
+        let line = format!("profile = \"{p}\"");
+        let s = ok(&edit(&[("mss = \"1000 B\"", line.as_str())]));
+        assert!(s.flows[0].tcp.partial_window_deflation, "{p}");
+    }
+    // [tcp] sets it on top of the profile; a group's [flows.tcp] wins.
+    let s = ok(&edit(&[
+        (
+            "mss = \"1000 B\"",
+            "profile = \"ns2-2003\"\npartial_window_deflation = true",
+        ),
+        (
+            "to = \"b\"\n\n[trace]",
+            "to = \"b\"\n\n[[flows]]\nfrom = \"a\"\nto = \"b\"\ntcp = { partial_window_deflation = false }\n\n[trace]",
+        ),
+    ]));
+    assert!(s.flows[0].tcp.partial_window_deflation);
+    assert!(!s.flows[1].tcp.partial_window_deflation);
+    assert!(
+        s.flows[0].tcp.newreno_slow_but_steady,
+        "the rest of ns2-2003 stays"
+    );
 }
 
 #[test]
@@ -1762,7 +1804,10 @@ fn core_scenario_resolves() {
         assert_eq!(n.switch.edge_queue, EdgeQueue::Unlimited);
     }
     assert_eq!(s.nodes[2].switch.conversion, Conversion::Full);
-    assert!(s.nodes[3].edge.is_none(), "a generator-only edge needs no assembly");
+    assert!(
+        s.nodes[3].edge.is_none(),
+        "a generator-only edge needs no assembly"
+    );
     assert_eq!(s.links[1].optical.as_ref().unwrap().wavelengths, 2);
     let g = &s.generators[0];
     assert_eq!(g.at, NodeId(1));

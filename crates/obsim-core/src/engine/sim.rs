@@ -23,6 +23,7 @@ use crate::metrics::trace::{SenderSample, TraceRecorder};
 use crate::net::{Channel, LossModel, Packet, Payload, RoutingTable};
 use crate::results::{BurstHistTable, FlowResult, LinkResult, RunMeta, RunResults};
 use crate::rng::stream;
+use crate::tcp::config::{BackSource, FtoDetection};
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::{SimDuration, SimTime};
 use crate::traffic::bulk;
@@ -43,6 +44,74 @@ struct FlowState {
     data_dropped: u64,
     completed: Option<SimTime>,
     finite: bool,
+    /// Burst signals the sender wants (`SIG_*` bits, from its FTO detector).
+    signals: u8,
+    /// The latest data drops: (segment, lost in the optical core), ring.
+    drops: [(u64, bool); DROP_RING],
+    drops_next: usize,
+    /// FTO judgements and whether they were right (yu2004 §IV; issue 6).
+    judged: Judgements,
+}
+
+/// The burst signals (`SIG_*`) a sender with FTO detector `fto` wants.
+fn wanted_signals(fto: FtoDetection) -> u8 {
+    match fto {
+        FtoDetection::Back { source, .. } => match source {
+            BackSource::Ingress => SIG_INGRESS,
+            BackSource::Egress => SIG_EGRESS,
+            BackSource::Both => SIG_INGRESS | SIG_EGRESS,
+        },
+        FtoDetection::Bnak { .. } => SIG_NAK,
+        FtoDetection::None | FtoDetection::Ble { .. } => 0,
+    }
+}
+
+/// Drops remembered per flow for judging timeouts.
+const DROP_RING: usize = 32;
+/// The flow's sender wants ingress BACKs.
+pub(super) const SIG_INGRESS: u8 = 1;
+/// ... egress BACKs.
+pub(super) const SIG_EGRESS: u8 = 2;
+/// ... BNAKs.
+pub(super) const SIG_NAK: u8 = 4;
+
+/// How one flow's timeouts (and BNAK-started responses) were judged, against
+/// where the segment at `snd_una` was last lost.
+#[derive(Clone, Copy, Default)]
+struct Judgements {
+    false_right: u64,
+    false_wrong: u64,
+    true_right: u64,
+    true_wrong: u64,
+}
+
+impl FlowState {
+    /// Remembers that segment `seq` was lost, in the core or not.
+    fn note_drop(&mut self, seq: u64, obs: bool) {
+        self.drops[self.drops_next] = (seq, obs);
+        self.drops_next = (self.drops_next + 1) % DROP_RING;
+    }
+
+    /// Whether the latest loss of `seq` was in the optical core (false when
+    /// it was elsewhere or is not remembered).
+    fn lost_in_core(&self, seq: u64) -> bool {
+        (1..=DROP_RING)
+            .map(|k| self.drops[(self.drops_next + DROP_RING - k) % DROP_RING])
+            .find(|&(s, _)| s == seq)
+            .is_some_and(|(_, obs)| obs)
+    }
+
+    /// Records a judgement made with `snd_una = una`.
+    fn judge(&mut self, una: u64, judged_false: bool) {
+        let core = self.lost_in_core(una);
+        let j = &mut self.judged;
+        match (judged_false, core) {
+            (true, true) => j.false_right += 1,
+            (true, false) => j.false_wrong += 1,
+            (false, false) => j.true_right += 1,
+            (false, true) => j.true_wrong += 1,
+        }
+    }
 }
 
 /// The packet network: channels, their loss models, and routes.
@@ -145,6 +214,10 @@ impl<'s> Simulation<'s> {
             }
             let AppSpec::Bulk(bytes) = f.app;
             flows.push(FlowState {
+                signals: wanted_signals(f.tcp.fto),
+                drops: [(u64::MAX, false); DROP_RING],
+                drops_next: 0,
+                judged: Judgements::default(),
                 sender: TcpSender::new(&f.tcp, bytes),
                 receiver: TcpReceiver::new(&f.tcp),
                 src: f.src,
@@ -164,7 +237,8 @@ impl<'s> Simulation<'s> {
             (t.cwnd || t.seq).then(|| TraceRecorder::new(flows.len(), &t.flows, t.cwnd, t.seq));
         let finite_remaining = flows.iter().filter(|f| f.finite).count();
         let n_ch = channels.len();
-        let obs = edge::Obs::new(scenario, seed, flows.len());
+        let mut obs = edge::Obs::new(scenario, seed, flows.len());
+        obs.signal_mask = flows.iter().fold(0, |m, f| m | f.signals);
         let core = optical::Core::new(scenario, seed);
         let mut sim = Self {
             scenario,
@@ -228,23 +302,8 @@ impl<'s> Simulation<'s> {
             debug_assert!(t >= self.now, "time ran backwards");
             self.now = t;
             self.events += 1;
-            match ev {
-                Event::Arrive { ch, pkt } => self.on_arrive(ch, pkt),
-                Event::FlowStart(f) => {
-                    self.flows[f.index()].sender.start(t);
-                    self.pump_sender(f);
-                }
-                Event::BurstArrive { ch, burst } => self.on_burst_arrive(ch, burst),
-                Event::Bcp(burst) => self.on_bcp(burst),
-                Event::BurstLost(burst) => self.on_burst_lost_event(burst),
-                Event::Generate(g) => self.on_generate(g),
-                Event::AssemblyTimer(node) => self.on_assembly_timer(node),
-                Event::SenderTimer(f) => self.on_sender_timer(f),
-                Event::ReceiverTimer(f) => self.on_receiver_timer(f),
-                Event::TraceSample => self.on_trace_sample(),
-                Event::MetricsSample => self.on_metrics_sample(),
-                Event::WarmupEnd => self.on_warmup_end(),
-                Event::Stop => break,
+            if self.dispatch(ev) {
+                break;
             }
             if self.stop_reason == "flows_done" {
                 break;
@@ -268,13 +327,35 @@ impl<'s> Simulation<'s> {
         Ok(self.collect(wall_s))
     }
 
+    /// Runs one event at the current time; true at the end of the run.
+    #[inline]
+    fn dispatch(&mut self, ev: Event) -> bool {
+        match ev {
+            Event::Arrive { ch, pkt } => self.on_arrive(ch, pkt),
+            Event::FlowStart(f) => {
+                self.flows[f.index()].sender.start(self.now);
+                self.pump_sender(f);
+            }
+            Event::BurstArrive { ch, burst } => self.on_burst_arrive(ch, burst),
+            Event::Bcp(burst) => self.on_bcp(burst),
+            Event::BurstLost(burst) => self.on_burst_lost_event(burst),
+            Event::Generate(g) => self.on_generate(g),
+            Event::AssemblyTimer(node) => self.on_assembly_timer(node),
+            Event::SenderTimer(f) => self.on_sender_timer(f),
+            Event::ReceiverTimer(f) => self.on_receiver_timer(f),
+            Event::TraceSample => self.on_trace_sample(),
+            Event::MetricsSample => self.on_metrics_sample(),
+            Event::WarmupEnd => self.on_warmup_end(),
+            Event::Stop => return true,
+        }
+        false
+    }
+
     fn on_arrive(&mut self, ch: LinkId, pkt: Packet) {
         let net = &mut self.net;
         if net.loss[ch.index()].lose(&pkt) {
             net.channels[ch.index()].stats.drops_loss += 1;
-            if pkt.is_data() {
-                self.flows[pkt.flow.index()].data_dropped += 1;
-            }
+            self.data_lost(pkt, false);
             return;
         }
         let node = net.channels[ch.index()].to;
@@ -287,9 +368,8 @@ impl<'s> Simulation<'s> {
         if node != pkt.dst {
             if !self.try_assemble(node, pkt)
                 && !self.net.transmit(&mut self.queue, self.now, node, pkt)
-                && pkt.is_data()
             {
-                self.flows[pkt.flow.index()].data_dropped += 1;
+                self.data_lost(pkt, false);
             }
             return;
         }
@@ -305,6 +385,26 @@ impl<'s> Simulation<'s> {
                 self.flows[f.index()].sender.on_ack(self.now, &ack);
                 self.pump_sender(f);
             }
+            Payload::Signal(sig) => {
+                let fl = &mut self.flows[f.index()];
+                let una = fl.sender.snd_una();
+                let before = fl.sender.stats().early_fto_events;
+                fl.sender.on_burst_signal(self.now, &sig);
+                if fl.sender.stats().early_fto_events > before {
+                    fl.judge(una, true);
+                }
+                self.pump_sender(f);
+            }
+        }
+    }
+
+    /// Counts a lost packet against its flow if it is data; `core`: lost in
+    /// the optical core (a burst loss).
+    pub(super) fn data_lost(&mut self, pkt: Packet, core: bool) {
+        if let Some(seq) = pkt.data_seq() {
+            let fl = &mut self.flows[pkt.flow.index()];
+            fl.data_dropped += 1;
+            fl.note_drop(seq, core);
         }
     }
 
@@ -322,6 +422,7 @@ impl<'s> Simulation<'s> {
             };
             if !self.net.transmit(&mut self.queue, self.now, fl.src, pkt) {
                 fl.data_dropped += 1;
+                fl.note_drop(seg.seq, false);
             }
         }
         if let Some(d) = fl.sender.rto_deadline() {
@@ -354,7 +455,13 @@ impl<'s> Simulation<'s> {
         fl.sender_timer = None;
         match fl.sender.rto_deadline() {
             Some(d) if d <= self.now => {
+                let una = fl.sender.snd_una();
+                let (to, fto) = (fl.sender.stats().to_events, fl.sender.stats().fto_events);
                 fl.sender.on_timeout(self.now);
+                if fl.sender.stats().to_events > to {
+                    let judged_false = fl.sender.stats().fto_events > fto;
+                    fl.judge(una, judged_false);
+                }
                 self.pump_sender(f);
             }
             Some(d) => {
@@ -515,6 +622,12 @@ impl<'s> Simulation<'s> {
                 to_events: st.to_events,
                 backoffs: st.backoffs,
                 fto_judged_false: st.fto_events,
+                early_fto_events: st.early_fto_events,
+                signals_received: st.signals_received,
+                judged_false_right: fl.judged.false_right,
+                judged_false_wrong: fl.judged.false_wrong,
+                judged_true_right: fl.judged.true_right,
+                judged_true_wrong: fl.judged.true_wrong,
                 packets_dropped: fl.data_dropped,
                 segments_received: fl.receiver.stats().segments_received,
                 segments_in_flight: in_flight[i],

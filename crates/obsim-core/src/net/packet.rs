@@ -12,6 +12,9 @@ pub enum Payload {
     Data(Segment),
     /// A TCP acknowledgement, from the receiver back to the sender.
     Ack(Ack),
+    /// A burst ACK or NAK from an OBS node to a Burst TCP sender (yu2004
+    /// §IV.B-C); never assembled into bursts.
+    Signal(crate::tcp::signal::BurstSignal),
 }
 
 /// One packet on the wire.
@@ -34,5 +37,14 @@ impl Packet {
     #[inline]
     pub fn is_data(&self) -> bool {
         matches!(self.payload, Payload::Data(_))
+    }
+
+    /// The segment number of a data packet.
+    #[inline]
+    pub fn data_seq(&self) -> Option<u64> {
+        match self.payload {
+            Payload::Data(s) => Some(s.seq),
+            _ => None,
+        }
     }
 }

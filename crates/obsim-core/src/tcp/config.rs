@@ -87,8 +87,59 @@ pub enum FtoDetection {
         /// choice (docs/MODEL.md, "Burst TCP").
         max_consecutive_fto: u32,
     },
-    // Later (they need engine signalling, yu2004 §IV.B-C): Back { ingress,
-    // egress }, Bnak.
+    /// Burst ACKs (yu2004 §IV.B): the edges send the sender a BACK listing
+    /// its segments in each burst; a timeout is false when the latest
+    /// ingress BACK covers every outstanding segment and (with the egress)
+    /// no egress BACK says that burst arrived.
+    Back {
+        /// Which edges send BACKs.
+        source: BackSource,
+        /// As for `Ble`.
+        max_consecutive_fto: u32,
+    },
+    /// Burst NAKs (yu2004 §IV.C): the node that drops a burst tells the
+    /// sender; a BNAK covering every outstanding segment starts the FTO
+    /// response at once, before the timer fires; every timeout is true.
+    Bnak {
+        /// As for `Ble` (consecutive BNAK-started responses).
+        max_consecutive_fto: u32,
+    },
+}
+
+impl FtoDetection {
+    /// The consecutive-FTO limit, for the detectors that have one.
+    pub fn max_consecutive_fto(self) -> Option<u32> {
+        match self {
+            FtoDetection::None => None,
+            FtoDetection::Ble {
+                max_consecutive_fto,
+            }
+            | FtoDetection::Back {
+                max_consecutive_fto,
+                ..
+            }
+            | FtoDetection::Bnak {
+                max_consecutive_fto,
+            } => Some(max_consecutive_fto),
+        }
+    }
+}
+
+/// Which OBS edges send burst ACKs (yu2004 §IV.B).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BackSource {
+    /// The ingress only: a covering BACK means the burst left the ingress
+    /// (losses in the sender-side access network are told apart).
+    Ingress,
+    /// The egress only: a covering BACK means the burst arrived, so the loss
+    /// was in the receiver-side access network (a true timeout); without
+    /// one obsim judges the timeout false (it cannot tell sender-side
+    /// access losses from OBS losses; obsim's reading).
+    Egress,
+    /// Both: false exactly when the ingress BACK came and the egress BACK
+    /// did not (yu2004 §IV.B, the accurate combination).
+    Both,
 }
 
 /// Everything the sender and receiver of one flow need to know.
@@ -144,6 +195,16 @@ pub struct TcpConfig {
     /// its default until 2003-05-05) instead of only on the first
     /// ("Impatient", RFC 6582 §3.2 step 5; ns-2 `newreno_changes1_ 1`).
     pub newreno_slow_but_steady: bool,
+    /// What a `NewReno` partial ACK does to the window (RFC 6582 §3.2 step 5,
+    /// ns-2 `partial_window_deflation_`). True: "deflate the congestion
+    /// window by the amount of new data acknowledged ... add back one SMSS"
+    /// (RFC 6582; ns-2 `partial_window_deflation_ 1`, its default since
+    /// 2003-05-05). False: drop the whole fast-recovery inflation, so cwnd =
+    /// ssthresh, and let later duplicate ACKs inflate it again by one each
+    /// (ns-2 `partial_window_deflation_ 0`, the default until 2003-05-05:
+    /// `dupwnd_ = 0` in `NewRenoTcpAgent::recv`, cwnd_ untouched). Only
+    /// `NewReno` reads it: Reno leaves recovery on the first new ACK.
+    pub partial_window_deflation: bool,
     /// Burst TCP false-timeout detection (yu2004 §IV); `None` in every
     /// profile.
     pub fto: FtoDetection,

@@ -14,6 +14,7 @@ pub mod recovery;
 pub mod rtt;
 pub mod segment;
 pub mod sender;
+pub mod signal;
 pub mod timeout;
 
 #[cfg(test)]

@@ -65,7 +65,8 @@ fn rfc() -> TcpConfig {
         limited_transmit: true,
         reno_recover_check: false,
         newreno_slow_but_steady: false,
-        fto: FtoDetection::None, // plain TCP: every timeout is true
+        partial_window_deflation: true, // RFC 6582 §3.2 step 5
+        fto: FtoDetection::None,        // plain TCP: every timeout is true
     }
 }
 
@@ -97,6 +98,7 @@ fn ns2() -> TcpConfig {
         limited_transmit: true,         // singledup_ 1 (2001-11-28)
         reno_recover_check: true,       // bugFix_ true
         newreno_slow_but_steady: false, // newreno_changes1_ 1 since 2003-05-05
+        partial_window_deflation: true, // partial_window_deflation_ 1 since 2003-05-05
         fto: FtoDetection::None,        // plain TCP: every timeout is true
     }
 }
@@ -112,13 +114,15 @@ fn ns2_2004() -> TcpConfig {
 }
 
 /// ns-2 defaults before 2003-05-05 (ns-2.26), the release a study submitted
-/// in mid-2003 (yu2004) ran on: `ns2-2004` with NewReno's Slow-but-Steady
-/// timer (`newreno_changes1_ 0`). The same day changed
-/// `partial_window_deflation_` from 0 to 1; obsim always deflates (RFC 6582),
-/// a known difference (docs/MODEL.md).
+/// in mid-2003 (yu2004) ran on: `ns2-2004` with the two `NewReno` defaults
+/// changed that day "to reflect RFC 2582" (ns-2 test suites, e.g.
+/// `tcl/test/test-suite-newreno.tcl`): the Slow-but-Steady timer
+/// (`newreno_changes1_ 0`) and no partial window deflation
+/// (`partial_window_deflation_ 0`). ns-2.27 (2004-01) already had both at 1.
 fn ns2_2003() -> TcpConfig {
     let mut c = ns2_2004();
     c.newreno_slow_but_steady = true;
+    c.partial_window_deflation = false;
     c
 }
 
@@ -160,5 +164,7 @@ mod tests {
         assert_eq!(a.rto.granularity, b.rto.granularity);
         let c = profile("ns2-2003").unwrap();
         assert!(c.newreno_slow_but_steady && !b.newreno_slow_but_steady);
+        assert!(!c.partial_window_deflation && b.partial_window_deflation);
+        assert!(a.partial_window_deflation && profile("rfc").unwrap().partial_window_deflation);
     }
 }

@@ -34,6 +34,12 @@ pub struct SenderStats {
     pub fto_events: u64,
     /// Expiries that hit an already backed-off timer (consecutive timeouts).
     pub backoffs: u64,
+    /// FTO responses a burst signal started before the timer fired (BNAK,
+    /// yu2004 §IV.C); also counted in `fto_events` and `td_events`, not in
+    /// `to_events`.
+    pub early_fto_events: u64,
+    /// Burst signals (BACK/BNAK) received.
+    pub signals_received: u64,
     /// Valid RTT samples taken (Karn's rule).
     pub rtt_samples: u64,
     /// Sum of those samples (mean = `rtt_sum / rtt_samples`).
@@ -245,6 +251,29 @@ impl TcpSender {
         }
         // RFC 6298 §5.6: start the timer with the (backed-off) RTO.
         self.rto_deadline = Some(now + self.rtt.rto());
+    }
+
+    /// A burst signal (BACK or BNAK, yu2004 §IV.B-C) reached the sender. If
+    /// the timeout plug-in answers it with the FTO response (BNAK), the
+    /// sender resends the lost burst now, counts a TD loss and an FTO, and
+    /// restarts the timer without backing off, as for a false timeout.
+    pub fn on_burst_signal(&mut self, now: SimTime, sig: &crate::tcp::signal::BurstSignal) {
+        self.stats.signals_received += 1;
+        if !self.started || self.cb.snd_nxt <= self.cb.snd_una {
+            return;
+        }
+        if self
+            .timeout
+            .on_burst_signal(&mut self.cb, self.cc.as_mut(), sig)
+        {
+            self.stats.fto_events += 1;
+            self.stats.early_fto_events += 1;
+            self.stats.td_events += 1;
+            self.timing = None;
+            self.pending_rtx = None;
+            self.recovery.on_timeout(&mut self.cb);
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
     }
 
     /// The next segment to hand to the network now, or `None`.

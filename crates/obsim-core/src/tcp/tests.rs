@@ -281,6 +281,111 @@ fn newreno_partial_ack_deflates_by_the_amount_acknowledged() {
     );
 }
 
+/// `NewReno` over the three-hole window of the test above, with ns-2's
+/// partial-ACK window rule `deflate` (`partial_window_deflation_`): the trace
+/// of one recovery episode and the new segments sent during it.
+fn newreno_three_holes(deflate: bool) -> (Harness, Vec<crate::tcp::testkit::StateSample>, usize) {
+    let mut c = ns2(Variant::NewReno);
+    c.rto.min = SimDuration::from_secs(1);
+    c.partial_window_deflation = deflate;
+    let mut p = path();
+    p.drop_first = vec![100, 110, 120];
+    let mut h = Harness::new(&c, Some(300_000), p);
+    h.run_to_completion(secs(100)).unwrap();
+    let st = h.sender.stats();
+    assert_eq!(
+        (st.td_events, st.to_events, st.retransmits),
+        (1, 0, 3),
+        "{st:?}"
+    );
+    let (i, entry) = h.first_in_state(CaState::Recovery).unwrap();
+    let n = h.trace[i..]
+        .iter()
+        .position(|s| s.state != CaState::Recovery)
+        .unwrap();
+    // Exit sample included: it carries the full ACK.
+    let episode = h.trace[i - 1..=i + n].to_vec();
+    let exit = episode.last().unwrap().t;
+    let recover = entry.snd_nxt;
+    let new_in_recovery =
+        h.tx.iter()
+            .filter(|r| r.t >= entry.t && r.t < exit && !r.seg.retransmit && r.seg.seq >= recover)
+            .count();
+    (h, episode, new_in_recovery)
+}
+
+#[test]
+fn newreno_partial_ack_window_follows_ns2_partial_window_deflation() {
+    // ns-2 NewRenoTcpAgent::recv / partialnewack: the window is cwnd_ +
+    // dupwnd_; a duplicate ACK in recovery adds one to dupwnd_; a partial ACK
+    // either deflates cwnd_ + dupwnd_ by the amount acknowledged minus one
+    // (`partial_window_deflation_ 1`, RFC 6582 §3.2 step 5) or sets
+    // dupwnd_ = 0, leaving cwnd_, the halved window (`partial_window_deflation_
+    // 0`, ns-2 before 2003-05-05). A full ACK sets the window to ssthresh.
+    for deflate in [true, false] {
+        let (_, ep, _) = newreno_three_holes(deflate);
+        let ssthresh = ep[1].ssthresh;
+        assert!(
+            (ep[1].cwnd - (ssthresh + 3.0)).abs() < 1e-9,
+            "entry {:?}",
+            ep[1]
+        );
+        let mut partials = Vec::new();
+        for w in ep[1..].windows(2) {
+            let (a, b) = (w[0], w[1]);
+            assert!(
+                (b.ssthresh - ssthresh).abs() < 1e-9,
+                "ssthresh moved: {b:?}"
+            );
+            let expect = if b.state == CaState::Open {
+                ssthresh // full ACK, RFC 6582 step 6 option 2
+            } else if b.snd_una > a.snd_una {
+                partials.push((a.cwnd, b.cwnd));
+                if deflate {
+                    (a.cwnd - (b.snd_una - a.snd_una) as f64 + 1.0).max(1.0)
+                } else {
+                    ssthresh
+                }
+            } else {
+                a.cwnd + 1.0 // duplicate ACK: step 4 / ++dupwnd_
+            };
+            assert!(
+                (b.cwnd - expect).abs() < 1e-9,
+                "deflate={deflate}: {a:?} -> {b:?}, expected cwnd {expect}"
+            );
+        }
+        assert_eq!(partials.len(), 2, "deflate={deflate}: two partial ACKs");
+    }
+}
+
+#[test]
+fn newreno_without_partial_deflation_sends_no_new_data_after_a_partial_ack() {
+    // W = 64 binds: flight 100..163 at entry, ssthresh 32, and the 61
+    // duplicate ACKs of segments 101..163 (less the two holes) inflate cwnd
+    // to 32 + 61 = 93, still capped by W. The partial ACK for 110 then gives
+    // 93 - 10 + 1 = 84 with deflation: ten new segments (164..173) fit under
+    // snd_una + W = 174, and the partial ACK for 120 another ten. Without
+    // deflation cwnd falls to 32 < flight, so nothing new leaves until the
+    // full ACK: yu2004 §III's "no new data during NewReno's recovery".
+    let (_, on, new_on) = newreno_three_holes(true);
+    let (_, off, new_off) = newreno_three_holes(false);
+    let cwnds = |ep: &[crate::tcp::testkit::StateSample]| -> Vec<(u64, f64)> {
+        ep.windows(2)
+            .filter(|w| w[1].state == CaState::Recovery && w[1].snd_una > w[0].snd_una)
+            .map(|w| (w[1].snd_una, w[1].cwnd))
+            .collect()
+    };
+    assert_eq!(on[1].snd_nxt, 164);
+    assert_eq!(cwnds(&on), [(110, 84.0), (120, 75.0)]);
+    assert_eq!(cwnds(&off), [(110, 32.0), (120, 32.0)]);
+    assert_eq!((new_on, new_off), (20, 0));
+    // Both leave recovery with cwnd = ssthresh = 32.
+    for ep in [&on, &off] {
+        let exit = ep.last().unwrap();
+        assert_eq!((exit.state, exit.cwnd), (CaState::Open, 32.0));
+    }
+}
+
 #[test]
 fn sack_repairs_all_holes_within_one_rtt() {
     let h = scripted(Variant::Sack, &[100, 101, 102, 103]);

@@ -5,15 +5,17 @@
 //! unit in the core").
 
 use super::Simulation;
+use super::{SIG_EGRESS, SIG_INGRESS, SIG_NAK};
 use crate::config::scenario::{AckHandling, NodeKind};
 use crate::engine::event::Event;
 use crate::ids::{FlowId, NodeId};
 use crate::metrics::aggregate::{BinCounter, Moments};
-use crate::net::Packet;
+use crate::net::{Packet, Payload};
 use crate::obs::assembly::Assembler;
 use crate::obs::loss::BurstLossModel;
 use crate::obs::Burst;
 use crate::rng::stream;
+use crate::tcp::signal::{BurstSignal, SignalKind};
 use crate::time::{SimDuration, SimTime};
 
 /// State of one edge node.
@@ -53,6 +55,14 @@ pub(super) struct Obs {
     pub(super) hist_flows: Vec<u64>,
     pub(super) hist_segments: Vec<u64>,
     pub(super) hist_packets: Vec<u64>,
+    /// Per flow scratch for burst signals: (stamp, lowest, highest segment,
+    /// count) of the flow in the burst being signalled.
+    sig_acc: Vec<(u64, u64, u64, u32)>,
+    sig_touched: Vec<u32>,
+    /// Signal packets to send (scratch).
+    sig_out: Vec<Packet>,
+    /// OR of every flow's wanted signals (`SIG_*`).
+    pub(super) signal_mask: u8,
     /// Per channel: bytes per bin of optical channels.
     pub(super) bins: Vec<Option<BinCounter>>,
 }
@@ -137,6 +147,7 @@ impl Obs {
             bins,
             flow_bursts: vec![(0, 0); n_flows],
             mark: vec![(u64::MAX, 0); n_flows],
+            sig_acc: vec![(u64::MAX, 0, 0, 0); n_flows],
             ..Self::default()
         }
     }
@@ -163,9 +174,12 @@ impl Simulation<'_> {
         let Some(ch) = self.net.routes.next_hop(node, pkt.dst) else {
             return false;
         };
-        if self.core.ports[ch.index()].is_none()
-            || (!pkt.is_data() && edge.acks == AckHandling::Bypass)
-        {
+        let assembles = match pkt.payload {
+            Payload::Data(_) => true,
+            Payload::Ack(_) => edge.acks == AckHandling::Assemble,
+            Payload::Signal(_) => false,
+        };
+        if self.core.ports[ch.index()].is_none() || !assembles {
             return false;
         }
         let egress = self.egress(node, pkt.dst);
@@ -181,7 +195,9 @@ impl Simulation<'_> {
     }
 
     /// The egress edge of traffic entering the optical domain at `ingress`
-    /// towards `dst`: the first edge node reached along the route.
+    /// towards `dst`: the last node of the route's optical stretch (where
+    /// the next link is electronic). Edge nodes inside the stretch switch
+    /// bursts like core nodes.
     pub(super) fn egress(&mut self, ingress: NodeId, dst: NodeId) -> NodeId {
         let known = self.obs.edges[ingress.index()]
             .as_ref()
@@ -190,16 +206,14 @@ impl Simulation<'_> {
             return NodeId(known);
         }
         let mut n = ingress;
-        let mut guard = 0;
+        let mut hops = 0;
         while let Some(ch) = self.net.routes.next_hop(n, dst) {
-            let c = &self.net.channels[ch.index()];
-            n = c.to;
-            guard += 1;
-            if self.core.is_edge[n.index()]
-                || self.core.ports[ch.index()].is_none()
-                || n == dst
-                || guard > 1_000_000
-            {
+            if self.core.ports[ch.index()].is_none() || hops > self.net.channels.len() {
+                break;
+            }
+            n = self.net.channels[ch.index()].to;
+            hops += 1;
+            if n == dst {
                 break;
             }
         }
@@ -217,6 +231,7 @@ impl Simulation<'_> {
         };
         for burst in closed.drain(..) {
             self.count_burst(&burst);
+            self.signal_burst(node, &burst, SignalKind::IngressAck);
             let wire_bytes = burst.payload_bytes + burst.padding_bytes + header;
             self.launch_burst(node, burst, wire_bytes, guard, extra, false);
         }
@@ -254,15 +269,74 @@ impl Simulation<'_> {
         let o = &mut self.obs;
         o.stamp += 1;
         for p in &burst.packets {
-            if p.is_data() {
+            if let Some(seq) = p.data_seq() {
                 let f = p.flow.index();
                 self.flows[f].data_dropped += 1;
+                self.flows[f].note_drop(seq, true);
                 if o.mark[f].0 != o.stamp {
                     o.mark[f] = (o.stamp, 0);
                     o.flow_bursts[f].1 += 1;
                 }
             }
         }
+    }
+
+    /// Sends a burst signal of `kind` from `node` to every sender with data in
+    /// `burst` that wants it (yu2004 §IV.B-C): one packet per flow listing
+    /// its segments in the burst, routed like any packet.
+    pub(super) fn signal_burst(&mut self, node: NodeId, burst: &Burst, kind: SignalKind) {
+        let want = match kind {
+            SignalKind::IngressAck => SIG_INGRESS,
+            SignalKind::EgressAck => SIG_EGRESS,
+            SignalKind::Nak => SIG_NAK,
+        };
+        if self.obs.signal_mask & want == 0 {
+            return;
+        }
+        let o = &mut self.obs;
+        o.stamp += 1;
+        o.sig_touched.clear();
+        for p in &burst.packets {
+            let Some(seq) = p.data_seq() else { continue };
+            let f = p.flow.index();
+            if self.flows[f].signals & want == 0 {
+                continue;
+            }
+            let a = &mut o.sig_acc[f];
+            if a.0 == o.stamp {
+                a.1 = a.1.min(seq);
+                a.2 = a.2.max(seq);
+                a.3 += 1;
+            } else {
+                *a = (o.stamp, seq, seq, 1);
+                o.sig_touched.push(f as u32);
+            }
+        }
+        let bytes = self.scenario.nodes[node.index()].switch.signal_size;
+        let key = BurstSignal::burst_key(burst.ingress.0, burst.id);
+        let mut out = std::mem::take(&mut o.sig_out);
+        for &f in &o.sig_touched {
+            let (_, lo, hi, count) = o.sig_acc[f as usize];
+            out.push(Packet {
+                flow: FlowId(f),
+                src: node,
+                dst: self.flows[f as usize].src,
+                bytes,
+                payload: Payload::Signal(BurstSignal {
+                    kind,
+                    burst: key,
+                    lo,
+                    hi,
+                    count,
+                }),
+            });
+        }
+        self.core.count_signals(node, out.len());
+        for &pkt in &out {
+            self.route_from(node, pkt);
+        }
+        out.clear();
+        self.obs.sig_out = out;
     }
 
     /// Gives a burst's packet buffer back to its ingress assembler.

@@ -28,6 +28,14 @@
 
 use std::collections::HashMap;
 
+#[cfg(test)]
+#[path = "optical_tests.rs"]
+mod tests;
+
+#[cfg(test)]
+#[path = "btcp_tests.rs"]
+mod btcp_tests;
+
 use rand::RngExt;
 use rand_distr::Exp1;
 
@@ -42,65 +50,33 @@ use crate::obs::scheduler::{ChannelScheduler, ChannelSet, ConverterPool, PortSch
 use crate::obs::Burst;
 use crate::results::{BurstLengthResult, NodeResult, PathResult, WavelengthResult};
 use crate::rng::{stream, SimRng};
+use crate::tcp::signal::SignalKind;
 use crate::time::{SimDuration, SimTime};
 
-/// An ingress edge's unlimited electronic burst queue in front of W
-/// transmitters (gurel2008 §2: no loss at the edge).
-pub(super) struct QueuePort {
-    /// Per wavelength: when its last queued burst ends.
-    free_at: Vec<SimTime>,
-    /// Per wavelength: total time reserved.
-    busy: Vec<SimDuration>,
-    /// Per wavelength: bursts sent.
-    bursts: Vec<u64>,
-}
-
-impl QueuePort {
-    fn new(w: u16) -> Self {
-        let w = usize::from(w);
-        Self {
-            free_at: vec![SimTime::ZERO; w],
-            busy: vec![SimDuration::ZERO; w],
-            bursts: vec![0; w],
-        }
-    }
-
-    /// Queues a burst of `tx` that may start at `earliest`: among the
-    /// wavelengths free by then, the one that freed latest (the LAUC rule,
-    /// Xiong et al. 2000); if none is, the one that frees first (ties to the
-    /// lowest index). Returns the wavelength and the start.
-    fn reserve(&mut self, earliest: SimTime, tx: SimDuration) -> (u16, SimTime) {
-        let mut best: Option<(usize, SimTime)> = None;
-        for (w, &f) in self.free_at.iter().enumerate() {
-            if f <= earliest && best.is_none_or(|(_, bf)| f > bf) {
-                best = Some((w, f));
-            }
-        }
-        let (w, start) = if let Some((w, _)) = best {
-            (w, earliest)
-        } else {
-            let (w, &f) = self
-                .free_at
-                .iter()
-                .enumerate()
-                .min_by_key(|&(_, f)| *f)
-                .expect("a link has at least one wavelength");
-            (w, f)
-        };
-        self.free_at[w] = start + tx;
-        self.busy[w] += tx;
-        self.bursts[w] += 1;
-        (w as u16, start)
-    }
-}
-
-/// The burst side of one optical link direction.
-pub(super) enum Port {
-    /// Sent by an ingress edge with an unlimited burst queue.
-    Queue(QueuePort),
-    /// Sent by a bufferless node (core, or an edge with `edge_queue =
-    /// "none"`): reservations by the node's channel scheduler.
-    Bufferless(PortSchedule),
+/// Queues a burst at an ingress edge's unlimited electronic burst queue in
+/// front of the W transmitters of `port` (gurel2008 §2: no loss at the
+/// edge): it may start at `earliest`; among the wavelengths free by then, it
+/// takes the one that freed latest (the LAUC rule, Xiong et al. 2000); if
+/// none is, the one that frees first (ties to the lowest index). The burst
+/// goes after every reservation already on that wavelength (the queue is
+/// FIFO per wavelength; transit bursts of other nodes may still fill voids).
+/// Returns the wavelength and the start.
+fn queue_reserve(
+    port: &mut PortSchedule,
+    now: SimTime,
+    earliest: SimTime,
+    tx: SimDuration,
+) -> (u16, SimTime) {
+    let (w, start) = if let Some(w) = port.latest_available(earliest, ChannelSet::All) {
+        (w, earliest)
+    } else {
+        let w = (0..port.channels())
+            .min_by_key(|&c| port.horizon(c))
+            .expect("a link has at least one wavelength");
+        (w, port.horizon(w))
+    };
+    port.commit(w, now, None, start, start + tx);
+    (w, start)
 }
 
 /// Optical switching state of one node.
@@ -115,6 +91,7 @@ pub(super) struct SwitchState {
     bcps: u64,
     dropped: u64,
     conversions: u64,
+    signals: u64,
 }
 
 /// Counters of one path and class.
@@ -176,8 +153,12 @@ pub(super) struct Generator {
 /// All optical-core state of a simulation.
 #[derive(Default)]
 pub(super) struct Core {
-    /// Per channel: its burst port (optical channels only).
-    pub(super) ports: Vec<Option<Port>>,
+    /// Per channel: its burst port (optical channels only): W wavelengths
+    /// and their reservations.
+    pub(super) ports: Vec<Option<PortSchedule>>,
+    /// Per channel: sent by an ingress edge with an unlimited burst queue
+    /// (its own bursts wait for a wavelength instead of being dropped).
+    queued: Vec<bool>,
     /// Per channel: converters shared by the output port (partial
     /// conversion, per port).
     port_pools: Vec<Option<ConverterPool>>,
@@ -188,7 +169,6 @@ pub(super) struct Core {
     pub(super) wavelengths: Vec<u16>,
     /// Per node.
     pub(super) switches: Vec<SwitchState>,
-    pub(super) is_edge: Vec<bool>,
     paths: Vec<PathInfo>,
     path_of: HashMap<(NodeId, NodeId), u32>,
     pub(super) generators: Vec<Generator>,
@@ -204,6 +184,7 @@ impl Core {
         let mut ports = Vec::new();
         let mut port_pools = Vec::new();
         let mut wavelengths = Vec::new();
+        let mut queued = Vec::new();
         for l in &sc.links {
             let mut dirs = vec![l.from];
             if l.duplex {
@@ -213,17 +194,14 @@ impl Core {
                 let nd = &sc.nodes[from.index()];
                 let sw = nd.switch;
                 let Some(o) = &l.optical else {
+                    queued.push(false);
                     ports.push(None);
                     port_pools.push(None);
                     wavelengths.push(0);
                     continue;
                 };
-                let queue = nd.kind == NodeKind::Edge && sw.edge_queue == EdgeQueue::Unlimited;
-                ports.push(Some(if queue {
-                    Port::Queue(QueuePort::new(o.wavelengths))
-                } else {
-                    Port::Bufferless(sw.scheduler.port(o.wavelengths))
-                }));
+                queued.push(nd.kind == NodeKind::Edge && sw.edge_queue == EdgeQueue::Unlimited);
+                ports.push(Some(sw.scheduler.port(o.wavelengths)));
                 port_pools.push(
                     (sw.conversion == Conversion::Partial
                         && sw.converter_sharing == ConverterSharing::Port)
@@ -266,12 +244,12 @@ impl Core {
         let n_ch = ports.len();
         Self {
             ports,
+            queued,
             port_pools,
             bcps: vec![0; n_ch],
             blocked: vec![0; n_ch],
             wavelengths,
             switches,
-            is_edge: sc.nodes.iter().map(|n| n.kind == NodeKind::Edge).collect(),
             generators,
             bin_width: sc.metrics.burst_length_bin.max(1),
             ..Self::default()
@@ -281,8 +259,7 @@ impl Core {
     /// Per-wavelength reserved time of channel `ch`.
     fn busy(&self, ch: usize) -> Vec<SimDuration> {
         match &self.ports[ch] {
-            Some(Port::Queue(q)) => q.busy.clone(),
-            Some(Port::Bufferless(p)) => (0..p.channels()).map(|w| p.stats(w).busy).collect(),
+            Some(p) => (0..p.channels()).map(|w| p.stats(w).busy).collect(),
             None => Vec::new(),
         }
     }
@@ -290,10 +267,7 @@ impl Core {
     /// Per-wavelength bursts of channel `ch`.
     fn bursts(&self, ch: usize) -> Vec<u64> {
         match &self.ports[ch] {
-            Some(Port::Queue(q)) => q.bursts.clone(),
-            Some(Port::Bufferless(p)) => {
-                (0..p.channels()).map(|w| p.stats(w).reservations).collect()
-            }
+            Some(p) => (0..p.channels()).map(|w| p.stats(w).reservations).collect(),
             None => Vec::new(),
         }
     }
@@ -329,6 +303,11 @@ impl Core {
         self.ports[ch].as_ref()?;
         let u = self.utilisation(ch, measured);
         Some(u.iter().sum::<f64>() / u.len().max(1) as f64)
+    }
+
+    /// Counts `n` burst signals sent by `node`.
+    pub(super) fn count_signals(&mut self, node: NodeId, n: usize) {
+        self.switches[node.index()].signals += n as u64;
     }
 
     /// BCPs sent and bursts refused on channel `ch`.
@@ -500,9 +479,10 @@ impl Simulation<'_> {
             background,
             counted,
         };
+        let queued = self.core.queued[ch.index()];
         let reserved = match self.core.ports[ch.index()].as_mut() {
-            Some(Port::Queue(q)) => Some(q.reserve(earliest, tx)),
-            Some(Port::Bufferless(p)) => {
+            Some(p) if queued => Some(queue_reserve(p, self.now, earliest, tx)),
+            Some(p) => {
                 let mut sched = self.core.switches[node.index()].scheduler;
                 sched
                     .reserve(p, self.now, earliest, earliest + tx, ChannelSet::All)
@@ -544,6 +524,7 @@ impl Simulation<'_> {
         let lost = self.obs.burst_loss[ch.index()]
             .as_mut()
             .is_some_and(|m| m.lose(&slot.burst));
+        let from = c.from;
         let ev = if lost {
             (tail, Event::BurstLost(i))
         } else if to == slot.burst.egress {
@@ -555,6 +536,20 @@ impl Simulation<'_> {
             )
         };
         self.queue.push(ev.0, ev.1);
+        if lost {
+            // The node before the lossy link drops the burst (BNAK).
+            self.nak(i, from);
+        }
+    }
+
+    /// Burst `i` is dropped at `node`: BNAK its senders (yu2004 §IV.C).
+    fn nak(&mut self, i: u32, node: NodeId) {
+        if self.obs.signal_mask & super::SIG_NAK == 0 {
+            return;
+        }
+        let slot = self.obs.slab[i as usize].take().expect("live burst");
+        self.signal_burst(node, &slot.burst, SignalKind::Nak);
+        self.obs.slab[i as usize] = Some(slot);
     }
 
     /// The BCP of burst `i` has been processed at the node it is heading
@@ -593,15 +588,9 @@ impl Simulation<'_> {
             _ => (ChannelSet::All, None),
         };
         let mut sched = sw.scheduler;
-        let got = match self.core.ports[next.index()].as_mut() {
-            Some(Port::Bufferless(p)) => sched.reserve(p, self.now, start, end, allowed),
-            Some(Port::Queue(q)) => {
-                // Only reached if an edge lies inside a burst's path, which
-                // `egress` rules out; queue it rather than lose it.
-                Some(q.reserve(start, tx).0)
-            }
-            None => None,
-        };
+        let got = self.core.ports[next.index()]
+            .as_mut()
+            .and_then(|p| sched.reserve(p, self.now, start, end, allowed));
         match got {
             Some(c) => {
                 if let (Some(k), true) = (converter, c != w) {
@@ -627,6 +616,7 @@ impl Simulation<'_> {
 
     /// Burst `i` found no wavelength on `ch` at `node`: drop it there.
     fn block(&mut self, i: u32, node: NodeId, ch: LinkId) {
+        self.nak(i, node);
         self.core.switches[node.index()].dropped += 1;
         self.core.blocked[ch.index()] += 1;
         let slot = self.obs.slab[i as usize].as_ref().expect("live burst");
@@ -671,6 +661,7 @@ impl Simulation<'_> {
         let slot = self.obs.slab[i as usize].take().expect("live burst");
         self.obs.free.push(i);
         let node = slot.burst.egress;
+        self.signal_burst(node, &slot.burst, SignalKind::EgressAck);
         for k in 0..slot.burst.packets.len() {
             let pkt = slot.burst.packets[k];
             self.route_from(node, pkt);
@@ -773,6 +764,7 @@ impl Simulation<'_> {
                 bcps: s.bcps,
                 bursts_dropped: s.dropped,
                 conversions: s.conversions,
+                signals_sent: s.signals,
             })
             .collect();
         let mut paths = Vec::new();

@@ -60,14 +60,14 @@ fn drive(a: &mut Assembler, arrivals: &[Arrival]) -> Vec<Burst> {
 fn arrival_of(p: &Packet) -> SimTime {
     match p.payload {
         Payload::Data(s) => s.sent_at,
-        Payload::Ack(_) => unreachable!(),
+        Payload::Ack(_) | Payload::Signal(_) => unreachable!(),
     }
 }
 
 fn seq_of(p: &Packet) -> u64 {
     match p.payload {
         Payload::Data(s) => s.seq,
-        Payload::Ack(_) => unreachable!(),
+        Payload::Ack(_) | Payload::Signal(_) => unreachable!(),
     }
 }
 

@@ -92,12 +92,20 @@ pub fn for_config(cfg: &TcpConfig) -> Box<dyn LossRecovery> {
 
 /// Shared duplicate-ACK trigger: true when the `DupThresh`-th duplicate ACK
 /// arrives in the Open state (RFC 5681 §3.2 step 2) and, when `careful`, the
-/// previous episode's recovery point has been acknowledged (RFC 6582 §3.2
-/// step 2, "careful" variant of §4.1).
+/// cumulative ACK covers more than the previous episode's recovery point
+/// (RFC 6582 §3.2 step 2, "careful" variant of §4.1).
+///
+/// `cb.recover` is one past the highest segment sent when the episode
+/// began (RFC 6582's `recover` is that highest segment), so "covers more
+/// than recover" is `snd_una > cb.recover`: at least one segment sent after
+/// the episode began is acknowledged. ns-2 tests the same
+/// (`highest_ack_ > recover_`, its ACKs naming the last segment received).
+/// Duplicate ACKs that only reach `recover` come from unnecessary
+/// retransmissions after a timeout and start no new fast retransmit.
 pub(crate) fn dupack_triggers(cb: &ControlBlock, careful: bool) -> bool {
     cb.state == CaState::Open
         && cb.dupacks == cb.dupthresh
-        && (!careful || cb.snd_una >= cb.recover)
+        && (!careful || cb.snd_una > cb.recover)
 }
 
 /// Shared new-ACK handling outside Recovery: window growth (RFC 5681 §3.1),
@@ -115,4 +123,27 @@ pub(crate) fn new_ack_outside_recovery(
         cb.state = CaState::Open;
     }
     out.restart_timer = true;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn careful_trigger_needs_an_ack_beyond_the_recovery_point() {
+        // RFC 6582 §3.2 step 2: after an episode whose highest segment sent
+        // was 99 (`recover` = 100 here), duplicate ACKs for 100 come from
+        // unnecessary retransmissions; only an ACK covering more starts a
+        // new fast retransmit.
+        let cfg = crate::tcp::profile::profile("rfc").unwrap();
+        let mut cb = ControlBlock::new(&cfg, u64::MAX);
+        cb.state = CaState::Open;
+        cb.recover = 100;
+        cb.dupacks = cb.dupthresh;
+        cb.snd_una = 100;
+        assert!(!dupack_triggers(&cb, true));
+        assert!(dupack_triggers(&cb, false), "the plain RFC 5681 trigger");
+        cb.snd_una = 101;
+        assert!(dupack_triggers(&cb, true));
+    }
 }

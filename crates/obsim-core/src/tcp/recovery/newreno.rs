@@ -5,7 +5,9 @@
 //! only (§3.2 step 5, the "Impatient" variant; ns-2 `newreno_changes1_ 1`),
 //! or on every partial ACK with `newreno_slow_but_steady` (RFC 6582 §4,
 //! "Slow-but-Steady"; ns-2 `newreno_changes1_ 0`, the default before
-//! 2003-05-05).
+//! 2003-05-05). Window on a partial ACK: RFC 6582 partial deflation, or with
+//! `partial_window_deflation` off ns-2's pre-2003-05-05 rule, which drops
+//! the whole inflation (cwnd = ssthresh; ns-2 `partial_window_deflation_ 0`).
 
 use crate::tcp::cc::WindowGrowth;
 use crate::tcp::control::{CaState, ControlBlock};
@@ -19,14 +21,18 @@ pub struct NewReno {
     partial_seen: bool,
     /// Reset the timer on every partial ACK, not only the first.
     slow_but_steady: bool,
+    /// Partial ACKs deflate cwnd by the amount acknowledged (RFC 6582)
+    /// instead of resetting it to ssthresh (ns-2 before 2003-05-05).
+    partial_window_deflation: bool,
 }
 
 impl NewReno {
-    /// NewReno with the timer-reset variant of `cfg`.
+    /// NewReno with the timer-reset and partial-ACK window rules of `cfg`.
     pub fn new(cfg: &crate::tcp::TcpConfig) -> Self {
         Self {
             partial_seen: false,
             slow_but_steady: cfg.newreno_slow_but_steady,
+            partial_window_deflation: cfg.partial_window_deflation,
         }
     }
 }
@@ -65,10 +71,19 @@ impl LossRecovery for NewReno {
             out.restart_timer = true;
         } else {
             // §3.2 step 5, partial acknowledgment: retransmit the first
-            // unacknowledged segment, deflate cwnd by the amount acknowledged
-            // and add back one SMSS (at least one segment was acknowledged).
+            // unacknowledged segment.
             out.retransmit = Some(cb.snd_una);
-            cb.cwnd = (cb.cwnd - acked as f64 + 1.0).max(1.0);
+            cb.cwnd = if self.partial_window_deflation {
+                // Deflate cwnd by the amount acknowledged and add back one
+                // SMSS (at least one segment was acknowledged).
+                (cb.cwnd - acked as f64 + 1.0).max(1.0)
+            } else {
+                // ns-2 `partial_window_deflation_ 0`: `dupwnd_ = 0`, so the
+                // window falls back to cwnd_, the halved window of the fast
+                // retransmit (ns-2 tcp.h: "set cwnd to ssthresh upon partial
+                // new ack"); later duplicate ACKs inflate it again (step 4).
+                cb.ssthresh
+            };
             // "For the first partial ACK ... also reset the retransmit timer"
             // (Impatient); Slow-but-Steady resets it on every partial ACK.
             out.restart_timer = self.slow_but_steady || !self.partial_seen;

@@ -19,7 +19,7 @@
 //! growing past `window_`, so the raw value would overstate the burst.
 
 use crate::tcp::cc::WindowGrowth;
-use crate::tcp::control::{CaState, ControlBlock};
+use crate::tcp::control::ControlBlock;
 use crate::tcp::timeout::{Standard, TimeoutReaction, TimeoutResponse};
 
 /// Consecutive FTOs after which BLE declares the next timeout true (the
@@ -166,19 +166,8 @@ impl TimeoutResponse for Ble {
             self.last_fto_una = Some(cb.snd_una);
             self.counts.judged_false += 1;
             // Rule 1: "halves its congestion window and starts fast
-            // retransmission of all packets lost": the TD response (RFC 5681
-            // §3.2 eq. (4), cwnd = ssthresh after recovery) ...
-            cb.ssthresh = cc.ssthresh(cb);
-            cb.cwnd = cb.ssthresh;
-            cc.reset();
-            // ... and every unacknowledged segment resent from snd_una within
-            // that window (one burst of a fast flow carried them all). The
-            // episode ends when the data sent before the timeout is
-            // acknowledged, as after any timeout (RFC 6582 §3.2 step 4).
-            cb.recover = cb.snd_nxt;
-            cb.state = CaState::Loss;
-            cb.dupacks = 0;
-            cb.tx_next = cb.snd_una;
+            // retransmission of all packets lost".
+            super::fto_response(cb, cc);
             TimeoutReaction::FalseTimeout
         } else {
             // Rule 2 (or too many consecutive FTOs): "performs the same TO
@@ -195,6 +184,7 @@ impl TimeoutResponse for Ble {
 mod tests {
     use super::*;
     use crate::tcp::cc;
+    use crate::tcp::control::CaState;
     use crate::tcp::profile::profile;
 
     /// A control block with `w` segments outstanding from `una`, window `w`.

@@ -10,15 +10,79 @@
 //! [`TimeoutReaction::FastRetransmit`] to run the variant's own fast
 //! retransmit.
 
+mod back;
 mod ble;
+mod bnak;
 mod standard;
 
+pub use back::Back;
 pub use ble::{Ble, FtoCounts, DEFAULT_MAX_CONSECUTIVE_FTO};
+pub use bnak::Bnak;
 pub use standard::Standard;
 
 use crate::tcp::cc::WindowGrowth;
 use crate::tcp::config::{FtoDetection, TcpConfig};
-use crate::tcp::control::ControlBlock;
+use crate::tcp::control::{CaState, ControlBlock};
+use crate::tcp::signal::BurstSignal;
+
+/// Burst TCP's answer to a false timeout (yu2004 §IV.A rule 1: "halves its
+/// congestion window and starts fast retransmission of all packets lost"),
+/// shared by every detector: the triple-duplicate window response (RFC 5681
+/// §3.2 eq. (4), cwnd = ssthresh after recovery) and every unacknowledged
+/// segment resent from `snd_una` within that window (one burst of a fast
+/// flow carried them all). The episode ends when the data sent before it is
+/// acknowledged, as after any timeout (RFC 6582 §3.2 step 4).
+pub fn fto_response(cb: &mut ControlBlock, cc: &mut dyn WindowGrowth) {
+    cb.ssthresh = cc.ssthresh(cb);
+    cb.cwnd = cb.ssthresh;
+    cc.reset();
+    cb.recover = cb.snd_nxt;
+    cb.state = CaState::Loss;
+    cb.dupacks = 0;
+    cb.tx_next = cb.snd_una;
+}
+
+/// The consecutive-FTO limit every detector applies (yu2004 §I: after
+/// "several consecutive FTOs (which also indicate serious congestion in the
+/// OBS networks), BTCP performs the usual timeout retransmissions with Slow
+/// Start"). Consecutive: no new data acknowledged since the previous FTO.
+#[derive(Clone, Copy, Debug)]
+pub struct FtoRun {
+    run: u32,
+    last_una: Option<u64>,
+    max: u32,
+}
+
+impl FtoRun {
+    /// A limiter allowing `max` FTOs in a row.
+    pub fn new(max: u32) -> Self {
+        FtoRun {
+            run: 0,
+            last_una: None,
+            max,
+        }
+    }
+
+    /// True when one more FTO is allowed with `snd_una = una`.
+    pub fn allows(&mut self, una: u64) -> bool {
+        if self.last_una != Some(una) {
+            self.run = 0;
+        }
+        self.run < self.max
+    }
+
+    /// Records an FTO at `snd_una = una`.
+    pub fn record(&mut self, una: u64) {
+        self.run += 1;
+        self.last_una = Some(una);
+    }
+
+    /// Forgets the run (after a true timeout).
+    pub fn reset(&mut self) {
+        self.run = 0;
+        self.last_una = None;
+    }
+}
 
 /// What the sender does after the plug-in ran.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +117,18 @@ pub trait TimeoutResponse: std::fmt::Debug {
     /// value before the halving). Burst-length estimation (yu2004 §IV.A
     /// steps 2-3) learns from it; the default ignores it.
     fn on_td_loss(&mut self, _window: f64) {}
+    /// A burst signal (BACK or BNAK, yu2004 §IV.B-C) reached the sender.
+    /// Returns true when the plug-in applied the FTO response now (BNAK:
+    /// "the sender can start retransmission of lost packets as soon as the
+    /// BNAK is received"); the default ignores signals.
+    fn on_burst_signal(
+        &mut self,
+        _cb: &mut ControlBlock,
+        _cc: &mut dyn WindowGrowth,
+        _sig: &BurstSignal,
+    ) -> bool {
+        false
+    }
 }
 
 /// The timeout response a configuration selects (the registry).
@@ -62,5 +138,12 @@ pub fn for_config(cfg: &TcpConfig) -> Box<dyn TimeoutResponse> {
         FtoDetection::Ble {
             max_consecutive_fto,
         } => Box::new(Ble::new(max_consecutive_fto)),
+        FtoDetection::Back {
+            source,
+            max_consecutive_fto,
+        } => Box::new(Back::new(source, max_consecutive_fto)),
+        FtoDetection::Bnak {
+            max_consecutive_fto,
+        } => Box::new(Bnak::new(max_consecutive_fto)),
     }
 }

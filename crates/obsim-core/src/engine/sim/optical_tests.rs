@@ -1,0 +1,514 @@
+//! Tests of the optical core in the engine: JET timing hop by hop,
+//! contention at bufferless ports, wavelength conversion, void filling, and
+//! the Erlang B loss of a single link fed by Poisson bursts.
+
+use std::fmt::Write as _;
+
+use super::super::Simulation;
+use crate::analysis::erlang::erlang_b;
+use crate::config::parse_toml;
+use crate::engine::event::Event;
+use crate::engine::{run, RunOptions};
+use crate::ids::NodeId;
+use crate::obs::Burst;
+use crate::time::{SimDuration, SimTime};
+
+fn us(n: u64) -> SimDuration {
+    SimDuration::from_micros(n)
+}
+
+/// A burst of `bytes` from `ingress` to `egress` with no packets.
+fn burst(ingress: u32, egress: u32, bytes: u64) -> Burst {
+    Burst {
+        ingress: NodeId(ingress),
+        egress: NodeId(egress),
+        payload_bytes: bytes,
+        ..Burst::default()
+    }
+}
+
+/// Runs every pending event (the scenario has no flows, generators or
+/// timers, so the queue empties).
+fn drain(sim: &mut Simulation<'_>) -> Vec<(SimTime, &'static str)> {
+    let mut seen = Vec::new();
+    while let Some((t, ev)) = sim.queue.pop() {
+        sim.now = t;
+        seen.push((
+            t,
+            match ev {
+                Event::Bcp(_) => "bcp",
+                Event::BurstArrive { .. } => "arrive",
+                Event::BurstLost(_) => "lost",
+                _ => "other",
+            },
+        ));
+        if matches!(ev, Event::Stop) {
+            break;
+        }
+        sim.dispatch(ev);
+    }
+    seen
+}
+
+/// Nodes `A`, `C1`, `C2`, `B`: A -> C1 -> C2 -> B, 1 Gbit/s, 1 ms each.
+const PATH: &str = r#"
+[simulation]
+duration = "1 s"
+[optical]
+processing = "50 us"
+[[nodes]]
+name = "A"
+kind = "edge"
+[[nodes]]
+name = "C1"
+kind = "core"
+[[nodes]]
+name = "C2"
+kind = "core"
+[nodes.switch]
+processing = "100 us"
+[[nodes]]
+name = "B"
+kind = "edge"
+[nodes.switch]
+processing = "20 us"
+[[links]]
+from = "A"
+to = "C1"
+kind = "optical"
+rate = "1 Gbit/s"
+delay = "1 ms"
+[[links]]
+from = "C1"
+to = "C2"
+kind = "optical"
+rate = "1 Gbit/s"
+delay = "1 ms"
+[[links]]
+from = "C2"
+to = "B"
+kind = "optical"
+rate = "1 Gbit/s"
+delay = "1 ms"
+"#;
+
+#[test]
+fn jet_offset_shrinks_hop_by_hop_and_the_burst_cuts_through() {
+    let sc = parse_toml(PATH).unwrap();
+    let mut sim = Simulation::new(&sc, &RunOptions::default()).unwrap();
+    // 12 500 B = 100 µs at 1 Gbit/s.
+    sim.launch_burst(
+        NodeId(0),
+        burst(0, 3, 12_500),
+        12_500,
+        SimDuration::ZERO,
+        SimDuration::ZERO,
+        true,
+    );
+    // Offset T = Δ(C1) + Δ(C2) + Δ(B) = 50 + 100 + 20 = 170 µs: the burst
+    // leaves A at 170 µs; its BCP left at 0.
+    let ms = SimDuration::from_millis(1);
+    let t0 = SimTime::ZERO;
+    let seen = drain(&mut sim);
+    assert_eq!(
+        seen,
+        vec![
+            // BCP processed at C1: 1 ms + Δ(C1). Residual offset there:
+            // burst head at 1.170 ms, 120 µs later.
+            (t0 + ms + us(50), "bcp"),
+            // At C2: 1.050 + 1 ms + Δ(C2); head at 2.170 ms (residual 20 µs).
+            (t0 + ms + us(50) + ms + us(100), "bcp"),
+            // Tail at B: head at 3.170 ms + 100 µs.
+            (
+                t0 + SimDuration::from_millis(3) + us(170) + us(100),
+                "arrive"
+            ),
+        ]
+    );
+    assert_eq!(sim.core.switches[1].bcps, 1);
+    assert_eq!(sim.core.switches[2].bcps, 1);
+    let p = &sim.core.paths[0];
+    assert_eq!((p.hops, p.offset), (3, us(170)));
+}
+
+/// Ingress edges `A1`, `A2` (and `A3`) -> core `C` -> egress `E`, every
+/// fibre with `w_in` / `w_out` wavelengths, 1 Gbit/s, 1 ms.
+fn star(w_in: u16, w_out: u16, switch: &str, ingresses: usize) -> String {
+    let mut s = format!(
+        "[simulation]\nduration = \"1 s\"\n[[nodes]]\nname = \"C\"\nkind = \"core\"\n[nodes.switch]\n{switch}\n[[nodes]]\nname = \"E\"\nkind = \"edge\"\n[[links]]\nfrom = \"C\"\nto = \"E\"\nkind = \"optical\"\nwavelengths = {w_out}\nrate = \"1 Gbit/s\"\ndelay = \"1 ms\"\n"
+    );
+    for i in 1..=ingresses {
+        let _ = write!(
+            s,
+            "[[nodes]]\nname = \"A{i}\"\nkind = \"edge\"\n[[links]]\nfrom = \"A{i}\"\nto = \"C\"\nkind = \"optical\"\nwavelengths = {w_in}\nrate = \"1 Gbit/s\"\ndelay = \"1 ms\"\n"
+        );
+    }
+    s
+}
+
+/// Launches one 100 µs burst from each ingress at time 0 (each with
+/// `extra[i]` extra offset) and runs them; returns (dropped at C,
+/// conversions at C, bursts that arrived).
+fn contend(text: &str, extra: &[u64]) -> (u64, u64, usize) {
+    let sc = parse_toml(text).unwrap();
+    let mut sim = Simulation::new(&sc, &RunOptions::default()).unwrap();
+    for (i, &x) in extra.iter().enumerate() {
+        let a = 2 + i as u32;
+        sim.launch_burst(
+            NodeId(a),
+            burst(a, 1, 12_500),
+            12_500,
+            SimDuration::ZERO,
+            us(x),
+            true,
+        );
+    }
+    let arrived = drain(&mut sim)
+        .iter()
+        .filter(|(_, e)| *e == "arrive")
+        .count();
+    let c = &sim.core.switches[0];
+    (c.dropped, c.conversions, arrived)
+}
+
+#[test]
+fn a_bufferless_port_drops_overlapping_bursts_it_has_no_wavelength_for() {
+    // Two bursts want C -> E over the same 100 µs.
+    assert_eq!(contend(&star(1, 1, "", 2), &[0, 0]), (1, 0, 1));
+    assert_eq!(contend(&star(1, 2, "", 2), &[0, 0]), (0, 0, 2));
+    // 100 µs apart they fit one after the other on one wavelength.
+    assert_eq!(contend(&star(1, 1, "", 2), &[0, 100]), (0, 0, 2));
+}
+
+#[test]
+fn wavelength_conversion_full_partial_none() {
+    // Both ingresses pick wavelength 0 (lowest free); at C the second burst
+    // needs another wavelength.
+    let none = star(2, 2, "conversion = \"none\"", 2);
+    assert_eq!(contend(&none, &[0, 0]), (1, 0, 1), "continuity blocks");
+    let full = star(2, 2, "conversion = \"full\"", 2);
+    assert_eq!(contend(&full, &[0, 0]), (0, 0, 2));
+    let partial = star(2, 2, "conversion = \"partial\"\nconverters = 1", 2);
+    assert_eq!(contend(&partial, &[0, 0]), (0, 1, 2), "one conversion");
+    // Three bursts on wavelength 0, three free output wavelengths, but one
+    // converter: the third is blocked (shared per node or per port alike).
+    for sharing in ["node", "port"] {
+        let p = star(
+            3,
+            3,
+            &format!("conversion = \"partial\"\nconverters = 1\nconverter_sharing = \"{sharing}\""),
+            3,
+        );
+        assert_eq!(contend(&p, &[0, 0, 0]), (1, 1, 2), "{sharing}");
+        let p2 = star(
+            3,
+            3,
+            &format!("conversion = \"partial\"\nconverters = 2\nconverter_sharing = \"{sharing}\""),
+            3,
+        );
+        assert_eq!(contend(&p2, &[0, 0, 0]), (0, 2, 3), "{sharing}");
+    }
+}
+
+#[test]
+fn void_filling_accepts_a_burst_horizon_refuses() {
+    // A1's burst has 1 ms extra offset: it reserves C -> E from ~2 ms on.
+    // A2's burst, sent at the same time without extra offset, passes C
+    // ~1 ms earlier, in the void before that reservation.
+    for (sched, dropped) in [("horizon", 1), ("lauc", 1), ("lauc-vf", 0), ("ffuc-vf", 0)] {
+        let t = star(1, 1, &format!("scheduler = \"{sched}\""), 2);
+        assert_eq!(contend(&t, &[1000, 0]).0, dropped, "{sched}");
+    }
+}
+
+#[test]
+fn edge_queue_serialises_bursts_without_loss_and_none_drops_them() {
+    // Two bursts at once from the same edge on one wavelength.
+    let text = star(1, 4, "", 1);
+    let sc = parse_toml(&text).unwrap();
+    let mut sim = Simulation::new(&sc, &RunOptions::default()).unwrap();
+    for _ in 0..2 {
+        sim.launch_burst(
+            NodeId(2),
+            burst(2, 1, 12_500),
+            12_500,
+            SimDuration::ZERO,
+            SimDuration::ZERO,
+            true,
+        );
+    }
+    let arrivals: Vec<SimTime> = drain(&mut sim)
+        .into_iter()
+        .filter(|(_, e)| *e == "arrive")
+        .map(|(t, _)| t)
+        .collect();
+    // Queued: the second leaves when the first has left (100 µs later).
+    assert_eq!(
+        arrivals,
+        vec![
+            SimTime::ZERO + SimDuration::from_millis(2) + us(100),
+            SimTime::ZERO + SimDuration::from_millis(2) + us(200)
+        ]
+    );
+    // Bufferless edge: the second is dropped at the edge.
+    let text = text.replace(
+        "name = \"A1\"\nkind = \"edge\"",
+        "name = \"A1\"\nkind = \"edge\"\n[nodes.switch]\nedge_queue = \"none\"",
+    );
+    let sc = parse_toml(&text).unwrap();
+    let mut sim = Simulation::new(&sc, &RunOptions::default()).unwrap();
+    for _ in 0..2 {
+        sim.launch_burst(
+            NodeId(2),
+            burst(2, 1, 12_500),
+            12_500,
+            SimDuration::ZERO,
+            SimDuration::ZERO,
+            true,
+        );
+    }
+    assert_eq!(
+        drain(&mut sim)
+            .iter()
+            .filter(|(_, e)| *e == "arrive")
+            .count(),
+        1
+    );
+    assert_eq!(sim.core.switches[2].dropped, 1);
+}
+
+/// Poisson bursts with exponential lengths (mean 1 ms) offered to a
+/// bufferless edge whose only fibre has `w` wavelengths: the M/M/w/w loss
+/// system.
+fn erlang_scenario(w: u16, load: f64, seconds: f64) -> String {
+    let ia_ns = (1e6 / load).round() as u64;
+    format!(
+        r#"
+[simulation]
+duration = "{seconds} s"
+[[nodes]]
+name = "G"
+kind = "edge"
+[nodes.switch]
+edge_queue = "none"
+[[nodes]]
+name = "E"
+kind = "edge"
+[[links]]
+from = "G"
+to = "E"
+kind = "optical"
+wavelengths = {w}
+rate = "10 Gbit/s"
+delay = "1 ms"
+[[generators]]
+at = "G"
+interarrival = "{ia_ns} ns"
+length = "1 ms"
+"#
+    )
+}
+
+#[test]
+fn single_link_loss_matches_erlang_b() {
+    // 8 replications of about 50 000 bursts each; the Erlang B value must
+    // lie inside the 99% Student-t CI of the mean loss (t_{7, 0.995}).
+    const T99: f64 = 3.499;
+    let mut failures = Vec::new();
+    for w in [1u16, 2, 4, 8, 16] {
+        for rho in [0.5, 1.0] {
+            let load = rho * f64::from(w);
+            let seconds = 50_000.0 / (load * 1000.0);
+            let text = erlang_scenario(w, load, seconds);
+            let sc = parse_toml(&text).unwrap();
+            let ratios: Vec<f64> = (1..=8)
+                .map(|seed| {
+                    let r = run(&sc, &RunOptions { seed: Some(seed) }).unwrap();
+                    let p = &r.paths[0];
+                    assert_eq!(p.class, "background");
+                    p.lost as f64 / p.bursts as f64
+                })
+                .collect();
+            let n = ratios.len() as f64;
+            let mean = ratios.iter().sum::<f64>() / n;
+            let var = ratios.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+            let hw = T99 * (var / n).sqrt();
+            let b = erlang_b(u32::from(w), load);
+            eprintln!("W={w:2} A={load:5.1}: measured {mean:.5} ± {hw:.5}, Erlang B {b:.5}");
+            if (mean - b).abs() > hw {
+                failures.push(format!("W={w} A={load}: {mean:.5} ± {hw:.5} vs {b:.5}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:?}");
+}
+
+#[test]
+fn generators_are_poisson_and_spread_over_their_egresses() {
+    let text = r#"
+[simulation]
+duration = "20 s"
+[[nodes]]
+name = "G"
+kind = "edge"
+[[nodes]]
+name = "C"
+kind = "core"
+[[nodes]]
+name = "E1"
+kind = "edge"
+[[nodes]]
+name = "E2"
+kind = "edge"
+[[links]]
+from = "G"
+to = "C"
+kind = "optical"
+wavelengths = 8
+rate = "10 Gbit/s"
+delay = "1 ms"
+[[links]]
+from = "C"
+to = "E1"
+kind = "optical"
+wavelengths = 8
+rate = "10 Gbit/s"
+delay = "1 ms"
+[[links]]
+from = "C"
+to = "E2"
+kind = "optical"
+wavelengths = 8
+rate = "10 Gbit/s"
+delay = "1 ms"
+[[generators]]
+at = "G"
+interarrival = "1 ms"
+length = "10 us"
+distribution = "fixed"
+start = "2 s"
+stop = "12 s"
+"#;
+    let sc = parse_toml(text).unwrap();
+    let r = run(&sc, &RunOptions::default()).unwrap();
+    let n: Vec<u64> = r.paths.iter().map(|p| p.bursts).collect();
+    let total: u64 = n.iter().sum();
+    // 10 s at 1000/s: Poisson mean 10 000, sd 100.
+    assert!((total as f64 - 10_000.0).abs() < 400.0, "{total}");
+    // Each egress gets half: binomial sd 50.
+    assert_eq!(n.len(), 2);
+    assert!((n[0] as f64 - total as f64 / 2.0).abs() < 200.0, "{n:?}");
+    // Fixed 10 µs at 10 Gbit/s = 12 500 B each, nothing lost.
+    assert!(r
+        .paths
+        .iter()
+        .all(|p| p.bytes == p.bursts * 12_500 && p.lost == 0));
+    // Determinism.
+    let r2 = run(&sc, &RunOptions::default()).unwrap();
+    assert_eq!(r.meta.events, r2.meta.events);
+}
+
+#[test]
+fn data_entering_the_core_at_an_edge_without_assembly_is_refused() {
+    let text = r#"
+[simulation]
+duration = "1 s"
+[[nodes]]
+name = "a"
+kind = "host"
+[[nodes]]
+name = "E1"
+kind = "edge"
+[[nodes]]
+name = "E2"
+kind = "edge"
+[[nodes]]
+name = "b"
+kind = "host"
+[[links]]
+from = "a"
+to = "E1"
+rate = "1 Gbit/s"
+delay = "1 ms"
+[[links]]
+from = "E1"
+to = "E2"
+kind = "optical"
+rate = "1 Gbit/s"
+delay = "1 ms"
+[[links]]
+from = "E2"
+to = "b"
+rate = "1 Gbit/s"
+delay = "1 ms"
+[[flows]]
+from = "a"
+to = "b"
+"#;
+    let sc = parse_toml(text).unwrap();
+    let err = run(&sc, &RunOptions::default()).unwrap_err().to_string();
+    assert!(
+        err.contains("flows[0]") && err.contains("no [nodes.assembly]"),
+        "{err}"
+    );
+}
+
+#[test]
+fn edge_nodes_inside_a_path_switch_transit_bursts() {
+    // A mesh of edge nodes A - B - C: bursts from A to C cross B, which
+    // switches them (bufferless, its own scheduler) while queueing its own.
+    let text = r#"
+[simulation]
+duration = "2 s"
+[optical]
+processing = "10 us"
+[[nodes]]
+name = "A"
+kind = "edge"
+[[nodes]]
+name = "B"
+kind = "edge"
+[[nodes]]
+name = "C"
+kind = "edge"
+[[links]]
+from = "A"
+to = "B"
+kind = "optical"
+rate = "10 Gbit/s"
+delay = "1 ms"
+[[links]]
+from = "B"
+to = "C"
+kind = "optical"
+rate = "10 Gbit/s"
+delay = "1 ms"
+[[generators]]
+at = "A"
+to = ["C"]
+interarrival = "100 us"
+length = "40 us"
+[[generators]]
+at = "B"
+to = ["C"]
+interarrival = "100 us"
+length = "40 us"
+"#;
+    let sc = parse_toml(text).unwrap();
+    let r = run(&sc, &RunOptions::default()).unwrap();
+    let ac = r.paths.iter().find(|p| p.ingress == "A").unwrap();
+    let bc = r.paths.iter().find(|p| p.ingress == "B").unwrap();
+    assert_eq!((ac.hops, ac.offset_s), (2, 20e-6));
+    // B's own bursts wait in its queue; A's transit bursts are switched at
+    // B and lose to B's reservations sometimes.
+    assert_eq!(bc.lost, 0);
+    assert!(ac.lost > 0 && ac.lost == ac.blocked, "{ac:?}");
+    let b = r.nodes.iter().find(|n| n.node == "B").unwrap();
+    // Every A -> C burst's BCP is processed at B, except those still
+    // between A and B at the end (at most 1 ms of bursts).
+    assert!(
+        b.bcps <= ac.bursts && ac.bursts - b.bcps < 30,
+        "{b:?} {ac:?}"
+    );
+    assert_eq!(b.bursts_dropped, ac.blocked);
+}
