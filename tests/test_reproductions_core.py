@@ -1,6 +1,6 @@
 """The optical-core reproductions (G3, G4, N1, V2) in --quick mode, the
 scenario files of the chain and NSFNET against their Python builders, and
-Erlang B."""
+Erlang B (the files are written by scripts/core_scenarios.py)."""
 
 from __future__ import annotations
 
@@ -53,7 +53,8 @@ def test_chain_file_is_the_builder() -> None:
         doc = tomllib.load(f)
     _same(doc, gurel_chain())
     kinds = {n["name"]: n["kind"] for n in doc["nodes"]}
-    assert [k for k, v in kinds.items() if v == "core"] == ["C0", "C1", "C2", "C3", "C4", "C5"]
+    assert [k for k, v in kinds.items() if v == "core"] == ["C0"]
+    assert [k for k, v in kinds.items() if v == "edge"] == ["I", "B", "E1", "E2", "E3", "E4", "E5"]
     assert len(doc["flows"]) == 5 and all(len(f["from"]) == 4 for f in doc["flows"])
 
 
@@ -70,6 +71,7 @@ def test_nsfnet_file_is_the_builder() -> None:
         deg[b] += 1
     assert sorted(deg.values()) == [2, 2] + [3] * 10 + [4, 4]
     assert len(NSFNET_EDGE_SITES) == 8
+    assert [n["name"] for n in doc["nodes"] if n["kind"] == "edge"] == [f"N{i}" for i in NSFNET_EDGE_SITES]
     # ρ = 0.5 per wavelength, W = 2, 100 µs bursts: one burst per 100 µs.
     assert nsfnet_interarrival(0.5, 2, "100 us") == "100 us"
     assert nsfnet_interarrival(0.3, 2, "100 us") == "166.667 us"
@@ -83,6 +85,9 @@ def test_nsfnet_runs_and_offsets() -> None:
     # Offset = Σ Δ of the nodes after the ingress: hops × 10 µs (every node has Δ).
     assert (paths["offset_s"] - paths["hops"] * 10e-6).abs().max() < 1e-12
     assert 0 < paths["lost"].sum() < paths["bursts"].sum()
+    # Edge nodes switch transit bursts: some edge node processes BCPs.
+    nodes = r.to_pandas("nodes")
+    assert nodes[nodes["kind"] == "edge"]["bcps"].sum() > 0
 
 
 @pytest.mark.engine

@@ -172,7 +172,6 @@ def gurel_chain(
     flows_per_egress: int = 4,
     optical_rate: str = "1 Gbit/s",
     optical_delay: str = "2.5 ms",
-    spur_delay: str = "2.5 ms",
     access_rate: str = "50 Mbit/s",
     access_delay: str = "1 ms",
     access_buffer: str = "1000 packets",
@@ -184,14 +183,16 @@ def gurel_chain(
     burst_length_bin: int = 6,
 ) -> Dict[str, Any]:
     """gurel2008 Fig. 10 as obsim builds it (scenarios/gurel2008_chain.toml,
-    docs/VALIDATION.md "G3"): sources S1..SN -> ingress edge I -> merge core
-    C0 <- background edge B; a chain C0 -> C1 -> ... -> C5 of core nodes; egress
-    edge Ek hangs off Ck and serves D(4k-3)..D(4k). Every burst, TCP or
-    background, crosses C0 -> C1, so a burst to E1 meets bursts to E5 whose
-    residual offset at C0 is 4Δ longer: the void-filling (LAUC-VF) loss that
-    grows with burst length for the nearest egress (§4). Egress Ek is k core
-    hops past C0; the offset of a burst from I or B to Ek is (k + 2)Δ (C0,
-    C1..Ck, Ek).
+    docs/VALIDATION.md "G3"): sources S1..SN -> ingress edge I -> core C0
+    <- background edge B; then the chain of egress edges C0 -> E1 -> E2 ->
+    ... -> E5, each of which switches the bursts to the farther egresses and
+    ends its own (Ek serves D(4k-3)..D(4k)). Every burst, TCP or background,
+    crosses C0 -> E1, so a burst to E1 meets bursts to E5 whose residual
+    offset at C0 is 4Δ longer: the void-filling (LAUC-VF) loss that grows
+    with burst length for the nearest egress (§4). The offset of a burst
+    from I or B to Ek is (k + 1)Δ (C0, E1..Ek). In the paper's numbering
+    (Figs. 12-13: "egress node 3" nearest, "egress node 7" farthest) I, B,
+    C0 would be nodes 0-2 and E1..E5 nodes 3-7.
 
     ``nodes[0]`` is the ingress edge I (``nodes[0].assembly.timeout`` /
     ``.queues``), ``optical.processing`` is Δ, ``tcp.variant`` the variant.
@@ -208,22 +209,19 @@ def gurel_chain(
         "mapping": "modulo",
         "acks": "bypass",
     }
-    optical = {"kind": "optical", "rate": optical_rate, "wavelengths": wavelengths}
+    optical = {"kind": "optical", "rate": optical_rate, "delay": optical_delay, "wavelengths": wavelengths}
     nodes: List[Dict[str, Any]] = [
         {"name": "I", "kind": "edge", "assembly": assembly},
         {"name": "B", "kind": "edge"},
         {"name": "C0", "kind": "core"},
     ]
+    nodes += [{"name": f"E{k}", "kind": "edge"} for k in range(1, n_egress + 1)]
     links: List[Dict[str, Any]] = [
-        {"from": "I", "to": "C0", **optical, "delay": optical_delay},
-        {"from": "B", "to": "C0", **optical, "delay": optical_delay},
+        {"from": "I", "to": "C0", **optical},
+        {"from": "B", "to": "C0", **optical},
+        {"from": "C0", "to": "E1", **optical},
     ]
-    for k in range(1, n_egress + 1):
-        nodes.append({"name": f"C{k}", "kind": "core"})
-        links.append({"from": f"C{k - 1}", "to": f"C{k}", **optical, "delay": optical_delay})
-    for k in range(1, n_egress + 1):
-        nodes.append({"name": f"E{k}", "kind": "edge"})
-        links.append({"from": f"C{k}", "to": f"E{k}", **optical, "delay": spur_delay})
+    links += [{"from": f"E{k - 1}", "to": f"E{k}", **optical} for k in range(2, n_egress + 1)]
     for i in range(1, n + 1):
         k = (i - 1) // flows_per_egress + 1
         nodes += [{"name": f"S{i}", "kind": "host"}, {"name": f"D{i}", "kind": "host"}]
@@ -272,9 +270,11 @@ NSFNET_LINKS_KM = (
 (docs/SCENARIOS.md, "NSFNET": sources and the node numbering)."""
 
 
-NSFNET_EDGE_SITES = (1, 3, 6, 10, 11, 12, 13, 14)
-"""The 8 NSFNET nodes with an OBS edge node; the other 6 (2, 4, 5, 7, 8, 9)
-carry the most transit shortest paths (by km) and are core-only."""
+NSFNET_EDGE_SITES = (1, 3, 5, 7, 10, 11, 12, 14)
+"""The 8 NSFNET nodes that are edge nodes. The other 6 (2, 4, 6, 8, 9, 13)
+are core nodes: of the 3003 ways to choose 6 cores, the one whose
+least-used core lies on the most least-delay routes between edges (8 of the
+56), then with the most such routes through cores in all (86)."""
 
 
 def nsfnet(
@@ -291,7 +291,6 @@ def nsfnet(
     converter_sharing: str = "node",
     edge_queue: str = "unlimited",
     us_per_km: float = 5.0,
-    spur_delay: str = "0 s",
     edge_sites: Any = NSFNET_EDGE_SITES,
     duration: str = "2 s",
     warmup: str = "0.2 s",
@@ -300,16 +299,13 @@ def nsfnet(
     with Poisson background bursts only (scenarios/nsfnet.toml,
     docs/SCENARIOS.md "NSFNET").
 
-    The 14 NSFNET nodes N1..N14 are optical switches (kind "core") joined by
-    the 21 links of :data:`NSFNET_LINKS_KM` (delay ``us_per_km`` µs per km,
-    ``wavelengths`` W at ``rate``); each of the 8 ``edge_sites`` also has an
-    OBS edge node Ek attached to Nk by a fibre pair of ``spur_delay`` (an
-    obsim edge node ends every burst that reaches it, so the papers' edge
-    nodes, which also switch transit bursts, are split into a switch and an
-    edge). Every edge runs a generator to every other edge (uniform), of
-    mean length ``burst_length`` and mean interarrival chosen so that the
-    offered load of its first fibre Ek -> Nk is ``load`` erlangs per
-    wavelength: 1/λ = (1/μ) / (load · W).
+    Nodes N1..N14 joined by the 21 links of :data:`NSFNET_LINKS_KM` (delay
+    ``us_per_km`` µs per km, ``wavelengths`` W at ``rate``); the
+    ``edge_sites`` are edge nodes (they also switch transit bursts), the
+    others core nodes. Every edge runs a generator to every other edge
+    (uniform), of mean length ``burst_length`` and mean interarrival chosen
+    so that each edge offers ``load`` erlangs per wavelength of one fibre:
+    1/λ = (1/μ) / (load · W).
 
     ``optical.*`` hold the switch settings; ``generators[i].interarrival``
     the load (use :func:`nsfnet_interarrival`)."""
@@ -324,18 +320,18 @@ def nsfnet(
         switch["converters"] = converters
         switch["converter_sharing"] = converter_sharing
     optical = {"kind": "optical", "rate": rate, "wavelengths": wavelengths}
-    nodes: List[Dict[str, Any]] = [{"name": f"N{i}", "kind": "core"} for i in range(1, 15)]
-    nodes += [{"name": f"E{i}", "kind": "edge"} for i in sites]
+    nodes: List[Dict[str, Any]] = [
+        {"name": f"N{i}", "kind": "edge" if i in sites else "core"} for i in range(1, 15)
+    ]
     links: List[Dict[str, Any]] = [
         {"from": f"N{a}", "to": f"N{b}", **optical, "delay": _us(km * us_per_km)} for a, b, km in NSFNET_LINKS_KM
     ]
-    links += [{"from": f"E{i}", "to": f"N{i}", **optical, "delay": spur_delay} for i in sites]
     gap = nsfnet_interarrival(load, wavelengths, burst_length)
     gens = [
         {
             "name": f"bg{i}",
-            "at": f"E{i}",
-            "to": [f"E{j}" for j in sites if j != i],
+            "at": f"N{i}",
+            "to": [f"N{j}" for j in sites if j != i],
             "interarrival": gap,
             "length": burst_length,
             "distribution": distribution,

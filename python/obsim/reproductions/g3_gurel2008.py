@@ -235,7 +235,8 @@ REPRODUCTION = Reproduction(
     compare=compare,
     notes=(
         "Chain of docs/VALIDATION.md G3 (scenarios/gurel2008_chain.toml): ingress I and background edge B "
-        "meet at core C0; chain C0..C5; egress Ek off Ck; 1 wavelength of 1 Gbit/s, 2.5 ms per fibre; "
+        "meet at core C0; chain C0 -> E1 -> ... -> E5 of egress edges that also switch transit bursts; "
+        "1 wavelength of 1 Gbit/s, 2.5 ms per fibre; "
         "Δ = 50 µs; LAUC-VF; background Poisson 1/λ = 2 ms, exponential 1/μ = 200 µs, uniform over "
         "E1..E5; 20 Reno flows (ns2 profile, MSS 1040 B), M = 1, T = 10 ms; 200 s runs, 10 s warm-up, "
         "20 seeds. Fig. 11 has no numbers in the text: its claims are checked. --quick: 30 s, 4 seeds."

@@ -2,10 +2,10 @@
 wavelength conversion (the optical core of gonzalez2009 §4 / ramantas2007 §3).
 
 NSFNET as :func:`._scenarios.nsfnet` builds it (scenarios/nsfnet.toml): the
-14-node, 21-link graph, 8 edge sites and 6 core-only nodes, W = 2
+14-node, 21-link graph, 8 edge and 6 core nodes, W = 2
 wavelengths of 10 Gbit/s (gonzalez2009 S3), LAUC-VF, Δ = 10 µs, Poisson
 background bursts from every edge to every other edge (exponential, mean
-100 µs). Load ρ: offered erlangs per wavelength on each edge's first fibre.
+100 µs). Load ρ: offered erlangs of each edge per wavelength of one fibre.
 Conversion: full; partial with 2 converters shared per node; none
 (wavelength continuity).
 
@@ -55,10 +55,6 @@ def experiment(quick: bool) -> Dict[str, Any]:
         for i in range(len(NSFNET_EDGE_SITES))
     }
     zipped["name"] = [f"nsfnet-rho{r:g}" for r in loads]
-    drops = {
-        f"drop_E{k}": {"table": "links", "column": "bursts_blocked", "agg": "sum", "where": {"from": f"N{k}", "to": f"E{k}"}}
-        for k in NSFNET_EDGE_SITES
-    }
     return {
         "name": "N1_nsfnet" + ("_quick" if quick else ""),
         "description": "NSFNET burst loss ratio vs offered load, by wavelength conversion",
@@ -69,12 +65,9 @@ def experiment(quick: bool) -> Dict[str, Any]:
             "bursts": {"table": "paths", "column": "bursts", "agg": "sum"},
             "lost": {"table": "paths", "column": "lost", "agg": "sum"},
             "loss": {"expr": "lost / bursts", "label": "burst loss ratio"},
-            "blocked": {"table": "links", "column": "bursts_blocked", "agg": "sum"},
-            **drops,
-            "drop_share": {
-                "expr": "(" + " + ".join(drops) + ") / blocked",
-                "label": "share of losses on the egress fibres Nk -> Ek",
-            },
+            "dropped": {"table": "nodes", "column": "bursts_dropped", "agg": "sum"},
+            "dropped_core": {"table": "nodes", "column": "bursts_dropped", "agg": "sum", "where": {"kind": "core"}},
+            "core_share": {"expr": "dropped_core / dropped", "label": "share of losses at core nodes"},
             "util_mean": {"table": "links", "column": "utilisation", "agg": "mean", "label": "mean fibre utilisation"},
             "util_max": {"table": "links", "column": "utilisation", "agg": "max", "label": "max fibre utilisation"},
             "conversions": {"table": "nodes", "column": "conversions", "agg": "sum"},
@@ -93,7 +86,7 @@ def _load(name: str) -> float:
 
 def table(results: "pandas.DataFrame") -> "pandas.DataFrame":
     """Loss vs load: per (conversion, ρ) the mean loss ratio and its 95% CI,
-    and the share of losses on the egress fibres."""
+    and the share of losses at core (not edge) nodes."""
     import pandas as pd
 
     df = results.copy()
@@ -105,7 +98,7 @@ def table(results: "pandas.DataFrame") -> "pandas.DataFrame":
         rows.append(
             {
                 "conversion": c, "load": r, "loss": ci.mean, "loss_ci": ci.half_width,
-                "drop_share": float(g["drop_share"].mean()), "util_mean": float(g["util_mean"].mean()),
+                "core_share": float(g["core_share"].mean()), "util_mean": float(g["util_mean"].mean()),
                 "util_max": float(g["util_max"].mean()), "bursts": float(g["bursts"].mean()),
             }
         )
@@ -169,7 +162,7 @@ def figure(results: "pandas.DataFrame", path: Any) -> None:
         label = f"partial ({CONVERTERS} converters per node)" if c == "partial" else c
         ax.errorbar(s["load"], s["loss"], yerr=s["loss_ci"], marker="o", ms=3, capsize=2, label=label)
     ax.set_yscale("log")
-    ax.set_xlabel("offered load ρ (erlangs per wavelength of each edge's first fibre)")
+    ax.set_xlabel("offered load ρ per edge (erlangs per wavelength of one fibre)")
     ax.set_ylabel("burst loss ratio")
     ax.set_title(f"N1: NSFNET, W = {W} x 10 Gbit/s, LAUC-VF, Δ = 10 µs")
     ax.legend(fontsize=8)
@@ -187,10 +180,10 @@ REPRODUCTION = Reproduction(
     experiment=experiment,
     compare=compare,
     notes=(
-        "NSFNET of docs/SCENARIOS.md (14 nodes, 21 links, 8 edge sites split into a switch and an edge "
-        "node), W = 2 x 10 Gbit/s, Δ = 10 µs, LAUC-VF, background bursts only (exponential, mean 100 µs, "
-        "uniform destinations), routing by least delay; load ρ in erlangs per wavelength of each edge's first "
-        "fibre; partial conversion: 2 converters per node. 3 s runs, 0.3 s warm-up, 5 seeds. The papers give "
+        "NSFNET of docs/SCENARIOS.md (14 nodes, 21 links, 8 edge and 6 core nodes), W = 2 x 10 Gbit/s, "
+        "Δ = 10 µs, LAUC-VF, background bursts only (exponential, mean 100 µs, uniform destinations), "
+        "routing by least delay; load ρ: offered erlangs of each edge per wavelength of one fibre; partial "
+        "conversion: 2 converters per node. 3 s runs, 0.3 s warm-up, 5 seeds. The papers give "
         "no loss curve: monotonicity and the ordering of the conversion settings are checked. --quick: "
         "ρ in {0.1, 0.5}, 0.5 s, 3 seeds."
     ),
