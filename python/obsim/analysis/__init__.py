@@ -1,5 +1,5 @@
-"""Analytic models to compare simulations against (PFTK, Mathis)."""
+"""Analytic models to compare simulations against (PFTK, Mathis, Erlang B)."""
 
-from . import pftk
+from . import erlang, pftk
 
-__all__ = ["pftk"]
+__all__ = ["erlang", "pftk"]

@@ -157,3 +157,247 @@ def obs_path(
         ],
         "flows": [{"name": "tcp", "from": "src", "to": "dst"}],
     }
+
+
+def gurel_chain(
+    *,
+    timeout: str = "10 ms",
+    queues: int = 1,
+    processing: str = "50 us",
+    variant: str = "reno",
+    wavelengths: int = 1,
+    scheduler: str = "lauc-vf",
+    conversion: str = "full",
+    n_egress: int = 5,
+    flows_per_egress: int = 4,
+    optical_rate: str = "1 Gbit/s",
+    optical_delay: str = "2.5 ms",
+    access_rate: str = "50 Mbit/s",
+    access_delay: str = "1 ms",
+    access_buffer: str = "1000 packets",
+    bg_interarrival: str = "2 ms",
+    bg_length: str = "200 us",
+    duration: str = "100 s",
+    warmup: str = "10 s",
+    start: Any = ("0 s", "1 s"),
+    burst_length_bin: int = 6,
+) -> Dict[str, Any]:
+    """gurel2008 Fig. 10 as obsim builds it (scenarios/gurel2008_chain.toml,
+    docs/VALIDATION.md "G3"): sources S1..SN -> ingress edge I -> core C0
+    <- background edge B; then the chain of egress edges C0 -> E1 -> E2 ->
+    ... -> E5, each of which switches the bursts to the farther egresses and
+    ends its own (Ek serves D(4k-3)..D(4k)). Every burst, TCP or background,
+    crosses C0 -> E1, so a burst to E1 meets bursts to E5 whose residual
+    offset at C0 is 4Δ longer: the void-filling (LAUC-VF) loss that grows
+    with burst length for the nearest egress (§4). The offset of a burst
+    from I or B to Ek is (k + 1)Δ (C0, E1..Ek). In the paper's numbering
+    (Figs. 12-13: "egress node 3" nearest, "egress node 7" farthest) I, B,
+    C0 would be nodes 0-2 and E1..E5 nodes 3-7.
+
+    ``nodes[0]`` is the ingress edge I (``nodes[0].assembly.timeout`` /
+    ``.queues``), ``optical.processing`` is Δ, ``tcp.variant`` the variant.
+    Flow group ``Ek`` (flows table column ``group``) holds the flows
+    S(4k-3..4k) -> D(4k-3..4k) to egress Ek; flow ids run 0..N-1 in that
+    order, so with ``queues`` = M and flow-id mod M mapping, M =
+    flows_per_egress gives one burstifier per flow."""
+    n = n_egress * flows_per_egress
+    assembly: Dict[str, Any] = {
+        "trigger": "timer",
+        "timeout": timeout,
+        "selection": "per_egress",
+        "queues": queues,
+        "mapping": "modulo",
+        "acks": "bypass",
+    }
+    optical = {"kind": "optical", "rate": optical_rate, "delay": optical_delay, "wavelengths": wavelengths}
+    nodes: List[Dict[str, Any]] = [
+        {"name": "I", "kind": "edge", "assembly": assembly},
+        {"name": "B", "kind": "edge"},
+        {"name": "C0", "kind": "core"},
+    ]
+    nodes += [{"name": f"E{k}", "kind": "edge"} for k in range(1, n_egress + 1)]
+    links: List[Dict[str, Any]] = [
+        {"from": "I", "to": "C0", **optical},
+        {"from": "B", "to": "C0", **optical},
+        {"from": "C0", "to": "E1", **optical},
+    ]
+    links += [{"from": f"E{k - 1}", "to": f"E{k}", **optical} for k in range(2, n_egress + 1)]
+    for i in range(1, n + 1):
+        k = (i - 1) // flows_per_egress + 1
+        nodes += [{"name": f"S{i}", "kind": "host"}, {"name": f"D{i}", "kind": "host"}]
+        links += [
+            {"from": f"S{i}", "to": "I", "rate": access_rate, "delay": access_delay, "buffer": access_buffer},
+            {"from": f"E{k}", "to": f"D{i}", "rate": access_rate, "delay": access_delay, "buffer": access_buffer},
+        ]
+    return {
+        "name": "gurel2008-chain",
+        "simulation": {"duration": duration, "warmup": warmup},
+        "tcp": {"profile": "ns2", "variant": variant, "mss": "1040 B", "rwnd": 10000, "max_window": 10000},
+        "optical": {"processing": processing, "scheduler": scheduler, "conversion": conversion},
+        "nodes": nodes,
+        "links": links,
+        "generators": [
+            {
+                "name": "background",
+                "at": "B",
+                "to": [f"E{k}" for k in range(1, n_egress + 1)],
+                "interarrival": bg_interarrival,
+                "length": bg_length,
+                "distribution": "exponential",
+            }
+        ],
+        "flows": [
+            {
+                "name": f"E{k}",
+                "from": [f"S{i}" for i in range((k - 1) * flows_per_egress + 1, k * flows_per_egress + 1)],
+                "to": [f"D{i}" for i in range((k - 1) * flows_per_egress + 1, k * flows_per_egress + 1)],
+                "start": list(start),
+            }
+            for k in range(1, n_egress + 1)
+        ],
+        "metrics": {"burst_length_bin": burst_length_bin},
+    }
+
+
+NSFNET_LINKS_KM = (
+    (1, 2, 2100), (1, 3, 3000), (1, 8, 4800), (2, 3, 1200), (2, 4, 1500),
+    (3, 6, 3600), (4, 5, 1200), (4, 11, 3900), (5, 6, 2400), (5, 7, 1200),
+    (6, 10, 2100), (6, 14, 3600), (7, 8, 1500), (8, 9, 1500), (9, 10, 1500),
+    (9, 12, 600), (9, 13, 600), (11, 12, 1200), (11, 13, 1500), (12, 14, 600),
+    (13, 14, 300),
+)
+"""The 14-node, 21-link NSFNET T1 backbone with its usual link lengths in km
+(docs/SCENARIOS.md, "NSFNET": sources and the node numbering)."""
+
+
+NSFNET_EDGE_SITES = (1, 3, 5, 7, 10, 11, 12, 14)
+"""The 8 NSFNET nodes that are edge nodes. The other 6 (2, 4, 6, 8, 9, 13)
+are core nodes: of the 3003 ways to choose 6 cores, the one whose
+least-used core lies on the most least-delay routes between edges (8 of the
+56), then with the most such routes through cores in all (86)."""
+
+
+def nsfnet(
+    *,
+    load: float = 0.5,
+    wavelengths: int = 2,
+    rate: str = "10 Gbit/s",
+    burst_length: str = "100 us",
+    distribution: str = "exponential",
+    processing: str = "10 us",
+    scheduler: str = "lauc-vf",
+    conversion: str = "full",
+    converters: int = 0,
+    converter_sharing: str = "node",
+    edge_queue: str = "unlimited",
+    us_per_km: float = 5.0,
+    edge_sites: Any = NSFNET_EDGE_SITES,
+    duration: str = "2 s",
+    warmup: str = "0.2 s",
+) -> Dict[str, Any]:
+    """NSFNET (gonzalez2009 §4, ramantas2007 §3: 14 nodes, 8 edge and 6 core)
+    with Poisson background bursts only (scenarios/nsfnet.toml,
+    docs/SCENARIOS.md "NSFNET").
+
+    Nodes N1..N14 joined by the 21 links of :data:`NSFNET_LINKS_KM` (delay
+    ``us_per_km`` µs per km, ``wavelengths`` W at ``rate``); the
+    ``edge_sites`` are edge nodes (they also switch transit bursts), the
+    others core nodes. Every edge runs a generator to every other edge
+    (uniform), of mean length ``burst_length`` and mean interarrival chosen
+    so that each edge offers ``load`` erlangs per wavelength of one fibre:
+    1/λ = (1/μ) / (load · W).
+
+    ``optical.*`` hold the switch settings; ``generators[i].interarrival``
+    the load (use :func:`nsfnet_interarrival`)."""
+    sites = [int(s) for s in edge_sites]
+    switch: Dict[str, Any] = {
+        "processing": processing,
+        "scheduler": scheduler,
+        "conversion": conversion,
+        "edge_queue": edge_queue,
+    }
+    if conversion == "partial":
+        switch["converters"] = converters
+        switch["converter_sharing"] = converter_sharing
+    optical = {"kind": "optical", "rate": rate, "wavelengths": wavelengths}
+    nodes: List[Dict[str, Any]] = [
+        {"name": f"N{i}", "kind": "edge" if i in sites else "core"} for i in range(1, 15)
+    ]
+    links: List[Dict[str, Any]] = [
+        {"from": f"N{a}", "to": f"N{b}", **optical, "delay": _us(km * us_per_km)} for a, b, km in NSFNET_LINKS_KM
+    ]
+    gap = nsfnet_interarrival(load, wavelengths, burst_length)
+    gens = [
+        {
+            "name": f"bg{i}",
+            "at": f"N{i}",
+            "to": [f"N{j}" for j in sites if j != i],
+            "interarrival": gap,
+            "length": burst_length,
+            "distribution": distribution,
+        }
+        for i in sites
+    ]
+    return {
+        "name": "nsfnet",
+        "simulation": {"duration": duration, "warmup": warmup, "routing": "delay"},
+        "optical": switch,
+        "nodes": nodes,
+        "links": links,
+        "generators": gens,
+        "metrics": {"throughput_bin": "none"},
+    }
+
+
+def _us(x: float) -> str:
+    """A duration in whole nanoseconds, written in µs."""
+    ns = round(x * 1000)
+    return f"{ns / 1000:g} us" if ns % 1000 else f"{ns // 1000} us"
+
+
+def _parse_us(d: str) -> float:
+    num, unit = d.split()
+    return float(num) * {"s": 1e6, "ms": 1e3, "us": 1.0, "ns": 1e-3}[unit]
+
+
+def nsfnet_interarrival(load: float, wavelengths: int, burst_length: str) -> str:
+    """Mean burst interarrival 1/λ giving ``load`` erlangs per wavelength on
+    a fibre of W = ``wavelengths``: (1/μ) / (load · W), to the nanosecond."""
+    if load <= 0:
+        raise ValueError(f"load must be > 0, found {load}")
+    return _us(_parse_us(burst_length) / (load * wavelengths))
+
+
+def single_link(
+    *,
+    wavelengths: int,
+    load: float,
+    burst_length: str = "100 us",
+    rate: str = "10 Gbit/s",
+    distribution: str = "exponential",
+    scheduler: str = "lauc-vf",
+    duration: str = "10 s",
+    warmup: str = "0.5 s",
+) -> Dict[str, Any]:
+    """The Erlang B check: bufferless edge A (``edge_queue = "none"``) ->
+    one optical link of W wavelengths -> edge Z; Poisson bursts A -> Z of
+    ``load`` erlangs per wavelength (A = load · W erlangs in all), full
+    conversion, Δ = 0 (no offsets). The burst loss ratio is B(W, A)."""
+    return {
+        "name": "erlang-link",
+        "simulation": {"duration": duration, "warmup": warmup},
+        "optical": {"processing": "0 s", "scheduler": scheduler, "conversion": "full", "edge_queue": "none"},
+        "nodes": [{"name": "A", "kind": "edge"}, {"name": "Z", "kind": "edge"}],
+        "links": [{"from": "A", "to": "Z", "kind": "optical", "rate": rate, "delay": "1 ms", "wavelengths": wavelengths}],
+        "generators": [
+            {
+                "name": "poisson",
+                "at": "A",
+                "to": ["Z"],
+                "interarrival": nsfnet_interarrival(load, wavelengths, burst_length),
+                "length": burst_length,
+                "distribution": distribution,
+            }
+        ],
+        "metrics": {"throughput_bin": "none"},
+    }
