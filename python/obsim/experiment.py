@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ._core import ConfigError
+from .results import TABLES
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -61,19 +62,7 @@ else:  # pragma: no cover - Python < 3.11
 EXPERIMENT_SCHEMA = 1
 """Version of the experiment description stored in a result directory."""
 
-TABLE_NAMES = (
-    "flows",
-    "links",
-    "trace",
-    "bursts",
-    "series",
-    "nodes",
-    "paths",
-    "burst_lengths",
-    "wavelengths",
-    "traffic",
-    "meta",
-)
+TABLE_NAMES = (*TABLES, "meta")
 """Where a metric can read a column from (``meta``: the run facts)."""
 
 AGGREGATIONS = ("sum", "mean", "min", "max", "median", "std", "count", "first", "last")

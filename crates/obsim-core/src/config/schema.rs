@@ -1109,6 +1109,18 @@ fn build_links(
     (links, seg_refs)
 }
 
+/// Who each node can send to directly, over the links that parsed.
+pub(super) fn adjacency(n: usize, links: &[Option<LinkSpec>]) -> Vec<Vec<NodeId>> {
+    let mut adj: Vec<Vec<NodeId>> = vec![Vec::new(); n];
+    for l in links.iter().flatten() {
+        adj[l.from.index()].push(l.to);
+        if l.duplex {
+            adj[l.to.index()].push(l.from);
+        }
+    }
+    adj
+}
+
 /// One node name, or a non-empty list of them.
 pub(super) fn node_list(
     errs: &mut Errors,
@@ -1227,13 +1239,7 @@ fn build_flows(
     topology_ok: bool,
 ) -> Option<Vec<FlowSpec>> {
     let groups = table_array(errs, top, "flows");
-    let mut adj: Vec<Vec<NodeId>> = vec![Vec::new(); nodes.len()];
-    for l in links.iter().flatten() {
-        adj[l.from.index()].push(l.to);
-        if l.duplex {
-            adj[l.to.index()].push(l.from);
-        }
-    }
+    let adj = adjacency(nodes.len(), links);
     let mut reach: BTreeMap<NodeId, Vec<bool>> = BTreeMap::new();
     let mut flows = Vec::new();
     let mut all_ok = tcp_top_ok;

@@ -487,13 +487,14 @@ const BAD: &[Row] = &[
     ("name not a string", &[("name = \"t\"", "name = 3")], "name", "expected a non-empty name string, found integer 3"),
 ];
 
-#[test]
-fn bad_inputs_name_path_and_reason() {
-    assert!(BAD.len() >= 25);
+/// Parses every row of `rows` (each `edits` applied by `edit_fn`) and checks
+/// that it fails with an error at the row's key path whose reason contains
+/// the row's fragment; reports every failing row at once.
+#[track_caller]
+fn check_bad_rows(rows: &[Row], edit_fn: fn(&[(&str, &str)]) -> String) {
     let mut failures = Vec::new();
-    for (what, edits, path, fragment) in BAD {
-        let text = edit(edits);
-        match parse_toml(&text) {
+    for (what, edits, path, fragment) in rows {
+        match parse_toml(&edit_fn(edits)) {
             Ok(_) => failures.push(format!("{what}: parsed without error")),
             Err(e) => {
                 if !e
@@ -512,9 +513,15 @@ fn bad_inputs_name_path_and_reason() {
         failures.is_empty(),
         "{} of {} rows failed:\n{}",
         failures.len(),
-        BAD.len(),
+        rows.len(),
         failures.join("\n")
     );
+}
+
+#[test]
+fn bad_inputs_name_path_and_reason() {
+    assert!(BAD.len() >= 25);
+    check_bad_rows(BAD, edit);
 }
 
 #[test]
@@ -1434,30 +1441,7 @@ const OBS_BAD: &[Row] = &[
 
 #[test]
 fn obs_bad_inputs_name_path_and_reason() {
-    let mut failures = Vec::new();
-    for (what, edits, path, fragment) in OBS_BAD {
-        match parse_toml(&obs_edit(edits)) {
-            Ok(_) => failures.push(format!("{what}: parsed without error")),
-            Err(e) => {
-                if !e
-                    .errors
-                    .iter()
-                    .any(|x| x.path == *path && x.reason.contains(fragment))
-                {
-                    failures.push(format!(
-                        "{what}: wanted {path}: ...{fragment}..., got:\n{e}"
-                    ));
-                }
-            }
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} rows failed:\n{}",
-        failures.len(),
-        OBS_BAD.len(),
-        failures.join("\n")
-    );
+    check_bad_rows(OBS_BAD, obs_edit);
 }
 
 #[test]
@@ -1775,30 +1759,7 @@ const CORE_BAD: &[Row] = &[
 
 #[test]
 fn core_bad_rows_name_the_key() {
-    let mut failures = Vec::new();
-    for (what, edits, path, fragment) in CORE_BAD {
-        match parse_toml(&core_edit(edits)) {
-            Ok(_) => failures.push(format!("{what}: parsed without error")),
-            Err(e) => {
-                if !e
-                    .errors
-                    .iter()
-                    .any(|x| x.path == *path && x.reason.contains(fragment))
-                {
-                    failures.push(format!(
-                        "{what}: wanted {path}: ...{fragment}..., got:\n{e}"
-                    ));
-                }
-            }
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} rows failed:\n{}",
-        failures.len(),
-        CORE_BAD.len(),
-        failures.join("\n")
-    );
+    check_bad_rows(CORE_BAD, core_edit);
 }
 
 #[test]
@@ -2049,30 +2010,7 @@ const TRAFFIC_BAD: &[Row] = &[
 #[test]
 fn traffic_bad_inputs_name_path_and_reason() {
     assert!(TRAFFIC_BAD.len() >= 25);
-    let mut failures = Vec::new();
-    for (what, edits, path, fragment) in TRAFFIC_BAD {
-        match parse_toml(&traffic_edit(edits)) {
-            Ok(_) => failures.push(format!("{what}: parsed without error")),
-            Err(e) => {
-                if !e
-                    .errors
-                    .iter()
-                    .any(|x| x.path == *path && x.reason.contains(fragment))
-                {
-                    failures.push(format!(
-                        "{what}: wanted {path}: ...{fragment}..., got:\n{e}"
-                    ));
-                }
-            }
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} rows failed:\n{}",
-        failures.len(),
-        TRAFFIC_BAD.len(),
-        failures.join("\n")
-    );
+    check_bad_rows(TRAFFIC_BAD, traffic_edit);
 }
 
 #[test]

@@ -185,13 +185,7 @@ pub(super) fn build(
     topology_ok: bool,
 ) -> Option<Vec<TrafficSpec>> {
     let groups = table_array(errs, top, "traffic");
-    let mut adj: Vec<Vec<NodeId>> = vec![Vec::new(); nodes.len()];
-    for l in links.iter().flatten() {
-        adj[l.from.index()].push(l.to);
-        if l.duplex {
-            adj[l.to.index()].push(l.from);
-        }
-    }
+    let adj = super::schema::adjacency(nodes.len(), links);
     let mut routes = Reach {
         nodes,
         adj,
