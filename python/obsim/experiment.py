@@ -732,11 +732,11 @@ def _load_plots(
             if k not in _PLOT_KEYS:
                 errs.append((f"{where}.{k}", f"unknown key; allowed keys are {', '.join(_PLOT_KEYS)}"))
         x = p.get("x")
-        if x not in axes:
+        if x not in axes and x not in metrics:
             errs.append(
                 (
                     f"{where}.x",
-                    f"expected a swept key path ({', '.join(axes) or 'none swept'}), found {_found(x)}",
+                    f"expected a swept key path ({', '.join(axes) or 'none swept'}) or a metric name, found {_found(x)}",
                 )
             )
         y = p.get("y")

@@ -43,7 +43,13 @@ def plot_metric(summary: "pandas.DataFrame", exp: "Experiment", plot: "Plot") ->
     ``plot.series`` (other axes that vary get their own lines too)."""
     metric = exp.metrics[plot.y]
     df = summary[summary["metric"] == plot.y]
-    others = [a for a in exp.axes if a not in (plot.x, plot.series) and df[a].nunique(dropna=False) > 1]
+    if plot.x not in exp.axes:
+        # x is a metric (e.g. a count that a table-valued axis sets): its
+        # mean at each point.
+        xm = summary[summary["metric"] == plot.x].set_index("point")["mean"]
+        df = df.assign(**{plot.x: df["point"].map(xm)})
+    hidden = {plot.x, plot.series}
+    others = [a for a in exp.axes if a not in hidden and df[a].nunique(dropna=False) > 1]
     group_cols = ([plot.series] if plot.series else []) + others
     fig = _figure()
     ax = fig.add_subplot()

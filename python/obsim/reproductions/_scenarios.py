@@ -121,6 +121,78 @@ def shared_access(
     }
 
 
+def per_flow_access(
+    *,
+    n_flows: int,
+    hosts: int,
+    selection: str,
+    p: float,
+    timeout: str,
+    tcp: Dict[str, Any],
+    duration: str,
+    warmup: str,
+    start: List[str],
+    access_rate_bps: int = 100_000_000,
+) -> Dict[str, Any]:
+    """gonzalez2009 Fig. 1 with the access bandwidth *shared out*: each of
+    the N_F flows has its own source and destination host, each on its own
+    100 ms access link of ``access_rate_bps / n_flows`` bit/s (gonzalez2009
+    §3: "an access bandwidth of 100 Mbit/s, shared by all flows ... as the
+    number of active flows increases, their share ... decreases"; §3.1:
+    "due to the constant access rate selected, the segment transmission
+    rate of each flow decreases as the number of flows increases").
+    ``hosts`` >= ``n_flows`` source/destination pairs are declared (the
+    unused ones idle), so that scenarios for several N_F share their nodes.
+    Indices as in :func:`shared_access`: ``nodes[1]`` = E1, ``nodes[2]`` =
+    E2, ``links[1]`` = the optical link, ``flows[0]`` the flow group."""
+    assembly: Dict[str, Any] = {"trigger": "timer", "timeout": timeout, "selection": selection}
+    nodes: List[Dict[str, Any]] = [
+        {"name": "s0", "kind": "host"},
+        {"name": "E1", "kind": "edge", "assembly": assembly},
+        {"name": "E2", "kind": "edge", "assembly": {"trigger": "timer", "timeout": timeout}},
+        {"name": "d0", "kind": "host"},
+    ]
+    for i in range(1, hosts):
+        nodes += [{"name": f"s{i}", "kind": "host"}, {"name": f"d{i}", "kind": "host"}]
+    return {
+        "simulation": {"duration": duration, "warmup": warmup},
+        "tcp": tcp,
+        "nodes": nodes,
+        "links": per_flow_access_links(n_flows, hosts, p, access_rate_bps),
+        "flows": per_flow_access_flows(n_flows, start),
+        "metrics": {"sample_interval": "700 ms", "throughput_bin": "3 ms"},
+    }
+
+
+def per_flow_access_links(n_flows: int, hosts: int, p: float, access_rate_bps: int = 100_000_000) -> List[Dict[str, Any]]:
+    """The links of :func:`per_flow_access` for N_F = ``n_flows``."""
+    rate = f"{access_rate_bps // n_flows} bit/s"
+
+    def access(a: str, b: str) -> Dict[str, Any]:
+        return {"from": a, "to": b, "rate": rate, "delay": "100 ms", "buffer": "1000 packets"}
+
+    links = [
+        access("s0", "E1"),
+        {"from": "E1", "to": "E2", "kind": "optical", "rate": "2.5 Gbit/s", "delay": "100 ms", "burst_loss": {"p": p, "pattern": "random"}},
+        access("E2", "d0"),
+    ]
+    for i in range(1, hosts):
+        links += [access(f"s{i}", "E1"), access("E2", f"d{i}")]
+    return links
+
+
+def per_flow_access_flows(n_flows: int, start: List[str]) -> List[Dict[str, Any]]:
+    """The flow group of :func:`per_flow_access`: flow i from s_i to d_i."""
+    return [
+        {
+            "name": "sack",
+            "from": [f"s{i}" for i in range(n_flows)],
+            "to": [f"d{i}" for i in range(n_flows)],
+            "start": start,
+        }
+    ]
+
+
 def obs_path(
     *,
     access_rate: str,

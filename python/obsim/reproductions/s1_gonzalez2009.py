@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Dict, List
 
 from ..stats import mean_ci
 from . import Reproduction
-from ._scenarios import shared_access
+from ._scenarios import per_flow_access, per_flow_access_flows, per_flow_access_links, shared_access
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -33,6 +33,15 @@ if TYPE_CHECKING:  # pragma: no cover
 
 AX_N = "flows[0].count"
 AX_SCHEME = "scheme"
+
+ACCESS = "per_flow_share"
+"""How the N_F flows share the 100 Mbit/s access (gonzalez2009 §3 does not
+draw it): ``"per_flow_share"`` (default) gives each flow its own access
+link of 100/N_F Mbit/s, as §3 and §3.1 describe ("their share ... decreases",
+"the segment transmission rate of each flow decreases as the number of
+flows increases"); ``"shared_link"`` puts all flows behind one 100 Mbit/s
+FIFO link (the reading used before; docs/VALIDATION.md, S1)."""
+MAX_FLOWS = 25
 
 # The ingress edge's assembly table for each scheme, zipped as one axis
 # (a table-valued axis; results group it by its JSON text).
@@ -49,17 +58,26 @@ SCHEMES: Dict[str, Dict[str, Any]] = {
 
 
 def experiment(quick: bool) -> Dict[str, Any]:
-    scenario = shared_access(
-        n_flows=15,
-        selection="per_egress",
-        queues=1,
-        p=0.001,
-        timeout="3 ms",
-        tcp={"profile": "ns2", "variant": "sack", "max_window": 128},
-        duration="150 s" if quick else "600 s",
-        warmup="50 s",
-        start=["0 s", "50 s"],
-    )
+    tcp = {"profile": "ns2", "variant": "sack", "max_window": 128}
+    duration = "150 s" if quick else "600 s"
+    start = ["0 s", "50 s"]
+    n_values = [10, 25] if quick else [10, 15, 20, 25]
+    if ACCESS == "per_flow_share":
+        scenario = per_flow_access(
+            n_flows=15, hosts=MAX_FLOWS, selection="mixed_flow", p=0.001, timeout="3 ms",
+            tcp=tcp, duration=duration, warmup="50 s", start=start,
+        )
+        # N_F changes the access rates and the flow list together.
+        n_axis: Dict[str, List[Any]] = {
+            "links": [per_flow_access_links(n, MAX_FLOWS, 0.001) for n in n_values],
+            "flows": [per_flow_access_flows(n, start) for n in n_values],
+        }
+    else:
+        scenario = shared_access(
+            n_flows=15, selection="per_egress", queues=1, p=0.001, timeout="3 ms",
+            tcp=tcp, duration=duration, warmup="50 s", start=start,
+        )
+        n_axis = {AX_N: n_values}
     scenario["name"] = "gonzalez2009-S1"
     names: List[str] = ["PF", "MF", "SMQ", "DMQ-4"] if quick else list(SCHEMES)
     zipped = {
@@ -71,17 +89,20 @@ def experiment(quick: bool) -> Dict[str, Any]:
         "description": "Synchronization of N_F SACK flows over one optical link, by assembly scheme",
         "scenario": scenario,
         "replications": {"count": 2 if quick else 5, "base_seed": 2009},
-        "sweep": {"grid": {AX_N: [10, 25] if quick else [10, 15, 20, 25]}, "zip": [zipped]},
+        "sweep": {"grid": {}, "zip": [n_axis, zipped]},
         "metrics": {
+            # N_F, read back from the run (with per-flow access links it is
+            # set by the table-valued links/flows axis).
+            "n_flows": {"table": "flows", "column": "flow", "agg": "count", "label": "number of flows N_F"},
             "agg_mean": {"table": "meta", "column": "agg_throughput_mean_bps", "scale": 1e-6, "unit": "Mbit/s", "label": "mean aggregated throughput"},
             "agg_std": {"table": "meta", "column": "agg_throughput_std_bps", "scale": 1e-6, "unit": "Mbit/s", "label": "std of aggregated throughput"},
             "sync_index": {"table": "meta", "column": "sync_index", "label": "synchronization index"},
             "goodput": {"table": "flows", "column": "goodput_bps", "agg": "sum", "scale": 1e-6, "unit": "Mbit/s", "label": "total goodput"},
         },
         "plots": [
-            {"x": AX_N, "y": "agg_mean", "series": "name", "xlabel": "number of flows N_F", "ylabel": "mean aggregated throughput (Mbit/s)"},
-            {"x": AX_N, "y": "agg_std", "series": "name", "xlabel": "number of flows N_F", "ylabel": "std of aggregated throughput (Mbit/s)"},
-            {"x": AX_N, "y": "sync_index", "series": "name", "xlabel": "number of flows N_F", "ylabel": "synchronization index I"},
+            {"x": "n_flows", "y": "agg_mean", "series": "name", "xlabel": "number of flows N_F", "ylabel": "mean aggregated throughput (Mbit/s)"},
+            {"x": "n_flows", "y": "agg_std", "series": "name", "xlabel": "number of flows N_F", "ylabel": "std of aggregated throughput (Mbit/s)"},
+            {"x": "n_flows", "y": "sync_index", "series": "name", "xlabel": "number of flows N_F", "ylabel": "synchronization index I"},
         ],
     }
 
@@ -100,6 +121,7 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
         return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
     df = results.copy()
     df["s"] = [_scheme(n) for n in df["name"]]
+    df[AX_N] = df["n_flows"].astype(int)
 
     def m(n: int, s: str, metric: str) -> Any:
         return mean_ci(df[(df[AX_N] == n) & (df["s"] == s)][metric])

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Dict, List
 
 from ..stats import mean_ci
 from . import Reproduction
-from ._scenarios import shared_access
+from ._scenarios import per_flow_access, shared_access
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -35,10 +35,11 @@ AX_START = "flows[0].start"
 
 
 def experiment(quick: bool) -> Dict[str, Any]:
-    scenario = shared_access(
+    from .s1_gonzalez2009 import ACCESS
+
+    common: Dict[str, Any] = dict(
         n_flows=N_F,
         selection="mixed_flow",
-        queues=1,
         p=0.001,
         timeout="3 ms",
         tcp={"profile": "ns2", "variant": "sack", "max_window": 128},
@@ -46,6 +47,11 @@ def experiment(quick: bool) -> Dict[str, Any]:
         warmup="50 s",
         start=["0 s", "50 s"],
     )
+    # The access model is S1's (gonzalez2009 §3): see s1_gonzalez2009.ACCESS.
+    if ACCESS == "per_flow_share":
+        scenario = per_flow_access(hosts=N_F, **common)
+    else:
+        scenario = shared_access(queues=1, **common)
     scenario["name"] = "gonzalez2009-S2"
     timeouts = ["1 ms", "5 ms"] if quick else ["1 ms", "3 ms", "5 ms"]
     return {
