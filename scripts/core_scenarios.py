@@ -1,4 +1,5 @@
-"""Writes scenarios/gurel2008_chain.toml and scenarios/nsfnet.toml from their
+"""Writes scenarios/gurel2008_chain.toml, scenarios/nsfnet.toml and
+scenarios/gonzalez2009_per_flow_access.toml from their
 Python builders (obsim.reproductions._scenarios), with the comments that
 state every modelling choice. tests/test_reproductions_core.py checks that
 the files and the builders agree; run this after changing a builder:
@@ -12,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any, Dict
 
-from obsim.reproductions._scenarios import gurel_chain, nsfnet
+from obsim.reproductions._scenarios import gurel_chain, nsfnet, per_flow_access
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -103,6 +104,20 @@ NSFNET_COMMENTS = {
 }
 
 
+GONZALEZ_HEADER = """\
+# gonzalez2009 §3, Fig. 1 / Table 1, as the S1 and S2 reproductions build it
+# (obsim.reproductions._scenarios.per_flow_access; s1_gonzalez2009.ACCESS):
+# N_F = 15 SACK flows, each from its own source s_i to its own destination
+# d_i over 100 ms access links of 100 Mbit/s / N_F ("an access bandwidth of
+# 100 Mbit/s, shared by all flows ... their share ... decreases", §3), a
+# 2.5 Gbit/s, 100 ms optical link E1 -> E2 with Bernoulli burst loss
+# p = 0.001, timer assembly T_MAX = 3 ms (mixed flow), W_M = 128 MSS, starts
+# uniform in [0, 50] s, cwnd sampled every 0.7 s, 600 s runs.
+# scenarios/gonzalez2009_access.toml is the other reading: all flows behind
+# one 100 Mbit/s FIFO access link (docs/VALIDATION.md, S1).
+"""
+
+
 def _val(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
@@ -146,6 +161,13 @@ def main() -> None:
     sc = nsfnet(duration="20 s", warmup="1 s")
     sc["simulation"]["seed"] = 1
     (ROOT / "scenarios" / "nsfnet.toml").write_text(emit(sc, NSFNET_HEADER, NSFNET_COMMENTS))
+    sc = per_flow_access(
+        n_flows=15, hosts=15, selection="mixed_flow", p=0.001, timeout="3 ms",
+        tcp={"profile": "ns2", "variant": "sack", "max_window": 128},
+        duration="600 s", warmup="50 s", start=["0 s", "50 s"],
+    )
+    sc["name"] = "gonzalez2009-per-flow-access"
+    (ROOT / "scenarios" / "gonzalez2009_per_flow_access.toml").write_text(emit(sc, GONZALEZ_HEADER, {}))
 
 
 if __name__ == "__main__":
