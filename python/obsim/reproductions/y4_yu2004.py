@@ -80,6 +80,11 @@ def experiment(quick: bool) -> Dict[str, Any]:
             "goodput": {"table": "flows", "column": "goodput_bps", "agg": "sum", "scale": 1e-3, "unit": "kbit/s", "label": "goodput"},
             "timeouts": {"table": "flows", "column": "to_events", "agg": "sum", "label": "timeouts"},
             "fto": {"table": "flows", "column": "fto_judged_false", "agg": "sum", "label": "timeouts judged false"},
+            # Detection accuracy (issue 6): judgements scored against where
+            # the segment at snd_una was lost (here always in the core).
+            "judged_false_right": {"table": "flows", "column": "judged_false_right", "agg": "sum", "label": "judged false, rightly"},
+            "judged_true_wrong": {"table": "flows", "column": "judged_true_wrong", "agg": "sum", "label": "judged true, wrongly"},
+            "judged_true_right": {"table": "flows", "column": "judged_true_right", "agg": "sum", "label": "judged true, rightly"},
         },
         "plots": [{"x": "nodes[1].assembly.timeout", "y": "goodput", "series": AX_FTO, "xlabel": "assembly time T_b", "ylabel": "goodput (kbit/s)"}],
     }

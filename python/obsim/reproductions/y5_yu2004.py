@@ -187,6 +187,11 @@ def experiment(quick: bool) -> Dict[str, Any]:
             "goodput": _tagged("goodput_bps", "tagged goodput", scale=1e-3, unit="kbit/s"),
             "timeouts": _tagged("to_events", "tagged timeouts"),
             "fto": _tagged("fto_judged_false", "timeouts judged false"),
+            # Detection accuracy (issue 6): judgements scored against where
+            # the segment at snd_una was lost (all losses here are in the
+            # access networks, so every "false" is wrong).
+            "judged_false_wrong": _tagged("judged_false_wrong", "timeouts judged false, wrongly"),
+            "judged_true_right": _tagged("judged_true_right", "timeouts judged true, rightly"),
             "tagged_sent": _tagged("segments_sent", "tagged segments sent"),
             "tagged_dropped": _tagged("packets_dropped", "tagged segments dropped"),
             "obs_bursts_lost": _tagged("bursts_lost", "tagged bursts lost in the OBS network"),
