@@ -101,14 +101,12 @@ pub(crate) fn switch(
         })
         .or(base.converter_sharing);
     let edge_queue = t
-        .get(errs, "edge_queue", |v| {
-            choice(v, &["unlimited", "none"]).map(|c| {
-                if c == "none" {
-                    EdgeQueue::None
-                } else {
-                    EdgeQueue::Unlimited
-                }
-            })
+        .get(errs, "edge_queue", |v| match v {
+            Val::Str(s) if s.trim() == "none" => Ok(EdgeQueue::None),
+            Val::Str(s) if s.trim() == "unlimited" => Ok(EdgeQueue::Unlimited),
+            _ => duration(v)
+                .map(EdgeQueue::MaxWait)
+                .map_err(|e| format!("{e}, or \"unlimited\" or \"none\"")),
         })
         .or(base.edge_queue);
     let signal_size = t

@@ -129,7 +129,7 @@ pub enum ConverterSharing {
 /// What an ingress edge does with a burst whose first optical link has no
 /// free wavelength (`edge_queue`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum EdgeQueue {
     /// Bursts wait in an unlimited electronic burst queue and go out on the
     /// wavelength that frees first (gurel2008 §2: no loss at the edge).
@@ -138,6 +138,11 @@ pub enum EdgeQueue {
     /// the node's scheduler at its departure time or dropped (the Erlang B
     /// loss system).
     None,
+    /// A finite burst queue: as `Unlimited`, but a burst that would wait
+    /// longer than this for its wavelength is dropped at the edge (the
+    /// scheduler "is able to find a suitable interval" only that far ahead,
+    /// gurel2008 §2).
+    MaxWait(SimDuration),
 }
 
 /// Optical switching settings of one node (`[optical]` defaults overridden

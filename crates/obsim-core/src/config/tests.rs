@@ -1630,7 +1630,7 @@ const CORE_BAD: &[Row] = &[
         "unknown edge queue",
         &[("processing = \"50 us\"", "edge_queue = \"finite\"")],
         "optical.edge_queue",
-        "\"unlimited\", \"none\"",
+        "or \"unlimited\" or \"none\"",
     ),
     (
         "zero wavelengths",

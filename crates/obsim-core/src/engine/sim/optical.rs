@@ -60,13 +60,16 @@ use crate::time::{SimDuration, SimTime};
 /// none is, the one that frees first (ties to the lowest index). The burst
 /// goes after every reservation already on that wavelength (the queue is
 /// FIFO per wavelength; transit bursts of other nodes may still fill voids).
-/// Returns the wavelength and the start.
+/// Returns the wavelength and the start, or `None` when the burst would wait
+/// longer than `max_wait` (a finite burst queue, `edge_queue = "<duration>"`,
+/// drops it at the edge).
 fn queue_reserve(
     port: &mut PortSchedule,
     now: SimTime,
     earliest: SimTime,
     tx: SimDuration,
-) -> (u16, SimTime) {
+    max_wait: Option<SimDuration>,
+) -> Option<(u16, SimTime)> {
     let (w, start) = if let Some(w) = port.latest_available(earliest, ChannelSet::All) {
         (w, earliest)
     } else {
@@ -75,8 +78,11 @@ fn queue_reserve(
             .expect("a link has at least one wavelength");
         (w, port.horizon(w))
     };
+    if max_wait.is_some_and(|m| start.saturating_since(earliest) > m) {
+        return None; // the finite burst queue drops it
+    }
     port.commit(w, now, None, start, start + tx);
-    (w, start)
+    Some((w, start))
 }
 
 /// Optical switching state of one node.
@@ -156,9 +162,10 @@ pub(super) struct Core {
     /// Per channel: its burst port (optical channels only): W wavelengths
     /// and their reservations.
     pub(super) ports: Vec<Option<PortSchedule>>,
-    /// Per channel: sent by an ingress edge with an unlimited burst queue
-    /// (its own bursts wait for a wavelength instead of being dropped).
-    queued: Vec<bool>,
+    /// Per channel: sent by an ingress edge with a burst queue, and the
+    /// longest a burst may wait in it for a wavelength (`u64::MAX` ns:
+    /// unlimited); `None` for bufferless senders.
+    queued: Vec<Option<SimDuration>>,
     /// Per channel: converters shared by the output port (partial
     /// conversion, per port).
     port_pools: Vec<Option<ConverterPool>>,
@@ -194,13 +201,17 @@ impl Core {
                 let nd = &sc.nodes[from.index()];
                 let sw = nd.switch;
                 let Some(o) = &l.optical else {
-                    queued.push(false);
+                    queued.push(None);
                     ports.push(None);
                     port_pools.push(None);
                     wavelengths.push(0);
                     continue;
                 };
-                queued.push(nd.kind == NodeKind::Edge && sw.edge_queue == EdgeQueue::Unlimited);
+                queued.push(match (nd.kind, sw.edge_queue) {
+                    (NodeKind::Edge, EdgeQueue::Unlimited) => Some(SimDuration(u64::MAX)),
+                    (NodeKind::Edge, EdgeQueue::MaxWait(d)) => Some(d),
+                    _ => None,
+                });
                 ports.push(Some(sw.scheduler.port(o.wavelengths)));
                 port_pools.push(
                     (sw.conversion == Conversion::Partial
@@ -481,7 +492,7 @@ impl Simulation<'_> {
         };
         let queued = self.core.queued[ch.index()];
         let reserved = match self.core.ports[ch.index()].as_mut() {
-            Some(p) if queued => Some(queue_reserve(p, self.now, earliest, tx)),
+            Some(p) if queued.is_some() => queue_reserve(p, self.now, earliest, tx, queued),
             Some(p) => {
                 let mut sched = self.core.switches[node.index()].scheduler;
                 sched

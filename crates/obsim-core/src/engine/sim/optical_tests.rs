@@ -512,3 +512,31 @@ length = "40 us"
     );
     assert_eq!(b.bursts_dropped, ac.blocked);
 }
+
+#[test]
+fn a_finite_edge_queue_drops_bursts_that_would_wait_too_long() {
+    // Three 100 µs bursts at once on one wavelength: they would start at 0,
+    // 100 and 200 µs. With at most 150 µs of waiting the third is dropped.
+    let text = star(1, 4, "", 1).replace(
+        "name = \"A1\"\nkind = \"edge\"",
+        "name = \"A1\"\nkind = \"edge\"\n[nodes.switch]\nedge_queue = \"150 us\"",
+    );
+    let sc = parse_toml(&text).unwrap();
+    let mut sim = Simulation::new(&sc, &RunOptions::default()).unwrap();
+    for _ in 0..3 {
+        sim.launch_burst(
+            NodeId(2),
+            burst(2, 1, 12_500),
+            12_500,
+            SimDuration::ZERO,
+            SimDuration::ZERO,
+            true,
+        );
+    }
+    let arrived = drain(&mut sim)
+        .iter()
+        .filter(|(_, e)| *e == "arrive")
+        .count();
+    assert_eq!(arrived, 2);
+    assert_eq!(sim.core.switches[2].dropped, 1);
+}
