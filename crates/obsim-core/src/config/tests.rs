@@ -55,16 +55,25 @@ to = "b"
 cwnd = true
 "#;
 
-/// `BASE` with each `(old, new)` applied once, in order; panics if `old` is
+/// `base` with each `(old, new)` applied once, in order; panics if `old` is
 /// not found (a broken test row, not a parser bug).
 #[track_caller]
-fn edit(edits: &[(&str, &str)]) -> String {
-    let mut s = BASE.to_string();
+fn apply_edits(base: &str, edits: &[(&str, &str)]) -> String {
+    let mut s = base.to_string();
     for (old, new) in edits {
-        assert!(s.contains(old), "test row edits {old:?}, which BASE lacks");
+        assert!(
+            s.contains(old),
+            "test row edits {old:?}, which its base lacks"
+        );
         s = s.replacen(old, new, 1);
     }
     s
+}
+
+/// `BASE` with `edits` applied (see [`apply_edits`]).
+#[track_caller]
+fn edit(edits: &[(&str, &str)]) -> String {
+    apply_edits(BASE, edits)
 }
 
 #[track_caller]
@@ -1236,15 +1245,7 @@ to = "b"
 
 #[track_caller]
 fn obs_edit(edits: &[(&str, &str)]) -> String {
-    let mut s = OBS_BASE.to_string();
-    for (old, new) in edits {
-        assert!(
-            s.contains(old),
-            "test row edits {old:?}, which OBS_BASE lacks"
-        );
-        s = s.replacen(old, new, 1);
-    }
-    s
+    apply_edits(OBS_BASE, edits)
 }
 
 const OBS_BAD: &[Row] = &[
@@ -1557,15 +1558,7 @@ to = "b"
 
 #[track_caller]
 fn core_edit(edits: &[(&str, &str)]) -> String {
-    let mut s = CORE_BASE.to_string();
-    for (old, new) in edits {
-        assert!(
-            s.contains(old),
-            "test row edits {old:?}, which CORE_BASE lacks"
-        );
-        s = s.replacen(old, new, 1);
-    }
-    s
+    apply_edits(CORE_BASE, edits)
 }
 
 const CORE_BAD: &[Row] = &[
@@ -1819,15 +1812,7 @@ off = "500 ms"
 
 #[track_caller]
 fn traffic_edit(edits: &[(&str, &str)]) -> String {
-    let mut s = format!("{BASE}{TRAFFIC}");
-    for (old, new) in edits {
-        assert!(
-            s.contains(old),
-            "test row edits {old:?}, which the base lacks"
-        );
-        s = s.replacen(old, new, 1);
-    }
-    s
+    apply_edits(&format!("{BASE}{TRAFFIC}"), edits)
 }
 
 const TRAFFIC_BAD: &[Row] = &[

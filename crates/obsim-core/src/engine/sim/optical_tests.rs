@@ -27,6 +27,19 @@ fn burst(ingress: u32, egress: u32, bytes: u64) -> Burst {
     }
 }
 
+/// Launches a burst of `bytes` with no packets from ingress `a` to egress
+/// `e`, with `extra` extra offset.
+fn launch(sim: &mut Simulation<'_>, a: u32, e: u32, bytes: u64, extra: SimDuration) {
+    sim.launch_burst(
+        NodeId(a),
+        burst(a, e, bytes),
+        bytes,
+        SimDuration::ZERO,
+        extra,
+        true,
+    );
+}
+
 /// Runs every pending event (the scenario has no flows, generators or
 /// timers, so the queue empties).
 fn drain(sim: &mut Simulation<'_>) -> Vec<(SimTime, &'static str)> {
@@ -97,14 +110,7 @@ fn jet_offset_shrinks_hop_by_hop_and_the_burst_cuts_through() {
     let sc = parse_toml(PATH).unwrap();
     let mut sim = Simulation::new(&sc, &RunOptions::default()).unwrap();
     // 12 500 B = 100 µs at 1 Gbit/s.
-    sim.launch_burst(
-        NodeId(0),
-        burst(0, 3, 12_500),
-        12_500,
-        SimDuration::ZERO,
-        SimDuration::ZERO,
-        true,
-    );
+    launch(&mut sim, 0, 3, 12_500, SimDuration::ZERO);
     // Offset T = Δ(C1) + Δ(C2) + Δ(B) = 50 + 100 + 20 = 170 µs: the burst
     // leaves A at 170 µs; its BCP left at 0.
     let ms = SimDuration::from_millis(1);
@@ -154,14 +160,7 @@ fn contend(text: &str, extra: &[u64]) -> (u64, u64, usize) {
     let mut sim = Simulation::new(&sc, &RunOptions::default()).unwrap();
     for (i, &x) in extra.iter().enumerate() {
         let a = 2 + i as u32;
-        sim.launch_burst(
-            NodeId(a),
-            burst(a, 1, 12_500),
-            12_500,
-            SimDuration::ZERO,
-            us(x),
-            true,
-        );
+        launch(&mut sim, a, 1, 12_500, us(x));
     }
     let arrived = drain(&mut sim)
         .iter()
@@ -228,14 +227,7 @@ fn edge_queue_serialises_bursts_without_loss_and_none_drops_them() {
     let sc = parse_toml(&text).unwrap();
     let mut sim = Simulation::new(&sc, &RunOptions::default()).unwrap();
     for _ in 0..2 {
-        sim.launch_burst(
-            NodeId(2),
-            burst(2, 1, 12_500),
-            12_500,
-            SimDuration::ZERO,
-            SimDuration::ZERO,
-            true,
-        );
+        launch(&mut sim, 2, 1, 12_500, SimDuration::ZERO);
     }
     let arrivals: Vec<SimTime> = drain(&mut sim)
         .into_iter()
@@ -258,14 +250,7 @@ fn edge_queue_serialises_bursts_without_loss_and_none_drops_them() {
     let sc = parse_toml(&text).unwrap();
     let mut sim = Simulation::new(&sc, &RunOptions::default()).unwrap();
     for _ in 0..2 {
-        sim.launch_burst(
-            NodeId(2),
-            burst(2, 1, 12_500),
-            12_500,
-            SimDuration::ZERO,
-            SimDuration::ZERO,
-            true,
-        );
+        launch(&mut sim, 2, 1, 12_500, SimDuration::ZERO);
     }
     assert_eq!(
         drain(&mut sim)
@@ -524,14 +509,7 @@ fn a_finite_edge_queue_drops_bursts_that_would_wait_too_long() {
     let sc = parse_toml(&text).unwrap();
     let mut sim = Simulation::new(&sc, &RunOptions::default()).unwrap();
     for _ in 0..3 {
-        sim.launch_burst(
-            NodeId(2),
-            burst(2, 1, 12_500),
-            12_500,
-            SimDuration::ZERO,
-            SimDuration::ZERO,
-            true,
-        );
+        launch(&mut sim, 2, 1, 12_500, SimDuration::ZERO);
     }
     let arrived = drain(&mut sim)
         .iter()
