@@ -1109,6 +1109,33 @@ fn build_links(
     (links, seg_refs)
 }
 
+/// Pairs sources with destinations (`from`, `to` of a flow or traffic
+/// group): equal-length lists are zipped, a single name is paired with
+/// every entry of the other list; other lengths are an error at `to`.
+pub(super) fn pair_nodes(
+    errs: &mut Errors,
+    t: &Table<'_>,
+    src: &[NodeId],
+    dst: &[NodeId],
+) -> Option<Vec<(NodeId, NodeId)>> {
+    match (src, dst) {
+        (s, d) if s.len() == d.len() => Some(s.iter().copied().zip(d.iter().copied()).collect()),
+        (s, d) if d.len() == 1 => Some(s.iter().map(|&a| (a, d[0])).collect()),
+        (s, d) if s.len() == 1 => Some(d.iter().map(|&b| (s[0], b)).collect()),
+        (s, d) => {
+            errs.push(
+                t.key_path("to"),
+                format!(
+                    "expected one node name or a list as long as `from` ({} names), found a list of {} names",
+                    s.len(),
+                    d.len()
+                ),
+            );
+            None
+        }
+    }
+}
+
 /// Who each node can send to directly, over the links that parsed.
 pub(super) fn adjacency(n: usize, links: &[Option<LinkSpec>]) -> Vec<Vec<NodeId>> {
     let mut adj: Vec<Vec<NodeId>> = vec![Vec::new(); n];
@@ -1307,25 +1334,8 @@ fn build_flows(
             .map(|tv| parse_tcp(errs, &t.key_path("tcp"), tv));
         let cfg = resolve_tcp(errs, tcp_top, group_tcp.as_ref());
 
-        // Pair sources with destinations: equal-length lists are zipped, a
-        // single name is paired with every entry of the other list.
-        let pairs: Option<Vec<(NodeId, NodeId)>> = match (&src, &dst) {
-            (Some(s), Some(d)) if s.len() == d.len() => {
-                Some(s.iter().copied().zip(d.iter().copied()).collect())
-            }
-            (Some(s), Some(d)) if d.len() == 1 => Some(s.iter().map(|&a| (a, d[0])).collect()),
-            (Some(s), Some(d)) if s.len() == 1 => Some(d.iter().map(|&b| (s[0], b)).collect()),
-            (Some(s), Some(d)) => {
-                errs.push(
-                    t.key_path("to"),
-                    format!(
-                        "expected one node name or a list as long as `from` ({} names), found a list of {} names",
-                        s.len(),
-                        d.len()
-                    ),
-                );
-                None
-            }
+        let pairs = match (&src, &dst) {
+            (Some(s), Some(d)) => pair_nodes(errs, &t, s, d),
             _ => None,
         };
         if let Some(pairs) = &pairs {

@@ -329,22 +329,7 @@ fn pair_up(
     dst: Option<&Vec<NodeId>>,
     r: &mut Reach<'_>,
 ) -> Option<Vec<(NodeId, NodeId)>> {
-    let pairs: Vec<(NodeId, NodeId)> = match (src?, dst?) {
-        (s, d) if s.len() == d.len() => s.iter().copied().zip(d.iter().copied()).collect(),
-        (s, d) if d.len() == 1 => s.iter().map(|&a| (a, d[0])).collect(),
-        (s, d) if s.len() == 1 => d.iter().map(|&b| (s[0], b)).collect(),
-        (s, d) => {
-            errs.push(
-                t.key_path("to"),
-                format!(
-                    "expected one node name or a list as long as `from` ({} names), found a list of {} names",
-                    s.len(),
-                    d.len()
-                ),
-            );
-            return None;
-        }
-    };
+    let pairs = super::schema::pair_nodes(errs, t, src?, dst?)?;
     let mut ok = true;
     for &(a, b) in &pairs {
         let name_of = |n: NodeId| {
