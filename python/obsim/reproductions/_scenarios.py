@@ -73,6 +73,26 @@ def access_network(
     }
 
 
+def gurel_access(*, p: float, duration: str, warmup: str) -> Dict[str, Any]:
+    """gurel2008 §3 (Fig. 2) with the paper's parameters: N = 10 Reno FTP
+    flows, B_a = 155 Mbit/s, T_a = 1 ms, B_o = 1 Gbit/s, T_o = 10 ms, MSS
+    1040 B, receive windows 10 000 MSS, ns-2 defaults (``ns2``), Bernoulli
+    burst loss ``p``, timer assembly 1 ms, starts uniform in [0, 1] s."""
+    return access_network(
+        n=10,
+        access_rate="155 Mbit/s",
+        access_delay="1 ms",
+        optical_rate="1 Gbit/s",
+        optical_delay="10 ms",
+        p=p,
+        timeout="1 ms",
+        tcp={"profile": "ns2", "variant": "reno", "mss": "1040 B", "rwnd": 10000, "max_window": 10000},
+        duration=duration,
+        warmup=warmup,
+        start=["0 s", "1 s"],
+    )
+
+
 def shared_access(
     *,
     n_flows: int,

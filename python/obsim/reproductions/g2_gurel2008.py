@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Dict, List
 
 from ..stats import mean_ci
 from . import Reproduction
-from ._scenarios import access_network
+from ._scenarios import gurel_access
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -28,19 +28,7 @@ AX_M = "nodes[0].assembly.queues"
 
 
 def experiment(quick: bool) -> Dict[str, Any]:
-    scenario = access_network(
-        n=10,
-        access_rate="155 Mbit/s",
-        access_delay="1 ms",
-        optical_rate="1 Gbit/s",
-        optical_delay="10 ms",
-        p=0.01,
-        timeout="1 ms",
-        tcp={"profile": "ns2", "variant": "reno", "mss": "1040 B", "rwnd": 10000, "max_window": 10000},
-        duration="30 s" if quick else "100 s",
-        warmup="5 s" if quick else "10 s",
-        start=["0 s", "1 s"],
-    )
+    scenario = gurel_access(p=0.01, duration="30 s" if quick else "100 s", warmup="5 s" if quick else "10 s")
     scenario["name"] = "gurel2008-G2"
     scenario["metrics"] = {"sample_interval": "100 ms"}
     scenario["trace"] = {"cwnd": True, "interval": "100 ms"}
