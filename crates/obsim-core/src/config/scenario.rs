@@ -104,10 +104,11 @@ pub enum NodeKind {
 
 /// Wavelength conversion at a switching node (`conversion`): gonzalez2009
 /// §4 compares full, partial and no conversion.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Conversion {
     /// Any output wavelength (a converter per channel).
+    #[default]
     Full,
     /// Wavelength continuity: a burst keeps the wavelength its ingress chose.
     None,

@@ -91,7 +91,7 @@ pub(super) struct SwitchState {
     /// BCP processing time Δ.
     processing: SimDuration,
     scheduler: crate::obs::scheduler::SchedulerKind,
-    conversion: Option<Conversion>,
+    conversion: Conversion,
     /// Converters shared by the whole node (partial conversion, per node).
     pool: Option<ConverterPool>,
     bcps: u64,
@@ -229,7 +229,7 @@ impl Core {
                 SwitchState {
                     processing: sw.processing,
                     scheduler: sw.scheduler,
-                    conversion: Some(sw.conversion),
+                    conversion: sw.conversion,
                     pool: (sw.conversion == Conversion::Partial
                         && sw.converter_sharing == ConverterSharing::Node)
                         .then(|| ConverterPool::new(usize::from(sw.converters))),
@@ -586,8 +586,8 @@ impl Simulation<'_> {
         let sw = &mut self.core.switches[node.index()];
         sw.bcps += 1;
         let (allowed, converter) = match sw.conversion {
-            Some(Conversion::None) => (ChannelSet::Only(w), None),
-            Some(Conversion::Partial) => {
+            Conversion::None => (ChannelSet::Only(w), None),
+            Conversion::Partial => {
                 let pool = self.core.port_pools[next.index()]
                     .as_ref()
                     .or(sw.pool.as_ref());
@@ -596,7 +596,7 @@ impl Simulation<'_> {
                     None => (ChannelSet::Only(w), None),
                 }
             }
-            _ => (ChannelSet::All, None),
+            Conversion::Full => (ChannelSet::All, None),
         };
         let mut sched = sw.scheduler;
         let got = self.core.ports[next.index()]
