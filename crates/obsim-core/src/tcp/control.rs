@@ -21,8 +21,17 @@ pub enum CaState {
 /// Congestion state shared by the sender's plug-ins.
 #[derive(Clone, Debug)]
 pub struct ControlBlock {
-    /// Congestion window in segments (RFC 5681 cwnd).
+    /// Congestion window in segments (RFC 5681 cwnd), without the
+    /// fast-recovery inflation, which [`ControlBlock::dupwnd`] holds.
     pub cwnd: f64,
+    /// Fast-recovery window inflation in segments: the duplicate ACKs RFC
+    /// 5681 §3.2 steps 3-4 add to cwnd (less RFC 6582 §3.2 step 5's partial
+    /// deflation). Kept apart from cwnd as ns-2 keeps `dupwnd_` apart from
+    /// `cwnd_` (tcp-reno.cc `RenoTcpAgent::window()`): the send window is
+    /// their sum, while cwnd reports and a timeout during recovery see the
+    /// un-inflated window (ns-2 `RenoTcpAgent::timeout` zeroes `dupwnd_`
+    /// before halving). Zero outside fast recovery.
+    pub dupwnd: f64,
     /// Slow-start threshold in segments (RFC 5681 ssthresh).
     pub ssthresh: f64,
     /// Oldest unacknowledged segment (RFC 793 SND.UNA).
@@ -67,6 +76,7 @@ impl ControlBlock {
             } else {
                 f64::from(cfg.initial_ssthresh)
             },
+            dupwnd: 0.0,
             snd_una: 0,
             snd_nxt: 0,
             tx_next: 0,
@@ -88,10 +98,18 @@ impl ControlBlock {
         self.snd_nxt - self.snd_una
     }
 
-    /// min(cwnd, `W_M`, rwnd) in segments (ns-2 `windowd()`).
+    /// min(cwnd + dupwnd, `W_M`, rwnd) in segments: the send window (ns-2
+    /// `RenoTcpAgent::windowd()`; RFC 5681 §3.2's inflated cwnd).
     #[inline]
     pub fn window(&self) -> f64 {
-        self.cwnd.min(f64::from(self.wnd_limit))
+        (self.cwnd + self.dupwnd).min(f64::from(self.wnd_limit))
+    }
+
+    /// Leaves fast recovery's window inflation behind: dupwnd = 0 (ns-2
+    /// `RenoTcpAgent::timeout` and every exit from recovery).
+    #[inline]
+    pub fn clear_inflation(&mut self) {
+        self.dupwnd = 0.0;
     }
 
     /// True while data remains that was never sent.

@@ -228,6 +228,10 @@ impl TcpSender {
         // Karn: no sample from anything sent before the expiry.
         self.timing = None;
         self.pending_rtx = None;
+        // ns-2 `RenoTcpAgent::timeout`: `dupwnd_ = 0` before any timeout
+        // response, so a timeout during fast recovery halves (and BLE
+        // judges) the un-inflated cwnd.
+        self.cb.clear_inflation();
         match self.timeout.on_timeout(&mut self.cb, self.cc.as_mut()) {
             TimeoutReaction::GoBackN => {
                 // RFC 6298 §5.5: back off the timer.
@@ -333,9 +337,16 @@ impl TcpSender {
         self.started && self.cb.end_seq != u64::MAX && self.cb.snd_una >= self.cb.end_seq
     }
 
-    /// Congestion window in segments.
+    /// Congestion window in segments, without fast-recovery inflation (ns-2
+    /// `cwnd_`, what the papers' cwnd traces show).
     pub fn cwnd(&self) -> f64 {
         self.cb.cwnd
+    }
+
+    /// Fast-recovery window inflation in segments (ns-2 `dupwnd_`); the send
+    /// window is `cwnd() + dupwnd()`, capped by `W_M` and rwnd.
+    pub fn dupwnd(&self) -> f64 {
+        self.cb.dupwnd
     }
 
     /// Slow-start threshold in segments.

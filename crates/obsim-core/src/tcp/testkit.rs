@@ -71,8 +71,10 @@ pub struct TxRecord {
 pub struct StateSample {
     /// Time.
     pub t: SimTime,
-    /// cwnd.
+    /// cwnd (without fast-recovery inflation).
     pub cwnd: f64,
+    /// Fast-recovery inflation (`dupwnd`).
+    pub dupwnd: f64,
     /// ssthresh.
     pub ssthresh: f64,
     /// State.
@@ -85,6 +87,14 @@ pub struct StateSample {
     pub rto: SimDuration,
     /// RTT samples so far.
     pub rtt_samples: u64,
+}
+
+impl StateSample {
+    /// The un-capped send window cwnd + dupwnd (RFC 5681 §3.2's inflated
+    /// cwnd).
+    pub fn win(&self) -> f64 {
+        self.cwnd + self.dupwnd
+    }
 }
 
 #[derive(Debug)]
@@ -154,6 +164,7 @@ impl Harness {
         let st = StateSample {
             t: self.now,
             cwnd: s.cwnd(),
+            dupwnd: s.dupwnd(),
             ssthresh: s.ssthresh(),
             state: s.state(),
             snd_una: s.snd_una(),
@@ -162,10 +173,12 @@ impl Harness {
             rtt_samples: s.stats().rtt_samples,
         };
         let changed = self.sender.take_changed();
-        let differs = self
-            .trace
-            .last()
-            .is_none_or(|p| p.state != st.state || p.snd_una != st.snd_una || p.rto != st.rto);
+        let differs = self.trace.last().is_none_or(|p| {
+            p.state != st.state
+                || p.snd_una != st.snd_una
+                || p.rto != st.rto
+                || p.dupwnd.to_bits() != st.dupwnd.to_bits()
+        });
         if force || changed || differs {
             self.trace.push(st);
         }

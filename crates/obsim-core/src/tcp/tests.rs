@@ -37,12 +37,13 @@ fn secs(s: u64) -> SimTime {
     SimTime::ZERO + SimDuration::from_secs(s)
 }
 
-/// cwnd just before and ssthresh right after the first entry into `state`.
+/// cwnd just before, and ssthresh and the send window right after, the
+/// first entry into `state`.
 #[track_caller]
 fn cut_at_first(h: &Harness, state: CaState) -> (f64, f64, f64) {
     let (i, s) = h.first_in_state(state).expect("state never entered");
     let before = h.trace[i - 1].cwnd;
-    (before, s.ssthresh, s.cwnd)
+    (before, s.ssthresh, s.win())
 }
 
 // ---- lossless ---------------------------------------------------------------
@@ -258,6 +259,32 @@ fn newreno_repairs_one_hole_per_rtt() {
 }
 
 #[test]
+#[allow(clippy::float_cmp)] // whole-segment windows, exact in f64
+fn newreno_timeout_during_recovery_halves_the_uninflated_cwnd() {
+    // 30 consecutive segments lost: NewReno repairs one hole per RTT (100 ms)
+    // and the Impatient timer (RTO 200 ms, reset on the first partial ACK
+    // only) expires mid-recovery, while 32 + 33 duplicate ACKs inflate the
+    // window. ns-2 `RenoTcpAgent::timeout` zeroes `dupwnd_` before
+    // `slowdown`, so ssthresh = floor(cwnd_ / 2) = 16, not half the inflated
+    // window.
+    let mut p = path();
+    p.drop_first = (100..130).collect();
+    let mut h = Harness::new(&ns2(Variant::NewReno), Some(300_000), p);
+    h.run_to_completion(secs(100)).unwrap();
+    let st = h.sender.stats();
+    assert_eq!((st.td_events, st.to_events), (1, 1), "{st:?}");
+    let (i, rec) = h.first_in_state(CaState::Recovery).unwrap();
+    assert_eq!(rec.ssthresh, 32.0);
+    let (j, lost) = h.first_in_state(CaState::Loss).unwrap();
+    assert!(j > i);
+    let before = h.trace[j - 1];
+    assert_eq!(before.state, CaState::Recovery);
+    assert_eq!(before.cwnd, 32.0, "{before:?}");
+    assert!(before.win() > 40.0, "window inflated: {before:?}");
+    assert_eq!((lost.ssthresh, lost.cwnd, lost.dupwnd), (16.0, 1.0, 0.0));
+}
+
+#[test]
 fn newreno_partial_ack_deflates_by_the_amount_acknowledged() {
     let mut c = ns2(Variant::NewReno);
     c.rto.min = SimDuration::from_secs(1);
@@ -275,7 +302,7 @@ fn newreno_partial_ack_deflates_by_the_amount_acknowledged() {
     assert_eq!((before.state, before.snd_una), (CaState::Recovery, 100));
     // RFC 6582 §3.2 step 5: cwnd - 10 acknowledged + 1.
     assert!(
-        (h.trace[i].cwnd - (before.cwnd - 10.0 + 1.0)).abs() < 1e-9,
+        (h.trace[i].win() - (before.win() - 10.0 + 1.0)).abs() < 1e-9,
         "{before:?} -> {:?}",
         h.trace[i]
     );
@@ -326,7 +353,7 @@ fn newreno_partial_ack_window_follows_ns2_partial_window_deflation() {
         let (_, ep, _) = newreno_three_holes(deflate);
         let ssthresh = ep[1].ssthresh;
         assert!(
-            (ep[1].cwnd - (ssthresh + 3.0)).abs() < 1e-9,
+            (ep[1].win() - (ssthresh + 3.0)).abs() < 1e-9,
             "entry {:?}",
             ep[1]
         );
@@ -340,17 +367,17 @@ fn newreno_partial_ack_window_follows_ns2_partial_window_deflation() {
             let expect = if b.state == CaState::Open {
                 ssthresh // full ACK, RFC 6582 step 6 option 2
             } else if b.snd_una > a.snd_una {
-                partials.push((a.cwnd, b.cwnd));
+                partials.push((a.win(), b.win()));
                 if deflate {
-                    (a.cwnd - (b.snd_una - a.snd_una) as f64 + 1.0).max(1.0)
+                    (a.win() - (b.snd_una - a.snd_una) as f64 + 1.0).max(1.0)
                 } else {
                     ssthresh
                 }
             } else {
-                a.cwnd + 1.0 // duplicate ACK: step 4 / ++dupwnd_
+                a.win() + 1.0 // duplicate ACK: step 4 / ++dupwnd_
             };
             assert!(
-                (b.cwnd - expect).abs() < 1e-9,
+                (b.win() - expect).abs() < 1e-9,
                 "deflate={deflate}: {a:?} -> {b:?}, expected cwnd {expect}"
             );
         }
@@ -372,7 +399,7 @@ fn newreno_without_partial_deflation_sends_no_new_data_after_a_partial_ack() {
     let cwnds = |ep: &[crate::tcp::testkit::StateSample]| -> Vec<(u64, f64)> {
         ep.windows(2)
             .filter(|w| w[1].state == CaState::Recovery && w[1].snd_una > w[0].snd_una)
-            .map(|w| (w[1].snd_una, w[1].cwnd))
+            .map(|w| (w[1].snd_una, w[1].win()))
             .collect()
     };
     assert_eq!(on[1].snd_nxt, 164);
@@ -382,7 +409,7 @@ fn newreno_without_partial_deflation_sends_no_new_data_after_a_partial_ack() {
     // Both leave recovery with cwnd = ssthresh = 32.
     for ep in [&on, &off] {
         let exit = ep.last().unwrap();
-        assert_eq!((exit.state, exit.cwnd), (CaState::Open, 32.0));
+        assert_eq!((exit.state, exit.win()), (CaState::Open, 32.0));
     }
 }
 

@@ -44,8 +44,9 @@ impl LossRecovery for NewReno {
 
     fn on_dup_ack(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
         if cb.state == CaState::Recovery {
-            // RFC 6582 §3.2 step 4: inflate by SMSS per additional dup ACK.
-            cb.cwnd += 1.0;
+            // RFC 6582 §3.2 step 4: inflate by SMSS per additional dup ACK
+            // (ns-2 `++dupwnd_`).
+            cb.dupwnd += 1.0;
         } else if dupack_triggers(cb, true) {
             self.enter_recovery(cb, cc, out);
         }
@@ -66,6 +67,7 @@ impl LossRecovery for NewReno {
             // §3.2 step 6, full acknowledgment: cwnd = ssthresh (option 2,
             // as ns-2) and leave fast recovery.
             cb.cwnd = cb.ssthresh;
+            cb.clear_inflation();
             cb.state = CaState::Open;
             cb.dupacks = 0;
             out.restart_timer = true;
@@ -73,17 +75,26 @@ impl LossRecovery for NewReno {
             // §3.2 step 5, partial acknowledgment: retransmit the first
             // unacknowledged segment.
             out.retransmit = Some(cb.snd_una);
-            cb.cwnd = if self.partial_window_deflation {
-                // Deflate cwnd by the amount acknowledged and add back one
-                // SMSS (at least one segment was acknowledged).
-                (cb.cwnd - acked as f64 + 1.0).max(1.0)
+            if self.partial_window_deflation {
+                // Deflate the window by the amount acknowledged and add back
+                // one SMSS (at least one segment was acknowledged), taking
+                // it from the inflation first, as ns-2's `partialnewack`
+                // does: the un-inflated cwnd shrinks only once the
+                // inflation is used up (and a timeout halves that cwnd).
+                let acked = acked as f64;
+                if cb.dupwnd > acked {
+                    cb.dupwnd -= acked - 1.0;
+                } else {
+                    cb.cwnd = (cb.cwnd - (acked - cb.dupwnd)).max(1.0);
+                    cb.dupwnd = 1.0;
+                }
             } else {
                 // ns-2 `partial_window_deflation_ 0`: `dupwnd_ = 0`, so the
                 // window falls back to cwnd_, the halved window of the fast
                 // retransmit (ns-2 tcp.h: "set cwnd to ssthresh upon partial
                 // new ack"); later duplicate ACKs inflate it again (step 4).
-                cb.ssthresh
-            };
+                cb.clear_inflation();
+            }
             // "For the first partial ACK ... also reset the retransmit timer"
             // (Impatient); Slow-but-Steady resets it on every partial ACK.
             out.restart_timer = self.slow_but_steady || !self.partial_seen;

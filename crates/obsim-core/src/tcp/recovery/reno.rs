@@ -24,10 +24,13 @@ impl Reno {
 
 /// RFC 5681 §3.2 steps 2-3, shared with `NewReno`: ssthresh per eq. (4),
 /// retransmit the lost segment, cwnd = ssthresh + 3 SMSS (+ one per
-/// duplicate ACK received, i.e. `dupacks`).
+/// duplicate ACK received, i.e. `dupacks`), the inflation held in `dupwnd`
+/// (ns-2 `dupwnd_ = numdupacks_`).
 pub(crate) fn reno_enter(cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
+    cb.clear_inflation();
     cb.ssthresh = cc.ssthresh(cb);
-    cb.cwnd = cb.ssthresh + f64::from(cb.dupacks);
+    cb.cwnd = cb.ssthresh;
+    cb.dupwnd = f64::from(cb.dupacks);
     cc.reset();
     cb.recover = cb.snd_nxt;
     cb.state = CaState::Recovery;
@@ -44,8 +47,9 @@ impl LossRecovery for Reno {
 
     fn on_dup_ack(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
         if cb.state == CaState::Recovery {
-            // RFC 5681 §3.2 step 4: inflate cwnd by SMSS per further dup ACK.
-            cb.cwnd += 1.0;
+            // RFC 5681 §3.2 step 4: inflate cwnd by SMSS per further dup ACK
+            // (ns-2 `++dupwnd_`).
+            cb.dupwnd += 1.0;
         } else if dupack_triggers(cb, self.careful) {
             self.enter_recovery(cb, cc, out);
         }
@@ -62,6 +66,7 @@ impl LossRecovery for Reno {
             // RFC 5681 §3.2 step 6: deflate to ssthresh on the next new ACK
             // and leave fast recovery.
             cb.cwnd = cb.ssthresh;
+            cb.clear_inflation();
             cb.state = CaState::Open;
             cb.dupacks = 0;
             out.restart_timer = true;

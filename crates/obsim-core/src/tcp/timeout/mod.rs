@@ -33,6 +33,9 @@ use crate::tcp::signal::BurstSignal;
 /// flow carried them all). The episode ends when the data sent before it is
 /// acknowledged, as after any timeout (RFC 6582 §3.2 step 4).
 pub fn fto_response(cb: &mut ControlBlock, cc: &mut dyn WindowGrowth) {
+    // A BNAK may arrive during fast recovery: halve the un-inflated window,
+    // as a timeout does.
+    cb.clear_inflation();
     cb.ssthresh = cc.ssthresh(cb);
     cb.cwnd = cb.ssthresh;
     cc.reset();
