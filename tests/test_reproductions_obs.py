@@ -24,12 +24,43 @@ def test_g1_quick(tmp_path: Path) -> None:
     assert len(full.points()) == 3 * 2 * 4 * 7, "full G1: variants x p x M x timeouts"
     rep.run(tmp_path, quick=True, jobs=1)
     cmp = pd.read_parquet(tmp_path / "comparison.parquet")
-    assert set(cmp["case"]) == {"reno p=0.001 M=10", "sack p=0.001 M=10"}
-    assert cmp["paper"].tolist() == [65.40, 33.84]
+    gains = cmp[cmp["case"].str.endswith("M=10")]
+    assert set(gains["case"]) == {"reno p=0.001 M=10", "sack p=0.001 M=10"}
+    assert gains["paper"].tolist() == [65.40, 33.84]
+    assert set(cmp["case"]) - set(gains["case"]) == {
+        "reno p=0.001: goodput rises with M",
+        "sack p=0.001: goodput rises with M",
+        "p=0.001 M=1: SACK above reno",
+        "p=0.001 M=10: SACK above reno",
+    }
     s = pd.read_parquet(tmp_path / "summary.parquet")
     idx = s[s.metric == "sync_index"].groupby("nodes[0].assembly.queues")["mean"].mean()
     # One burstifier per egress synchronizes the flows; per-flow queues do not.
     assert idx[1] > 1.5 * idx[10], idx
+
+
+def test_g1_claims_follow_the_paired_goodputs() -> None:
+    """The claim rows of G1 test what they say: with M = 10 below M = 1, or
+    M = 5 far from M = 10, or SACK below Reno, the row disagrees."""
+    from obsim.reproductions.g1_gurel2008 import _claims
+
+    def best(vals: "dict[tuple[str, int], list[float]]") -> pd.DataFrame:
+        return pd.DataFrame(
+            [{"variant": v, "p": 0.001, "m": m, "timeout": "1 ms", "values": x} for (v, m), x in vals.items()]
+        )
+
+    good = {("reno", 1): [500.0, 510, 490], ("reno", 5): [690.0, 700, 705], ("reno", 10): [700.0, 710, 700],
+            ("sack", 1): [600.0, 620, 590], ("sack", 5): [800.0, 790, 805], ("sack", 10): [810.0, 800, 805]}
+    rows = {r["case"]: r["agrees"] for r in _claims(best(good))}
+    assert all(rows.values()) and len(rows) == 2 + 2 + 3, rows
+    bad = dict(good)
+    bad[("reno", 10)] = [450.0, 480, 470]  # below M = 1, and M = 5 far above
+    bad[("sack", 5)] = [300.0, 290, 310]  # SACK below Reno at M = 5
+    rows = {r["case"]: r["agrees"] for r in _claims(best(bad))}
+    assert not rows["reno p=0.001: goodput rises with M"]
+    assert not rows["reno p=0.001: M=5 close to M=10"]
+    assert not rows["p=0.001 M=5: SACK above reno"]
+    assert rows["p=0.001 M=1: SACK above reno"]
 
 
 @pytest.mark.engine

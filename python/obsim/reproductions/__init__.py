@@ -71,6 +71,37 @@ def paper_row(
     }
 
 
+def claim_row(
+    case: str,
+    x: float,
+    quantity: str,
+    ok: bool,
+    measured: float,
+    ci: float = float("nan"),
+    paper: float = float("nan"),
+    unit: str = "",
+) -> Dict[str, Any]:
+    """One comparison row for a qualitative claim of a paper (a sign, an
+    order, a ratio above one): ``agrees`` is the caller's test ``ok``,
+    ``measured`` (with its CI half-width ``ci``) the number it tested, and
+    ``paper`` the paper's value where it gives one."""
+    import math
+
+    return {
+        "case": case,
+        "x": x,
+        "quantity": quantity,
+        "unit": unit,
+        "paper": paper,
+        "paper_ci": math.nan,
+        "measured": measured,
+        "measured_ci": ci,
+        "ratio": measured / paper if paper and not math.isnan(paper) else math.nan,
+        "tolerance": math.nan,
+        "agrees": bool(ok),
+    }
+
+
 @dataclass(frozen=True)
 class Reproduction:
     """One published result and how obsim reproduces it."""

@@ -23,7 +23,7 @@ import math
 from typing import TYPE_CHECKING, Any, Dict, List
 
 from ..stats import mean_ci
-from . import Reproduction
+from . import Reproduction, claim_row
 from ._scenarios import per_flow_access, per_flow_access_flows, per_flow_access_links, shared_access
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -127,13 +127,7 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
         return mean_ci(df[(df[AX_N] == n) & (df["s"] == s)][metric])
 
     def claim(case: str, x: float, quantity: str, ok: bool, measured: float, ci: float, paper: float = 1.0) -> None:
-        rows.append(
-            {
-                "case": case, "x": x, "quantity": quantity, "unit": "",
-                "paper": paper, "paper_ci": math.nan, "measured": measured, "measured_ci": ci,
-                "ratio": measured / paper if paper else math.nan, "tolerance": math.nan, "agrees": bool(ok),
-            }
-        )
+        rows.append(claim_row(case, x, quantity, ok, measured, ci, paper))
 
     def above(a: Any, b: Any) -> bool:
         """a > b with non-overlapping 95% confidence intervals."""

@@ -15,11 +15,10 @@ flow (Figs. 9-10: "100% of bursts").
 from __future__ import annotations
 
 import json
-import math
 from typing import TYPE_CHECKING, Any, Dict, List
 
 from ..stats import mean_ci
-from . import Reproduction
+from . import Reproduction, claim_row
 from ._scenarios import per_flow_access, shared_access
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -94,13 +93,7 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
     df["t_ms"] = [float(str(t).split()[0]) for t in df[AX_T]]
 
     def claim(case: str, x: float, quantity: str, ok: bool, value: float, paper: float = 1.0) -> None:
-        rows.append(
-            {
-                "case": case, "x": x, "quantity": quantity, "unit": "", "paper": paper, "paper_ci": math.nan,
-                "measured": value, "measured_ci": math.nan, "ratio": value / paper if paper else math.nan,
-                "tolerance": math.nan, "agrees": bool(ok),
-            }
-        )
+        rows.append(claim_row(case, x, quantity, ok, value, paper=paper))
 
     spread = df[df["spread"]]
     ts = sorted(spread["t_ms"].unique())

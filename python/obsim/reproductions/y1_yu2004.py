@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Dict, List
 
-from . import Reproduction
+from . import Reproduction, claim_row
 from ._scenarios import obs_path
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -93,13 +93,7 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
     rows: List[Dict[str, Any]] = []
 
     def claim(case: str, quantity: str, ok: bool, value: float) -> None:
-        rows.append(
-            {
-                "case": case, "x": float(len(rows)), "quantity": quantity, "unit": "", "paper": 1.0,
-                "paper_ci": math.nan, "measured": value, "measured_ci": math.nan, "ratio": value,
-                "tolerance": math.nan, "agrees": bool(ok),
-            }
-        )
+        rows.append(claim_row(case, float(len(rows)), quantity, ok, value, paper=1.0))
 
     def g(k: str, m: str) -> float:
         return float(r[k][m]) if k in r else math.nan
