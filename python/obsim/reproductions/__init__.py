@@ -56,19 +56,18 @@ def paper_row(
     import math
 
     ratio = measured.mean / paper if paper else math.nan
-    return {
-        "case": case,
-        "x": x,
-        "quantity": quantity,
-        "unit": unit,
-        "paper": paper,
-        "paper_ci": math.nan,
-        "measured": measured.mean,
-        "measured_ci": measured.half_width,
-        "ratio": ratio,
-        "tolerance": tolerance,
-        "agrees": bool(ratio > 0 and abs(ratio - 1.0) <= tolerance),
-    }
+    row = claim_row(
+        case,
+        x,
+        quantity,
+        bool(ratio > 0 and abs(ratio - 1.0) <= tolerance),
+        measured.mean,
+        measured.half_width,
+        paper,
+        unit,
+    )
+    row.update(ratio=ratio, tolerance=tolerance)
+    return row
 
 
 def claim_row(
