@@ -96,8 +96,32 @@ def test_plot_has_labels_units_and_error_bars(tmp_path):
     ax = fig.axes[0]
     assert ax.get_ylabel() == "goodput (Mbit/s)" and ax.get_xlabel() == "links[1].loss.p"
     assert ax.get_xscale() == "log"
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["tcp.variant=reno", "tcp.variant=sack"]
+    # Legend entries name an axis by its last key component when unambiguous.
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["variant=reno", "variant=sack"]
     assert len(ax.containers) == 2  # one errorbar container per series
+
+
+def test_legend_names_and_placement():
+    import warnings
+
+    from matplotlib.figure import Figure
+
+    from obsim.plots import LEGEND_INSIDE_MAX, _legend, _short_names
+
+    keys = ["nodes[2].assembly.timeout", "nodes[5].assembly.timeout", "tcp.variant"]
+    assert _short_names(keys) == ["nodes[2].assembly.timeout", "nodes[5].assembly.timeout", "variant"]
+    for n, inside in ((LEGEND_INSIDE_MAX, True), (3 * LEGEND_INSIDE_MAX, False)):
+        fig = Figure(figsize=(6.4, 4.2), layout="constrained")
+        ax = fig.add_subplot()
+        for i in range(n):
+            ax.plot([0, 1], [i, i], label=f"queues={i}, variant=reno, p=0.001")
+        _legend(fig, ax)
+        assert (ax.get_legend() is not None) == inside
+        assert (len(fig.legends) == 1) == (not inside)
+        assert (fig.get_size_inches()[1] > 4.2) == (not inside)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # constrained layout must not collapse
+            fig.savefig(__import__("io").BytesIO(), format="png")
 
 
 def test_experiment_cli_run_status_report(tmp_path, capsys):

@@ -66,7 +66,7 @@ def plot_metric(summary: "pandas.DataFrame", exp: "Experiment", plot: "Plot") ->
             xs = [categories.setdefault(_fmt(v), len(categories)) for v in g[plot.x].tolist()]
         xs_all.extend(xs)
         label = (
-            ", ".join(f"{c}={_fmt(v)}" for c, v in zip(group_cols, key))
+            ", ".join(f"{n}={_fmt(v)}" for n, v in zip(_short_names(group_cols), key))
             if group_cols
             else metric.label or plot.y
         )
@@ -83,8 +83,35 @@ def plot_metric(summary: "pandas.DataFrame", exp: "Experiment", plot: "Plot") ->
     ax.set_title(plot.title or f"{metric.label or plot.y} vs {plot.x} (mean, 95% CI)", fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     if group_cols:
-        ax.legend(fontsize=8)
+        _legend(fig, ax)
     return fig
+
+
+LEGEND_INSIDE_MAX = 8
+"""Up to this many lines the legend sits inside the axes; beyond it, below
+them in columns, the figure growing to make room (a sweep over three axes
+can draw dozens of lines)."""
+
+
+def _short_names(keys: List[str]) -> List[str]:
+    """Axis keys shortened to their last component for legends
+    (``nodes[0].assembly.queues`` -> ``queues``) where that stays
+    unambiguous among ``keys``."""
+    last = [k.rsplit(".", 1)[-1] for k in keys]
+    return [s if last.count(s) == 1 else k for s, k in zip(last, keys)]
+
+
+def _legend(fig: "Figure", ax: Any) -> None:
+    handles, labels = ax.get_legend_handles_labels()
+    if len(labels) <= LEGEND_INSIDE_MAX:
+        ax.legend(fontsize=8)
+        return
+    widest = max(len(label) for label in labels)
+    ncol = max(1, min(3, 96 // max(widest, 1)))
+    rows = -(-len(labels) // ncol)
+    w, h = fig.get_size_inches()
+    fig.set_size_inches(w + 1.6, h + 0.2 * rows)
+    fig.legend(handles, labels, loc="outside lower center", ncol=ncol, fontsize=7)
 
 
 def save(fig: "Figure", stem: Path) -> List[Path]:
