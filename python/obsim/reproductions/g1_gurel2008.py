@@ -118,6 +118,11 @@ def _paired_gain(a: "list[float]", b: "list[float]") -> Any:
     return mean_ci([100.0 * (x / y - 1.0) for x, y in zip(a, b) if y > 0])
 
 
+def _gain_row(case: str, x: float, quantity: str, gain: Any, ok: bool) -> Dict[str, Any]:
+    """A claim row over a paired gain (mean ± 95% CI, in %)."""
+    return claim_row(case, x, quantity, ok, gain.mean, gain.half_width, unit="%")
+
+
 def _claims(best: "pandas.DataFrame") -> "list[Dict[str, Any]]":
     """gurel2008 §3's qualitative claims at each M's best timeout, each with
     its paired 95% CI: goodput rises with M (M = 10 over M = 1 above zero),
@@ -130,27 +135,23 @@ def _claims(best: "pandas.DataFrame") -> "list[Dict[str, Any]]":
         if (v, p, 1) in val:
             g = _paired_gain(val[(v, p, 10)], val[(v, p, 1)])
             rows.append(
-                claim_row(
+                _gain_row(
                     f"{v} p={p:g}: goodput rises with M",
                     10.0,
                     "gain of M=10 over M=1 (claim: > 0, CI above 0)",
+                    g,
                     g.mean - g.half_width > 0,
-                    g.mean,
-                    g.half_width,
-                    unit="%",
                 )
             )
         if (v, p, 5) in val:
             g = _paired_gain(val[(v, p, 5)], val[(v, p, 10)])
             rows.append(
-                claim_row(
+                _gain_row(
                     f"{v} p={p:g}: M=5 close to M=10",
                     5.0,
                     f"goodput of M=5 vs M=10 (claim: within {FEW_PERCENT:g}%)",
+                    g,
                     abs(g.mean) <= FEW_PERCENT,
-                    g.mean,
-                    g.half_width,
-                    unit="%",
                 )
             )
     for (v, p, m) in sorted(val):
@@ -161,14 +162,12 @@ def _claims(best: "pandas.DataFrame") -> "list[Dict[str, Any]]":
                 continue
             g = _paired_gain(val[(v, p, m)], val[(other, p, m)])
             rows.append(
-                claim_row(
+                _gain_row(
                     f"p={p:g} M={m}: SACK above {other}",
                     float(m),
                     f"goodput of SACK over {other} (claim: > 0, CI above 0)",
+                    g,
                     g.mean - g.half_width > 0,
-                    g.mean,
-                    g.half_width,
-                    unit="%",
                 )
             )
     return rows

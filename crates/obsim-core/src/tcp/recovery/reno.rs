@@ -27,7 +27,8 @@ impl Reno {
 /// duplicate ACK received, i.e. `dupacks`), the inflation held in `dupwnd`
 /// (ns-2 `dupwnd_ = numdupacks_`).
 pub(crate) fn reno_enter(cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
-    cb.clear_inflation();
+    // dupwnd is zero here (outside recovery, or cleared by the timeout that
+    // led here), so ssthresh halves the un-inflated window.
     cb.ssthresh = cc.ssthresh(cb);
     cb.cwnd = cb.ssthresh;
     cb.dupwnd = f64::from(cb.dupacks);

@@ -17,8 +17,6 @@ impl TimeoutResponse for Standard {
     }
 
     fn on_timeout(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth) -> TimeoutReaction {
-        // ns-2 `RenoTcpAgent::timeout`: no fast-recovery inflation survives.
-        cb.clear_inflation();
         // RFC 5681 §3.1: ssthresh = max(FlightSize/2, 2 SMSS), but "held
         // constant" when the segment was already retransmitted by the timer.
         // ns-2 (`slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)`) recomputes
