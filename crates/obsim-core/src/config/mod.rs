@@ -6,11 +6,19 @@
 //! the same walk ([`schema`]), which reports every problem it finds, each with
 //! its key path, instead of stopping at the first.
 
+mod endpoints;
 pub mod error;
+mod fields;
+mod flows;
+mod links;
+mod metrics;
+mod nodes;
 mod obs;
 mod optical;
 pub mod scenario;
 pub mod schema;
+mod tcp;
+mod trace;
 pub mod traffic;
 pub mod units;
 pub mod walk;

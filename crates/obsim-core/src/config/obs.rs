@@ -2,8 +2,8 @@
 //! (`[nodes.assembly]`) and the per-burst loss of optical links
 //! (`links[i].burst_loss`). Documented key by key in docs/SCENARIOS.md.
 
+use super::fields::{duration, positive_duration, quantity, quoted_list, Quantity};
 use super::scenario::{AckHandling, EdgeSpec};
-use super::schema::{duration, positive_duration, quantity, quoted_list, Quantity};
 use super::units::{self, Amount, SIZE_UNITS};
 use super::walk::{choice, int_in, probability, u32_in, Errors, Got, Table, Val};
 use crate::ids::FlowId;

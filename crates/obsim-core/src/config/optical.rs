@@ -5,11 +5,11 @@
 
 use std::collections::BTreeMap;
 
+use super::fields::{duration, positive_duration, quantity, Quantity};
 use super::scenario::{
     BurstLength, Conversion, ConverterSharing, EdgeQueue, GeneratorSpec, LengthDistribution,
     LinkSpec, NodeKind, NodeSpec, SwitchSpec,
 };
-use super::schema::{duration, positive_duration, quantity, Quantity};
 use super::units::{self, quote, UnitError};
 use super::walk::{choice, index, int_in, name, Errors, Table, Val};
 use crate::ids::NodeId;

@@ -827,7 +827,7 @@ fn partial_window_deflation_follows_profile_then_overrides() {
 }
 
 #[test]
-fn loss_models_and_trace_resolve() {
+pub(super) fn loss_models_and_trace_resolve() {
     let text = edit(&[
         ("loss = { model = \"bernoulli\", p = 0.01 }", "loss = { model = \"segments\", flow = 0, seqs = [9, 3, 3] }\nreverse_loss = { model = \"packets\", indices = [2, 1] }"),
         ("cwnd = true", "cwnd = true\nseq = true\ninterval = \"10 ms\"\nflows = [0]"),
@@ -915,12 +915,15 @@ fn every_example_scenario_parses() {
 
 #[test]
 fn docs_cover_every_key_and_their_example_parses() {
+    use super::flows::FLOW_KEYS;
+    use super::links::LINK_KEYS;
+    use super::metrics::METRICS_KEYS;
+    use super::nodes::NODE_KEYS;
     use super::obs::{ASSEMBLY_KEYS, BURST_LOSS_KEYS};
     use super::optical::{GENERATOR_KEYS, SWITCH_KEYS};
-    use super::schema::{
-        FLOW_KEYS, LINK_KEYS, METRICS_KEYS, NODE_KEYS, RTO_KEYS, SIM_KEYS, TCP_KEYS, TOP_KEYS,
-        TRACE_KEYS,
-    };
+    use super::schema::{SIM_KEYS, TOP_KEYS};
+    use super::tcp::{RTO_KEYS, TCP_KEYS};
+    use super::trace::TRACE_KEYS;
     use super::traffic::TRAFFIC_KEYS;
     let doc = include_str!("../../../../docs/SCENARIOS.md");
     for keys in [

@@ -9,11 +9,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::endpoints::{adjacency, pair_nodes, reachable, start};
+use super::fields::{positive_duration, quantity, quoted_list, rate, table_array, Quantity};
+use super::flows::MAX_FLOWS;
+use super::nodes::node_list;
 use super::scenario::{LinkSpec, NodeSpec, StartSpec};
-use super::schema::{
-    node_list, positive_duration, quantity, quoted_list, rate, reachable, start, table_array,
-    Quantity, MAX_FLOWS,
-};
 use super::units::{self, quote, SIZE_UNITS};
 use super::walk::{choice, index, int_in, name, Errors, Got, Table, Val};
 use crate::ids::NodeId;
@@ -185,7 +185,7 @@ pub(super) fn build(
     topology_ok: bool,
 ) -> Option<Vec<TrafficSpec>> {
     let groups = table_array(errs, top, "traffic");
-    let adj = super::schema::adjacency(nodes.len(), links);
+    let adj = adjacency(nodes.len(), links);
     let mut routes = Reach {
         nodes,
         adj,
@@ -329,7 +329,7 @@ fn pair_up(
     dst: Option<&Vec<NodeId>>,
     r: &mut Reach<'_>,
 ) -> Option<Vec<(NodeId, NodeId)>> {
-    let pairs = super::schema::pair_nodes(errs, t, src?, dst?)?;
+    let pairs = pair_nodes(errs, t, src?, dst?)?;
     let mut ok = true;
     for &(a, b) in &pairs {
         let name_of = |n: NodeId| {

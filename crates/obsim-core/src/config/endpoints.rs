@@ -1,0 +1,120 @@
+//! Who sends to whom and when, shared by `[[flows]]` and `[[traffic]]`:
+//! pairing `from` with `to` lists, reachability over the links (hosts do not
+//! forward) and the `start` time or range.
+
+use std::collections::VecDeque;
+
+use super::fields::duration;
+use super::scenario::{LinkSpec, NodeKind, NodeSpec, StartSpec};
+use super::walk::{index, Errors, Table, Val};
+use crate::ids::NodeId;
+use crate::time::SimTime;
+
+/// Pairs sources with destinations (`from`, `to` of a flow or traffic
+/// group): equal-length lists are zipped, a single name is paired with
+/// every entry of the other list; other lengths are an error at `to`.
+pub(super) fn pair_nodes(
+    errs: &mut Errors,
+    t: &Table<'_>,
+    src: &[NodeId],
+    dst: &[NodeId],
+) -> Option<Vec<(NodeId, NodeId)>> {
+    match (src, dst) {
+        (s, d) if s.len() == d.len() => Some(s.iter().copied().zip(d.iter().copied()).collect()),
+        (s, d) if d.len() == 1 => Some(s.iter().map(|&a| (a, d[0])).collect()),
+        (s, d) if s.len() == 1 => Some(d.iter().map(|&b| (s[0], b)).collect()),
+        (s, d) => {
+            errs.push(
+                t.key_path("to"),
+                format!(
+                    "expected one node name or a list as long as `from` ({} names), found a list of {} names",
+                    s.len(),
+                    d.len()
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// Who each node can send to directly, over the links that parsed.
+pub(super) fn adjacency(n: usize, links: &[Option<LinkSpec>]) -> Vec<Vec<NodeId>> {
+    let mut adj: Vec<Vec<NodeId>> = vec![Vec::new(); n];
+    for l in links.iter().flatten() {
+        adj[l.from.index()].push(l.to);
+        if l.duplex {
+            adj[l.to.index()].push(l.from);
+        }
+    }
+    adj
+}
+
+/// `start`: one time, or a `[lo, hi]` range (uniform); absent = time zero.
+pub(super) fn start(errs: &mut Errors, t: &Table<'_>) -> Option<StartSpec> {
+    let path = t.key_path("start");
+    match t.raw("start") {
+        None => Some(StartSpec::At(SimTime::ZERO)),
+        Some(Val::Array(a)) if a.len() == 2 => {
+            let mut bounds = [None, None];
+            for (i, x) in a.iter().enumerate() {
+                match duration(x) {
+                    Ok(d) => bounds[i] = Some(d),
+                    Err(e) => errs.push(index(&path, i), e),
+                }
+            }
+            let (lo, hi) = (bounds[0]?, bounds[1]?);
+            if lo > hi {
+                errs.push(
+                    path,
+                    format!("expected a range [lo, hi] with lo <= hi, found [{lo}, {hi}]; the first bound must not exceed the second"),
+                );
+                return None;
+            }
+            Some(StartSpec::Uniform(SimTime(lo.0), SimTime(hi.0)))
+        }
+        Some(Val::Array(a)) => {
+            errs.push(
+                path,
+                format!(
+                    "expected a start time like \"0 s\", or a range [\"0 s\", \"1 s\"] of two times, found an array of {} elements",
+                    a.len()
+                ),
+            );
+            None
+        }
+        Some(v) => match duration(v) {
+            Ok(d) => Some(StartSpec::At(SimTime(d.0))),
+            Err(e) => {
+                errs.push(
+                    path,
+                    format!("{e}; or a range [\"0 s\", \"1 s\"] (uniform)"),
+                );
+                None
+            }
+        },
+    }
+}
+
+/// Nodes reachable from `src` over the channels; hosts forward nothing, so
+/// a path may pass only through routers.
+pub(super) fn reachable(src: NodeId, nodes: &[Option<NodeSpec>], adj: &[Vec<NodeId>]) -> Vec<bool> {
+    let mut seen = vec![false; nodes.len()];
+    let mut queue = VecDeque::from([src]);
+    seen[src.index()] = true;
+    while let Some(u) = queue.pop_front() {
+        let forwards = u == src
+            || nodes[u.index()]
+                .as_ref()
+                .is_some_and(|n| n.kind != NodeKind::Host);
+        if !forwards {
+            continue;
+        }
+        for &w in &adj[u.index()] {
+            if !seen[w.index()] {
+                seen[w.index()] = true;
+                queue.push_back(w);
+            }
+        }
+    }
+    seen
+}

@@ -1,0 +1,191 @@
+//! Schema of `[[flows]]`: TCP flow groups, expanded over `count` and node
+//! lists into one [`FlowSpec`] per flow, each with its resolved TCP
+//! parameters. Documented key by key in docs/SCENARIOS.md.
+
+use std::collections::BTreeMap;
+
+use super::endpoints::{adjacency, pair_nodes, reachable, start};
+use super::fields::{quantity, table_array, Quantity};
+use super::nodes::node_list;
+use super::scenario::{AppSpec, FlowSpec, LinkSpec, NodeSpec, StartSpec};
+use super::tcp::{parse_tcp, resolve_tcp, TcpOverrides};
+use super::units::{self, quote, SIZE_UNITS};
+use super::walk::{index, int_in, name, Errors, Table, Val};
+use crate::ids::{FlowId, NodeId};
+use crate::time::SimDuration;
+
+/// Most flows a scenario may expand to (guards against `count = 1e18`); also
+/// the most traffic sources.
+pub const MAX_FLOWS: usize = 1_000_000;
+
+pub(crate) const FLOW_KEYS: &[&str] = &["name", "from", "to", "count", "start", "size", "tcp"];
+
+const FLOW_SIZE: Quantity = Quantity {
+    expected: "a positive size like \"10 MB\", or \"infinite\"",
+    units: SIZE_UNITS,
+    unit: "B",
+};
+
+fn flow_size(v: &Val) -> Result<Option<u64>, String> {
+    if let Val::Str(s) = v {
+        if s.trim() == "infinite" {
+            return Ok(None);
+        }
+    }
+    quantity(v, &FLOW_SIZE, units::parse_bytes, |n| {
+        (n == 0).then(|| "it must be greater than zero".into())
+    })
+    .map(Some)
+}
+
+/// Builds `[[flows]]`: validates every key, expands `count` and node lists
+/// into one flow per pair and copy (in order), resolves each group's TCP
+/// parameters and checks that both directions have a route. `None` if
+/// anything is invalid (already reported).
+#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
+pub(super) fn build_flows(
+    errs: &mut Errors,
+    top: &Table<'_>,
+    names: &BTreeMap<String, NodeId>,
+    tcp_top: &TcpOverrides,
+    tcp_top_ok: bool,
+    duration_v: Option<SimDuration>,
+    nodes: &[Option<NodeSpec>],
+    links: &[Option<LinkSpec>],
+    topology_ok: bool,
+) -> Option<Vec<FlowSpec>> {
+    let groups = table_array(errs, top, "flows");
+    let adj = adjacency(nodes.len(), links);
+    let mut reach: BTreeMap<NodeId, Vec<bool>> = BTreeMap::new();
+    let mut flows = Vec::new();
+    let mut all_ok = tcp_top_ok;
+    let mut group_names: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, v) in groups.iter().enumerate() {
+        let path = index("flows", i);
+        let Some(t) = Table::open(errs, &path, v, FLOW_KEYS) else {
+            all_ok = false;
+            continue;
+        };
+        let group = t.get(errs, "name", name).or(path.clone());
+        if let Some(g) = &group {
+            if let Some(j) = group_names.get(g) {
+                errs.push(
+                    t.key_path("name"),
+                    format!("duplicate flow group name {} (also flows[{j}])", quote(g)),
+                );
+            } else {
+                group_names.insert(g.clone(), i);
+            }
+        }
+        let src = match t.raw("from") {
+            None => {
+                errs.push(
+                    t.key_path("from"),
+                    "required key is missing: expected a node name or a list of node names",
+                );
+                None
+            }
+            Some(fv) => node_list(errs, &t.key_path("from"), fv, names),
+        };
+        let dst = match t.raw("to") {
+            None => {
+                errs.push(
+                    t.key_path("to"),
+                    "required key is missing: expected a node name or a list of node names",
+                );
+                None
+            }
+            Some(tv) => node_list(errs, &t.key_path("to"), tv, names),
+        };
+        let count = t
+            .get(errs, "count", |v| {
+                int_in(v, 1, MAX_FLOWS as i128).map(|c| c as usize)
+            })
+            .or(1);
+        let st = start(errs, &t);
+        if let (Some(s), Some(d)) = (st, duration_v) {
+            let last = match s {
+                StartSpec::At(a) | StartSpec::Uniform(_, a) => a,
+            };
+            if last.0 >= d.0 {
+                errs.push(
+                    t.key_path("start"),
+                    format!(
+                        "expected a start time earlier than simulation.duration ({d}), found {}",
+                        SimDuration(last.0)
+                    ),
+                );
+            }
+        }
+        let size = t.get(errs, "size", flow_size).or(None);
+        let group_tcp = t
+            .raw("tcp")
+            .map(|tv| parse_tcp(errs, &t.key_path("tcp"), tv));
+        let cfg = resolve_tcp(errs, tcp_top, group_tcp.as_ref());
+
+        let pairs = match (&src, &dst) {
+            (Some(s), Some(d)) => pair_nodes(errs, &t, s, d),
+            _ => None,
+        };
+        if let Some(pairs) = &pairs {
+            for &(a, b) in pairs {
+                let name_of = |n: NodeId| {
+                    nodes[n.index()]
+                        .as_ref()
+                        .map_or(String::new(), |s| quote(&s.name))
+                };
+                if a == b {
+                    errs.push(
+                        t.key_path("to"),
+                        format!("a flow cannot go from node {} to itself", name_of(a)),
+                    );
+                    continue;
+                }
+                if !topology_ok {
+                    continue;
+                }
+                for (x, y) in [(a, b), (b, a)] {
+                    let r = reach.entry(x).or_insert_with(|| reachable(x, nodes, &adj));
+                    if !r[y.index()] {
+                        errs.push(
+                            t.key_path("to"),
+                            format!(
+                                "no route from node {} to node {} over the links (hosts do not forward; check duplex)",
+                                name_of(x),
+                                name_of(y)
+                            ),
+                        );
+                        break;
+                    }
+                }
+            }
+        }
+
+        match (group, pairs, count, st, size, cfg) {
+            (Some(group), Some(pairs), Some(count), Some(start), Some(size), Some(tcp)) => {
+                if flows.len() + pairs.len().saturating_mul(count) > MAX_FLOWS {
+                    errs.push(
+                        t.key_path("count"),
+                        format!("a scenario may have at most {MAX_FLOWS} flows in total"),
+                    );
+                    return None;
+                }
+                for (s, d) in pairs {
+                    for _ in 0..count {
+                        flows.push(FlowSpec {
+                            id: FlowId(flows.len() as u32),
+                            group: group.clone(),
+                            src: s,
+                            dst: d,
+                            start,
+                            app: AppSpec::Bulk(size),
+                            tcp: tcp.clone(),
+                        });
+                    }
+                }
+            }
+            _ => all_ok = false,
+        }
+    }
+    all_ok.then_some(flows)
+}

@@ -1,0 +1,51 @@
+//! Schema of `[trace]`: which per-flow time series to record.
+
+use super::fields::{flow_id_reason, positive_duration, u64_list};
+use super::scenario::TraceSpec;
+use super::walk::{boolean, index, Errors, Table, Val};
+use crate::ids::FlowId;
+
+pub(crate) const TRACE_KEYS: &[&str] = &["cwnd", "seq", "interval", "flows"];
+
+/// Builds `[trace]` (absent = nothing traced); `n_flows` is known when the
+/// flows parsed, to check the flow ids.
+pub(super) fn build_trace(
+    errs: &mut Errors,
+    top: &Table<'_>,
+    n_flows: Option<usize>,
+    empty: &Val,
+) -> Option<TraceSpec> {
+    let t = Table::open(errs, "trace", top.raw("trace").unwrap_or(empty), TRACE_KEYS)?;
+    let cwnd = t.get(errs, "cwnd", boolean).or(false);
+    let seq = t.get(errs, "seq", boolean).or(false);
+    let interval = t.get(errs, "interval", positive_duration).optional();
+    let flows = match t.raw("flows") {
+        None => Some(Vec::new()),
+        Some(fv) => {
+            let path = t.key_path("flows");
+            let ids = u64_list(errs, &path, fv);
+            if let (Some(_), Some(n), Val::Array(items)) = (&ids, n_flows, fv) {
+                {
+                    for (i, it) in items.iter().enumerate() {
+                        if let Val::Int(k) = it {
+                            if *k >= n as i128 {
+                                errs.push(index(&path, i), flow_id_reason(n, it));
+                            }
+                        }
+                    }
+                }
+            }
+            ids.map(|v| {
+                v.into_iter()
+                    .map(|k| FlowId(k.min(u64::from(u32::MAX)) as u32))
+                    .collect()
+            })
+        }
+    };
+    Some(TraceSpec {
+        cwnd: cwnd?,
+        seq: seq?,
+        interval: interval?,
+        flows: flows?,
+    })
+}
