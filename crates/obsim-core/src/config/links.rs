@@ -9,7 +9,7 @@ use super::nodes::node_ref;
 use super::scenario::{Buffer, LinkSpec, LossSpec, OpticalSpec};
 use super::units::{self, Amount};
 use super::walk::{
-    boolean, choice, count_in, index, int_in, join, probability, Errors, Table, Val,
+    boolean, choice, count_in, index, int_in, join, named, probability, Errors, Table, Val,
 };
 use crate::ids::{FlowId, NodeId};
 
@@ -31,6 +31,8 @@ pub(crate) const LINK_KEYS: &[&str] = &[
     "wavelengths",
 ];
 
+/// `kind`: whether the link is optical.
+const LINK_KINDS: [(&str, bool); 2] = [("electronic", false), ("optical", true)];
 const LOSS_MODELS: &[&str] = &["none", "bernoulli", "packets", "segments"];
 
 const BUFFER: Quantity = Quantity {
@@ -185,11 +187,7 @@ pub(super) fn build_links(
         let to = t.req(errs, "to", "a node name", node);
         let rate_bps = t.req(errs, "rate", "a positive bit rate like \"1 Gbit/s\"", rate);
         let delay = t.req(errs, "delay", "a duration like \"1 ms\"", duration);
-        let optical = t
-            .get(errs, "kind", |v| {
-                choice(v, &["electronic", "optical"]).map(|c| c == "optical")
-            })
-            .or(false);
+        let optical = t.get(errs, "kind", |v| named(v, &LINK_KINDS)).or(false);
         let buf = if optical == Some(true) {
             if t.has("buffer") {
                 errs.push(

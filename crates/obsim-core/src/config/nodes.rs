@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use super::fields::table_array;
 use super::scenario::{NodeKind, NodeSpec, SwitchSpec};
 use super::units::quote;
-use super::walk::{choice, edit_distance, index, name, Errors, Table, Val};
+use super::walk::{edit_distance, index, name, named, Errors, Table, Val};
 use crate::ids::NodeId;
 
 pub(crate) const NODE_KEYS: &[&str] = &["name", "kind", "assembly", "switch"];
@@ -31,14 +31,7 @@ pub(super) fn build_nodes(
         };
         let n = t.req(errs, "name", "a node name like \"r0\"", name);
         let kind = t
-            .get(errs, "kind", |v| {
-                choice(v, &["host", "router", "edge", "core"]).map(|c| match c {
-                    "host" => NodeKind::Host,
-                    "edge" => NodeKind::Edge,
-                    "core" => NodeKind::Core,
-                    _ => NodeKind::Router,
-                })
-            })
+            .get(errs, "kind", |v| named(v, &NodeKind::ALL))
             .or(NodeKind::Router);
         let switch = match (kind, t.raw("switch"), optical) {
             (_, _, None) => None,

@@ -5,7 +5,7 @@
 use super::fields::{duration, positive_duration, quantity, quoted_list, Quantity};
 use super::scenario::{AckHandling, EdgeSpec};
 use super::units::{self, Amount, SIZE_UNITS};
-use super::walk::{choice, int_in, probability, u32_in, Errors, Got, Table, Val};
+use super::walk::{choice, int_in, named, probability, u32_in, Errors, Got, Table, Val};
 use crate::ids::FlowId;
 use crate::obs::assembly::{
     AssemblyConfig, DmqAllocation, FlowMapping, Selection, SizeLimit, Trigger,
@@ -187,15 +187,7 @@ pub(crate) fn assembly(errs: &mut Errors, path: &str, value: &Val) -> Option<Edg
         .or(0);
     let guard = t.get(errs, "guard", duration).or(SimDuration::ZERO);
     let acks = t
-        .get(errs, "acks", |v| {
-            choice(v, &["bypass", "assemble"]).map(|c| {
-                if c == "bypass" {
-                    AckHandling::Bypass
-                } else {
-                    AckHandling::Assemble
-                }
-            })
-        })
+        .get(errs, "acks", |v| named(v, &AckHandling::ALL))
         .or(AckHandling::Bypass);
     let extra_offset = t.get(errs, "extra_offset", duration).or(SimDuration::ZERO);
     let uses = |key: &str, users: &[&str]| -> Option<String> {

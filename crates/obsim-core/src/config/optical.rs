@@ -11,7 +11,7 @@ use super::scenario::{
     LinkSpec, NodeKind, NodeSpec, SwitchSpec,
 };
 use super::units::{self, quote, UnitError};
-use super::walk::{choice, index, int_in, name, Errors, Table, Val};
+use super::walk::{index, int_in, name, named, Errors, Table, Val};
 use crate::ids::NodeId;
 use crate::obs::scheduler::SchedulerKind;
 use crate::time::{SimDuration, SimTime};
@@ -39,8 +39,13 @@ pub(crate) const GENERATOR_KEYS: &[&str] = &[
     "extra_offset",
 ];
 
-const SCHEDULERS: &[&str] = &["horizon", "lauc", "lauc-vf", "ffuc-vf"];
-const CONVERSIONS: &[&str] = &["full", "none", "partial"];
+/// The channel schedulers by name (`scheduler`).
+const SCHEDULERS: [(&str, SchedulerKind); 4] = [
+    ("horizon", SchedulerKind::Horizon),
+    ("lauc", SchedulerKind::Lauc),
+    ("lauc-vf", SchedulerKind::LaucVf),
+    ("ffuc-vf", SchedulerKind::FfucVf),
+];
 
 const SIGNAL: Quantity = Quantity {
     expected: "a packet size like \"40 B\"",
@@ -66,23 +71,10 @@ pub(crate) fn switch(
     let t = Table::open(errs, path, v, SWITCH_KEYS)?;
     let processing = t.get(errs, "processing", duration).or(base.processing);
     let scheduler = t
-        .get(errs, "scheduler", |v| {
-            choice(v, SCHEDULERS).map(|c| match c {
-                "horizon" => SchedulerKind::Horizon,
-                "lauc" => SchedulerKind::Lauc,
-                "ffuc-vf" => SchedulerKind::FfucVf,
-                _ => SchedulerKind::LaucVf,
-            })
-        })
+        .get(errs, "scheduler", |v| named(v, &SCHEDULERS))
         .or(base.scheduler);
     let conversion = t
-        .get(errs, "conversion", |v| {
-            choice(v, CONVERSIONS).map(|c| match c {
-                "none" => Conversion::None,
-                "partial" => Conversion::Partial,
-                _ => Conversion::Full,
-            })
-        })
+        .get(errs, "conversion", |v| named(v, &Conversion::ALL))
         .or(base.conversion);
     let converters = t
         .get(errs, "converters", |v| {
@@ -91,13 +83,7 @@ pub(crate) fn switch(
         .or(base.converters);
     let converter_sharing = t
         .get(errs, "converter_sharing", |v| {
-            choice(v, &["node", "port"]).map(|c| {
-                if c == "port" {
-                    ConverterSharing::Port
-                } else {
-                    ConverterSharing::Node
-                }
-            })
+            named(v, &ConverterSharing::ALL)
         })
         .or(base.converter_sharing);
     let edge_queue = t
@@ -292,15 +278,7 @@ pub(crate) fn generators(
             length,
         );
         let distribution = t
-            .get(errs, "distribution", |v| {
-                choice(v, &["exponential", "fixed"]).map(|c| {
-                    if c == "fixed" {
-                        LengthDistribution::Fixed
-                    } else {
-                        LengthDistribution::Exponential
-                    }
-                })
-            })
+            .get(errs, "distribution", |v| named(v, &LengthDistribution::ALL))
             .or(LengthDistribution::Exponential);
         let start = t.get(errs, "start", duration).or(SimDuration::ZERO);
         let stop = t.get(errs, "stop", duration).optional();

@@ -83,6 +83,13 @@ pub enum Routing {
     Delay,
 }
 
+impl Routing {
+    /// Every value with its name in scenarios (`simulation.routing`), in the order
+    /// messages list them.
+    pub const ALL: [(&'static str, Routing); 2] =
+        [("hops", Routing::Hops), ("delay", Routing::Delay)];
+}
+
 /// What a node is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -102,6 +109,17 @@ pub enum NodeKind {
     Core,
 }
 
+impl NodeKind {
+    /// Every value with its name in scenarios (`nodes[i].kind`), in the order
+    /// messages list them.
+    pub const ALL: [(&'static str, NodeKind); 4] = [
+        ("host", NodeKind::Host),
+        ("router", NodeKind::Router),
+        ("edge", NodeKind::Edge),
+        ("core", NodeKind::Core),
+    ];
+}
+
 /// Wavelength conversion at a switching node (`conversion`): gonzalez2009
 /// §4 compares full, partial and no conversion.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -117,6 +135,16 @@ pub enum Conversion {
     Partial,
 }
 
+impl Conversion {
+    /// Every value with its name in scenarios (`conversion`), in the order
+    /// messages list them.
+    pub const ALL: [(&'static str, Conversion); 3] = [
+        ("full", Conversion::Full),
+        ("none", Conversion::None),
+        ("partial", Conversion::Partial),
+    ];
+}
+
 /// Who shares the converters of partial conversion (`converter_sharing`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -125,6 +153,15 @@ pub enum ConverterSharing {
     Node,
     /// One pool of k converters per output fibre (share-per-link).
     Port,
+}
+
+impl ConverterSharing {
+    /// Every value with its name in scenarios (`converter_sharing`), in the order
+    /// messages list them.
+    pub const ALL: [(&'static str, ConverterSharing); 2] = [
+        ("node", ConverterSharing::Node),
+        ("port", ConverterSharing::Port),
+    ];
 }
 
 /// What an ingress edge does with a burst whose first optical link has no
@@ -196,6 +233,15 @@ pub enum LengthDistribution {
     Fixed,
 }
 
+impl LengthDistribution {
+    /// Every value with its name in scenarios (`generators[i].distribution`), in the order
+    /// messages list them.
+    pub const ALL: [(&'static str, LengthDistribution); 2] = [
+        ("exponential", LengthDistribution::Exponential),
+        ("fixed", LengthDistribution::Fixed),
+    ];
+}
+
 /// Mean length of a generated burst (`length`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -245,6 +291,15 @@ pub enum AckHandling {
     Bypass,
     /// ACKs are assembled into bursts like data and share their fate.
     Assemble,
+}
+
+impl AckHandling {
+    /// Every value with its name in scenarios (`acks`), in the order
+    /// messages list them.
+    pub const ALL: [(&'static str, AckHandling); 2] = [
+        ("bypass", AckHandling::Bypass),
+        ("assemble", AckHandling::Assemble),
+    ];
 }
 
 /// The burst-assembly set-up of an edge node (`[nodes.assembly]`).

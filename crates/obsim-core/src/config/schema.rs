@@ -8,7 +8,7 @@ use super::error::ConfigErrors;
 use super::fields::{duration, flow_id_reason, positive_duration, table_array};
 use super::scenario::{AppSpec, LinkSpec, NodeSpec, Routing, Scenario, SwitchSpec};
 use super::tcp::{parse_tcp, resolve_tcp};
-use super::walk::{choice, int_in, name, Errors, Table, Val};
+use super::walk::{int_in, name, named, Errors, Table, Val};
 use crate::time::SimDuration;
 
 pub use super::flows::MAX_FLOWS;
@@ -31,6 +31,9 @@ pub(crate) const TOP_KEYS: &[&str] = &[
     "generators",
     "traffic",
 ];
+
+/// `simulation.stop`: whether the run ends when every finite flow is done.
+const STOPS: [(&str, bool); 2] = [("time", false), ("flows_done", true)];
 
 pub(crate) const SIM_KEYS: &[&str] = &["duration", "warmup", "seed", "stop", "routing"];
 
@@ -69,21 +72,9 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
                 int_in(v, 0, i128::from(u64::MAX)).map(|i| i as u64)
             })
             .or(1);
-        stop = t
-            .get(errs, "stop", |v| {
-                choice(v, &["time", "flows_done"]).map(|c| c == "flows_done")
-            })
-            .or(false);
+        stop = t.get(errs, "stop", |v| named(v, &STOPS)).or(false);
         routing = t
-            .get(errs, "routing", |v| {
-                choice(v, &["hops", "delay"]).map(|c| {
-                    if c == "delay" {
-                        Routing::Delay
-                    } else {
-                        Routing::Hops
-                    }
-                })
-            })
+            .get(errs, "routing", |v| named(v, &Routing::ALL))
             .or(Routing::Hops);
         if let (Some(d), Some(w)) = (duration_v, warmup) {
             if w >= d {

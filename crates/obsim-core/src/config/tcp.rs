@@ -1,10 +1,15 @@
 //! Schema of the TCP parameters: profile defaults <- `[tcp]` <- `[flows.tcp]`.
 //! Documented key by key in docs/SCENARIOS.md; the profiles are in
 //! `tcp/profile.rs`.
+//!
+//! Every key is declared once, in [`tcp_table!`]'s lists below: its name,
+//! how its value is read and the [`TcpConfig`] field it sets. Adding a TCP
+//! parameter is one line there, its field in `TcpConfig` (with its value in
+//! each profile) and a line in docs/SCENARIOS.md.
 
 use super::fields::{bytes_in, duration, positive_duration, Quantity};
 use super::units::SIZE_UNITS;
-use super::walk::{boolean, choice, count_in, join, u32_in, Errors, Table, Val};
+use super::walk::{boolean, choice, count_in, join, named, u32_in, Errors, Table, Val};
 use crate::tcp::config::{
     BackSource, FtoDetection, RtoEstimator, SsthreshBasis, TcpConfig, Variant,
 };
@@ -14,39 +19,94 @@ use crate::time::SimDuration;
 /// TCP profile when neither `[tcp]` nor `[flows.tcp]` names one.
 pub const DEFAULT_PROFILE: &str = "rfc";
 
-pub(crate) const TCP_KEYS: &[&str] = &[
-    "profile",
-    "variant",
-    "mss",
-    "header",
-    "max_window",
-    "rwnd",
-    "initial_cwnd",
-    "initial_ssthresh",
-    "dupack_threshold",
-    "ssthresh_basis",
-    "delayed_ack",
-    "delack_timeout",
-    "sack_blocks",
-    "abc",
-    "limited_transmit",
-    "reno_recover_check",
-    "newreno_timer",
-    "partial_window_deflation",
-    "fto_detection",
-    "back_source",
-    "max_consecutive_fto",
-    "rto",
-];
-pub(crate) const RTO_KEYS: &[&str] = &[
-    "estimator",
-    "initial",
-    "min",
-    "max",
-    "granularity",
-    "max_backoff",
-    "ns2_rfc2988",
-];
+/// Declares the keys of one TCP table, each once, as `name: Type = parser`
+/// with `=> field` when the key sets that field of [`TcpConfig`] as it is
+/// (keys without it are combined by hand), and `[name]: Type` for a nested
+/// table declared the same way. From the one list follow the
+/// table's allowed keys `$KEYS` (in this order in messages), a struct of
+/// what one table sets (`None` = absent or invalid, already reported), its
+/// reading (in this order, so errors come in this order) and its setting.
+macro_rules! tcp_table {
+    (
+        $(#[$doc:meta])*
+        struct $Name:ident, keys $KEYS:ident;
+        $( $key:ident : $ty:ty = $parse:expr $(=> $($dst:ident).+)? ; )*
+        $( [$tkey:ident] : $tty:ident ; )*
+    ) => {
+        /// The keys of this table, in the order messages list them.
+        pub(crate) const $KEYS: &[&str] = &[$(stringify!($key),)* $(stringify!($tkey),)*];
+
+        $(#[$doc])*
+        #[derive(Clone, Debug, Default)]
+        pub(super) struct $Name {
+            $( $key: Option<$ty>, )*
+            $( $tkey: $tty, )*
+        }
+
+        impl $Name {
+            /// Reads the table `val` at `path`; nothing is set if it is not a
+            /// table (reported).
+            fn read(errs: &mut Errors, path: &str, val: &Val) -> Self {
+                let Some(t) = Table::open(errs, path, val, $KEYS) else {
+                    return Self::default();
+                };
+                Self {
+                    $( $key: t.get(errs, stringify!($key), $parse).value(), )*
+                    $( $tkey: t.raw(stringify!($tkey)).map_or_else($tty::default, |v| {
+                        $tty::read(errs, &t.key_path(stringify!($tkey)), v)
+                    }), )*
+                }
+            }
+
+            /// Sets the [`TcpConfig`] field of every given key that has one.
+            fn set(&self, c: &mut TcpConfig) {
+                $( $( if let Some(v) = self.$key {
+                    c.$($dst).+ = v;
+                } )? )*
+                $( self.$tkey.set(c); )*
+            }
+        }
+    };
+}
+
+tcp_table! {
+    /// What one `[tcp]` or `[flows.tcp]` table sets.
+    struct TcpKeys, keys TCP_KEYS;
+    profile: &'static str = |v| choice(v, PROFILES);
+    variant: Variant = |v| named(v, &Variant::ALL) => variant;
+    mss: u32 = |v| bytes_in(v, &SEG_SIZE, 1, 65535) => mss;
+    header: u32 = |v| bytes_in(v, &HDR_SIZE, 0, 65535) => header;
+    max_window: u32 = segments => max_window;
+    rwnd: u32 = segments => rwnd;
+    initial_cwnd: u32 = segments => initial_cwnd;
+    initial_ssthresh: u32 = ssthresh => initial_ssthresh;
+    dupack_threshold: u32 = segments => dupack_threshold;
+    ssthresh_basis: SsthreshBasis = |v| named(v, &SsthreshBasis::ALL) => ssthresh_basis;
+    delayed_ack: bool = boolean => delayed_ack;
+    delack_timeout: SimDuration = positive_duration => delack_timeout;
+    sack_blocks: u8 = |v| u32_in(v, 1, 4).map(|n| n as u8) => sack_blocks;
+    abc: bool = boolean => abc;
+    limited_transmit: bool = boolean => limited_transmit;
+    reno_recover_check: bool = boolean => reno_recover_check;
+    newreno_timer: bool = |v| named(v, &NEWRENO_TIMERS) => newreno_slow_but_steady;
+    partial_window_deflation: bool = boolean => partial_window_deflation;
+    fto_detection: FtoMethod = |v| named(v, &FtoMethod::ALL);
+    back_source: BackSource = |v| named(v, &BackSource::ALL);
+    max_consecutive_fto: u32 = |v| u32_in(v, 0, u32::MAX);
+    [rto]: RtoKeys;
+}
+
+tcp_table! {
+    /// What one `[tcp.rto]` or `[flows.tcp.rto]` table sets.
+    struct RtoKeys, keys RTO_KEYS;
+    estimator: RtoEstimator = |v| named(v, &RtoEstimator::ALL) => rto.estimator;
+    initial: SimDuration = positive_duration => rto.initial;
+    min: SimDuration = duration => rto.min;
+    max: SimDuration = positive_duration => rto.max;
+    granularity: SimDuration = positive_duration => rto.granularity;
+    max_backoff: u32 = |v| u32_in(v, 1, u32::MAX) => rto.max_backoff;
+    ns2_rfc2988: bool = boolean => rto.ns2_rfc2988;
+}
 
 const SEG_SIZE: Quantity = Quantity {
     expected: "a segment size from 1 B to 65535 B like \"1040 B\"",
@@ -59,43 +119,10 @@ const HDR_SIZE: Quantity = Quantity {
     unit: "B",
 };
 
-// ---------------------------------------------------------------------------
-// TCP parameters: profile defaults <- [tcp] <- [flows.tcp]
-// ---------------------------------------------------------------------------
-
-/// The TCP keys one table sets (absent or invalid keys are `None`).
-#[derive(Clone, Debug, Default)]
-pub(super) struct TcpOverrides {
-    path: String,
-    profile: Option<String>,
-    variant: Option<Variant>,
-    mss: Option<u32>,
-    header: Option<u32>,
-    max_window: Option<u32>,
-    rwnd: Option<u32>,
-    initial_cwnd: Option<u32>,
-    initial_ssthresh: Option<u32>,
-    dupack_threshold: Option<u32>,
-    ssthresh_basis: Option<SsthreshBasis>,
-    delayed_ack: Option<bool>,
-    delack_timeout: Option<SimDuration>,
-    sack_blocks: Option<u8>,
-    abc: Option<bool>,
-    limited_transmit: Option<bool>,
-    reno_recover_check: Option<bool>,
-    newreno_slow_but_steady: Option<bool>,
-    partial_window_deflation: Option<bool>,
-    fto_detection: Option<&'static str>,
-    back_source: Option<BackSource>,
-    max_consecutive_fto: Option<u32>,
-    rto_ns2_rfc2988: Option<bool>,
-    rto_estimator: Option<RtoEstimator>,
-    rto_initial: Option<SimDuration>,
-    rto_min: Option<SimDuration>,
-    rto_max: Option<SimDuration>,
-    rto_granularity: Option<SimDuration>,
-    rto_max_backoff: Option<u32>,
-}
+/// `newreno_timer`: whether NewReno resets the timer on every partial ACK
+/// (RFC 6582 §4 "Slow-but-Steady") or only on the first (§3.2 step 5,
+/// "Impatient").
+const NEWRENO_TIMERS: [(&str, bool); 2] = [("impatient", false), ("slow_but_steady", true)];
 
 /// `initial_ssthresh`: segments, or `"infinite"`.
 fn ssthresh(v: &Val) -> Result<u32, String> {
@@ -112,171 +139,85 @@ fn segments(v: &Val) -> Result<u32, String> {
     count_in(v, 1, i128::from(u32::MAX), "segments").map(|n| n as u32)
 }
 
-/// Reads one `[tcp]` or `[flows.tcp]` table at `path`.
-pub(super) fn parse_tcp(errs: &mut Errors, path: &str, val: &Val) -> TcpOverrides {
-    let mut o = TcpOverrides {
-        path: path.to_string(),
-        ..TcpOverrides::default()
-    };
-    let Some(t) = Table::open(errs, path, val, TCP_KEYS) else {
-        return o;
-    };
-    o.profile = t
-        .get(errs, "profile", |v| choice(v, PROFILES).map(str::to_string))
-        .value();
-    o.variant = t
-        .get(errs, "variant", |v| {
-            choice(v, &["tahoe", "reno", "newreno", "sack"]).map(|c| match c {
-                "tahoe" => Variant::Tahoe,
-                "reno" => Variant::Reno,
-                "newreno" => Variant::NewReno,
-                _ => Variant::Sack,
-            })
-        })
-        .value();
-    o.mss = t
-        .get(errs, "mss", |v| bytes_in(v, &SEG_SIZE, 1, 65535))
-        .value();
-    o.header = t
-        .get(errs, "header", |v| bytes_in(v, &HDR_SIZE, 0, 65535))
-        .value();
-    o.max_window = t.get(errs, "max_window", segments).value();
-    o.rwnd = t.get(errs, "rwnd", segments).value();
-    o.initial_cwnd = t.get(errs, "initial_cwnd", segments).value();
-    o.initial_ssthresh = t.get(errs, "initial_ssthresh", ssthresh).value();
-    o.dupack_threshold = t.get(errs, "dupack_threshold", segments).value();
-    o.ssthresh_basis = t
-        .get(errs, "ssthresh_basis", |v| {
-            choice(v, &["flight_size", "cwnd"]).map(|c| {
-                if c == "cwnd" {
-                    SsthreshBasis::Cwnd
-                } else {
-                    SsthreshBasis::FlightSize
-                }
-            })
-        })
-        .value();
-    o.delayed_ack = t.get(errs, "delayed_ack", boolean).value();
-    o.delack_timeout = t.get(errs, "delack_timeout", positive_duration).value();
-    o.sack_blocks = t
-        .get(errs, "sack_blocks", |v| u32_in(v, 1, 4).map(|n| n as u8))
-        .value();
-    o.abc = t.get(errs, "abc", boolean).value();
-    o.limited_transmit = t.get(errs, "limited_transmit", boolean).value();
-    o.reno_recover_check = t.get(errs, "reno_recover_check", boolean).value();
-    o.fto_detection = t
-        .get(errs, "fto_detection", |v| {
-            choice(v, &["none", "ble", "back", "bnak"])
-        })
-        .value();
-    o.back_source = t
-        .get(errs, "back_source", |v| {
-            choice(v, &["ingress", "egress", "both"]).map(|c| match c {
-                "ingress" => BackSource::Ingress,
-                "egress" => BackSource::Egress,
-                _ => BackSource::Both,
-            })
-        })
-        .value();
-    o.max_consecutive_fto = t
-        .get(errs, "max_consecutive_fto", |v| u32_in(v, 0, u32::MAX))
-        .value();
-    o.newreno_slow_but_steady = t
-        .get(errs, "newreno_timer", |v| {
-            choice(v, &["impatient", "slow_but_steady"]).map(|c| c == "slow_but_steady")
-        })
-        .value();
-    o.partial_window_deflation = t.get(errs, "partial_window_deflation", boolean).value();
-    if let Some(rv) = t.raw("rto") {
-        let rpath = t.key_path("rto");
-        if let Some(r) = Table::open(errs, &rpath, rv, RTO_KEYS) {
-            o.rto_estimator = r
-                .get(errs, "estimator", |v| {
-                    choice(v, &["rfc6298", "ns2"]).map(|c| {
-                        if c == "ns2" {
-                            RtoEstimator::Ns2
-                        } else {
-                            RtoEstimator::Rfc6298
-                        }
-                    })
-                })
-                .value();
-            o.rto_initial = r.get(errs, "initial", positive_duration).value();
-            o.rto_min = r.get(errs, "min", duration).value();
-            o.rto_max = r.get(errs, "max", positive_duration).value();
-            o.rto_granularity = r.get(errs, "granularity", positive_duration).value();
-            o.rto_max_backoff = r
-                .get(errs, "max_backoff", |v| u32_in(v, 1, u32::MAX))
-                .value();
-            o.rto_ns2_rfc2988 = r.get(errs, "ns2_rfc2988", boolean).value();
+/// Burst TCP's false-timeout detection methods by name (`fto_detection`,
+/// yu2004 §IV); their parameters are separate keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FtoMethod {
+    None,
+    Ble,
+    Back,
+    Bnak,
+}
+
+impl FtoMethod {
+    const ALL: [(&'static str, FtoMethod); 4] = [
+        ("none", FtoMethod::None),
+        ("ble", FtoMethod::Ble),
+        ("back", FtoMethod::Back),
+        ("bnak", FtoMethod::Bnak),
+    ];
+
+    /// The method `fto` uses.
+    fn of(fto: FtoDetection) -> Self {
+        match fto {
+            FtoDetection::None => FtoMethod::None,
+            FtoDetection::Ble { .. } => FtoMethod::Ble,
+            FtoDetection::Back { .. } => FtoMethod::Back,
+            FtoDetection::Bnak { .. } => FtoMethod::Bnak,
         }
     }
-    o
+
+    /// The detection with these parameters (`source` is read by BACKs only).
+    fn with(self, source: BackSource, max_consecutive_fto: u32) -> FtoDetection {
+        match self {
+            FtoMethod::None => FtoDetection::None,
+            FtoMethod::Ble => FtoDetection::Ble {
+                max_consecutive_fto,
+            },
+            FtoMethod::Back => FtoDetection::Back {
+                source,
+                max_consecutive_fto,
+            },
+            FtoMethod::Bnak => FtoDetection::Bnak {
+                max_consecutive_fto,
+            },
+        }
+    }
+}
+
+/// The TCP keys one table sets, and where it is (for messages).
+#[derive(Clone, Debug, Default)]
+pub(super) struct TcpOverrides {
+    path: String,
+    keys: TcpKeys,
+}
+
+/// Reads one `[tcp]` or `[flows.tcp]` table at `path`.
+pub(super) fn parse_tcp(errs: &mut Errors, path: &str, val: &Val) -> TcpOverrides {
+    TcpOverrides {
+        path: path.to_string(),
+        keys: TcpKeys::read(errs, path, val),
+    }
 }
 
 impl TcpOverrides {
+    /// Applies this table's keys over `c` (the profile, or the `[tcp]`
+    /// layer under a `[flows.tcp]`).
     fn apply(&self, c: &mut TcpConfig) {
-        fn set<T: Copy>(dst: &mut T, src: Option<T>) {
-            if let Some(v) = src {
-                *dst = v;
-            }
-        }
-        set(&mut c.variant, self.variant);
-        set(&mut c.mss, self.mss);
-        set(&mut c.header, self.header);
-        set(&mut c.max_window, self.max_window);
-        set(&mut c.rwnd, self.rwnd);
-        set(&mut c.initial_cwnd, self.initial_cwnd);
-        set(&mut c.initial_ssthresh, self.initial_ssthresh);
-        set(&mut c.dupack_threshold, self.dupack_threshold);
-        set(&mut c.ssthresh_basis, self.ssthresh_basis);
-        set(&mut c.delayed_ack, self.delayed_ack);
-        set(&mut c.delack_timeout, self.delack_timeout);
-        set(&mut c.sack_blocks, self.sack_blocks);
-        set(&mut c.abc, self.abc);
-        set(&mut c.limited_transmit, self.limited_transmit);
-        set(&mut c.reno_recover_check, self.reno_recover_check);
-        set(&mut c.newreno_slow_but_steady, self.newreno_slow_but_steady);
-        set(
-            &mut c.partial_window_deflation,
-            self.partial_window_deflation,
-        );
+        let k = &self.keys;
+        k.set(c);
         // Burst TCP (yu2004 §IV): the detection method, then its parameters
         // (a later table keeps what an earlier one set unless it changes it).
-        let limit = self
+        let limit = k
             .max_consecutive_fto
             .or(c.fto.max_consecutive_fto())
             .unwrap_or(crate::tcp::timeout::DEFAULT_MAX_CONSECUTIVE_FTO);
-        let source = self.back_source.unwrap_or(match c.fto {
+        let source = k.back_source.unwrap_or(match c.fto {
             FtoDetection::Back { source, .. } => source,
             _ => BackSource::Both,
         });
-        let method = self.fto_detection.or(match c.fto {
-            FtoDetection::None => None,
-            FtoDetection::Ble { .. } => Some("ble"),
-            FtoDetection::Back { .. } => Some("back"),
-            FtoDetection::Bnak { .. } => Some("bnak"),
-        });
-        c.fto = match method {
-            Some("ble") => FtoDetection::Ble {
-                max_consecutive_fto: limit,
-            },
-            Some("back") => FtoDetection::Back {
-                source,
-                max_consecutive_fto: limit,
-            },
-            Some("bnak") => FtoDetection::Bnak {
-                max_consecutive_fto: limit,
-            },
-            _ => FtoDetection::None,
-        };
-        set(&mut c.rto.ns2_rfc2988, self.rto_ns2_rfc2988);
-        set(&mut c.rto.estimator, self.rto_estimator);
-        set(&mut c.rto.initial, self.rto_initial);
-        set(&mut c.rto.min, self.rto_min);
-        set(&mut c.rto.max, self.rto_max);
-        set(&mut c.rto.granularity, self.rto_granularity);
-        set(&mut c.rto.max_backoff, self.rto_max_backoff);
+        let method = k.fto_detection.unwrap_or(FtoMethod::of(c.fto));
+        c.fto = method.with(source, limit);
     }
 }
 
@@ -289,8 +230,8 @@ pub(super) fn resolve_tcp(
     group: Option<&TcpOverrides>,
 ) -> Option<TcpConfig> {
     let name = group
-        .and_then(|g| g.profile.as_deref())
-        .or(top.profile.as_deref())
+        .and_then(|g| g.keys.profile)
+        .or(top.keys.profile)
         .unwrap_or(DEFAULT_PROFILE);
     let mut c = profile(name)?;
     top.apply(&mut c);
@@ -302,9 +243,9 @@ pub(super) fn resolve_tcp(
         let path = layers
             .iter()
             .find_map(|o| {
-                if o.rto_min.is_some() {
+                if o.keys.rto.min.is_some() {
                     Some(join(&o.path, "rto.min"))
-                } else if o.rto_max.is_some() {
+                } else if o.keys.rto.max.is_some() {
                     Some(join(&o.path, "rto.max"))
                 } else {
                     None

@@ -960,6 +960,56 @@ fn docs_cover_every_key_and_their_example_parses() {
     assert_eq!(s.flows.len(), 1);
 }
 
+#[test]
+fn every_listed_tcp_key_is_read() {
+    // A TOML date is no key's value: at each allowed key it must be reported
+    // as a bad value there, never as an unknown key (config/tcp.rs declares
+    // each key once, its name, parser and field together).
+    use super::tcp::{RTO_KEYS, TCP_KEYS};
+    for (table, keys) in [("tcp", TCP_KEYS), ("tcp.rto", RTO_KEYS)] {
+        for key in keys {
+            let text = format!("[simulation]\nduration = \"1 s\"\n[{table}]\n{key} = 1979-05-27\n");
+            let e = errors_of(&text);
+            let path = format!("{table}.{key}");
+            assert!(
+                e.errors
+                    .iter()
+                    .any(|x| x.path == path && x.reason.contains("found datetime")),
+                "{path}: {e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn names_are_the_serialised_names() {
+    // Each choice is parsed from its enum's `ALL` table; the resolved
+    // scenario (meta.json) prints the same names through serde.
+    use super::scenario::{AckHandling, Conversion, ConverterSharing, LengthDistribution};
+    use super::traffic::OnOffDistribution;
+    use crate::tcp::config::{BackSource, RtoEstimator};
+    #[track_caller]
+    fn check<T: serde::Serialize>(all: &[(&str, T)]) {
+        for (name, v) in all {
+            assert_eq!(serde_json::to_value(v).unwrap(), *name);
+        }
+    }
+    check(&Variant::ALL);
+    check(&SsthreshBasis::ALL);
+    check(&BackSource::ALL);
+    check(&RtoEstimator::ALL);
+    check(&Routing::ALL);
+    check(&NodeKind::ALL);
+    check(&Conversion::ALL);
+    check(&ConverterSharing::ALL);
+    check(&LengthDistribution::ALL);
+    check(&AckHandling::ALL);
+    check(&OnOffDistribution::ALL);
+    for (name, v) in Variant::ALL {
+        assert_eq!(v.name(), name);
+    }
+}
+
 // ---------------------------------------------------------------------------
 // No input panics
 // ---------------------------------------------------------------------------

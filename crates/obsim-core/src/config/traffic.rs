@@ -15,7 +15,7 @@ use super::flows::MAX_FLOWS;
 use super::nodes::node_list;
 use super::scenario::{LinkSpec, NodeSpec, StartSpec};
 use super::units::{self, quote, SIZE_UNITS};
-use super::walk::{choice, index, int_in, name, Errors, Got, Table, Val};
+use super::walk::{choice, index, int_in, name, named, Errors, Got, Table, Val};
 use crate::ids::NodeId;
 use crate::time::{SimDuration, SimTime};
 
@@ -36,7 +36,6 @@ pub(crate) const TRAFFIC_KEYS: &[&str] = &[
 ];
 
 const KINDS: &[&str] = &["cbr", "onoff"];
-const DISTRIBUTIONS: &[&str] = &["exponential", "fixed"];
 
 /// Datagram size on the wire when `packet` is absent: ns-2's `Agent/UDP`
 /// `packetSize_ 1000` (the largest datagram it sends unsplit).
@@ -57,6 +56,15 @@ pub enum OnOffDistribution {
     Exponential,
     /// Every period lasts exactly its mean.
     Fixed,
+}
+
+impl OnOffDistribution {
+    /// Every value with its name in scenarios (`traffic[i].distribution`), in the order
+    /// messages list them.
+    pub const ALL: [(&'static str, OnOffDistribution); 2] = [
+        ("exponential", OnOffDistribution::Exponential),
+        ("fixed", OnOffDistribution::Fixed),
+    ];
 }
 
 /// What a source sends.
@@ -130,15 +138,7 @@ fn required_nodes(
 fn model(errs: &mut Errors, t: &Table<'_>, kind: Option<&str>) -> Option<TrafficModel> {
     let on = t.get(errs, "on", positive_duration);
     let off = t.get(errs, "off", positive_duration);
-    let distribution = t.get(errs, "distribution", |v| {
-        choice(v, DISTRIBUTIONS).map(|c| {
-            if c == "fixed" {
-                OnOffDistribution::Fixed
-            } else {
-                OnOffDistribution::Exponential
-            }
-        })
-    });
+    let distribution = t.get(errs, "distribution", |v| named(v, &OnOffDistribution::ALL));
     if kind? == "cbr" {
         for key in ["on", "off", "distribution"] {
             if t.has(key) {

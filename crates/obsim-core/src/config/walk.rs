@@ -422,6 +422,18 @@ pub fn choice<'c>(v: &Val, choices: &[&'c str]) -> Result<&'c str, String> {
     }
 }
 
+/// One of the names of `table` (an enum's `ALL`: name and value pairs, in
+/// the order messages list them); the reason on failure is [`choice`]'s.
+pub fn named<T: Copy>(v: &Val, table: &[(&str, T)]) -> Result<T, String> {
+    let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+    let name = choice(v, &names)?;
+    Ok(table
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t)
+        .expect("choice returns one of the names"))
+}
+
 /// A probability: a number in [0, 1].
 pub fn probability(v: &Val) -> Result<f64, String> {
     let p = match v {

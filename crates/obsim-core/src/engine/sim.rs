@@ -622,7 +622,7 @@ impl<'s> Simulation<'s> {
                 group: spec.group.clone(),
                 src: name(fl.src),
                 dst: name(fl.dst),
-                variant: format!("{:?}", spec.tcp.variant).to_lowercase(),
+                variant: spec.tcp.variant.name().to_string(),
                 start_s: fl.start.as_secs_f64(),
                 end_s: fl.completed.map_or(f64::NAN, SimTime::as_secs_f64),
                 bytes_delivered: bytes,

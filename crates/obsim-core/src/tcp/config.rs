@@ -20,6 +20,25 @@ pub enum Variant {
     Sack,
 }
 
+impl Variant {
+    /// Every variant with its name in scenarios (`tcp.variant`) and results
+    /// (`flows.variant`), in the order error messages list them.
+    pub const ALL: [(&'static str, Variant); 4] = [
+        ("tahoe", Variant::Tahoe),
+        ("reno", Variant::Reno),
+        ("newreno", Variant::NewReno),
+        ("sack", Variant::Sack),
+    ];
+
+    /// The variant's name, as in [`Variant::ALL`].
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, v)| *v == self)
+            .map_or("", |(n, _)| n)
+    }
+}
+
 /// How the retransmission timer is computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -32,6 +51,12 @@ pub enum RtoEstimator {
     Ns2,
 }
 
+impl RtoEstimator {
+    /// Every estimator with its name in scenarios (`tcp.rto.estimator`).
+    pub const ALL: [(&'static str, RtoEstimator); 2] =
+        [("rfc6298", RtoEstimator::Rfc6298), ("ns2", RtoEstimator::Ns2)];
+}
+
 /// Which window the timeout and fast-retransmit responses halve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -40,6 +65,14 @@ pub enum SsthreshBasis {
     FlightSize,
     /// ns-2: ssthresh = max(min(cwnd, window) / 2, 2).
     Cwnd,
+}
+
+impl SsthreshBasis {
+    /// Every basis with its name in scenarios (`tcp.ssthresh_basis`).
+    pub const ALL: [(&'static str, SsthreshBasis); 2] = [
+        ("flight_size", SsthreshBasis::FlightSize),
+        ("cwnd", SsthreshBasis::Cwnd),
+    ];
 }
 
 /// RFC 6298 retransmission-timer parameters.
@@ -140,6 +173,15 @@ pub enum BackSource {
     /// Both: false exactly when the ingress BACK came and the egress BACK
     /// did not (yu2004 §IV.B, the accurate combination).
     Both,
+}
+
+impl BackSource {
+    /// Every source with its name in scenarios (`tcp.back_source`).
+    pub const ALL: [(&'static str, BackSource); 3] = [
+        ("ingress", BackSource::Ingress),
+        ("egress", BackSource::Egress),
+        ("both", BackSource::Both),
+    ];
 }
 
 /// Everything the sender and receiver of one flow need to know.
