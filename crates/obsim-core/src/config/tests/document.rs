@@ -1,0 +1,407 @@
+//! The document as a whole: bad inputs at the top level and in
+//! `[simulation]`, error reporting (every error, capped, syntax errors),
+//! whole example files, JSON = TOML, and the documentation of every key.
+
+use super::*;
+
+#[test]
+fn base_is_valid() {
+    let s = ok(BASE);
+    assert_eq!(s.flows.len(), 1);
+}
+
+/// Bad inputs of this topic (see [`check_bad_rows`](super::check_bad_rows)).
+const BAD: &[Row] = &[
+    (
+        "unknown top-level key",
+        &[("name = \"t\"", "name = \"t\"\nnmae = 1")],
+        "nmae",
+        "did you mean \"name\"?",
+    ),
+    (
+        "unknown key in [simulation]",
+        &[("duration = \"10 s\"", "duration = \"10 s\"\nsed = 3")],
+        "simulation.sed",
+        "did you mean \"seed\"?",
+    ),
+    (
+        "missing required duration",
+        &[("duration = \"10 s\"", "")],
+        "simulation.duration",
+        "required key is missing",
+    ),
+    (
+        "missing [simulation]",
+        &[("[simulation]\nduration = \"10 s\"", "")],
+        "simulation.duration",
+        "required key is missing",
+    ),
+    (
+        "wrong type: bool for duration",
+        &[("duration = \"10 s\"", "duration = true")],
+        "simulation.duration",
+        "found boolean true",
+    ),
+    (
+        "bare number duration",
+        &[("duration = \"10 s\"", "duration = 10")],
+        "simulation.duration",
+        "a bare number has no unit",
+    ),
+    (
+        "bare number in string",
+        &[("duration = \"10 s\"", "duration = \"10\"")],
+        "simulation.duration",
+        "a unit is required, e.g. \"10 ms\"",
+    ),
+    (
+        "zero duration",
+        &[("duration = \"10 s\"", "duration = \"0 s\"")],
+        "simulation.duration",
+        "greater than zero",
+    ),
+    (
+        "warmup >= duration",
+        &[(
+            "duration = \"10 s\"",
+            "duration = \"10 s\"\nwarmup = \"10 s\"",
+        )],
+        "simulation.warmup",
+        "shorter than simulation.duration (10 s)",
+    ),
+    (
+        "negative seed",
+        &[("duration = \"10 s\"", "duration = \"10 s\"\nseed = -1")],
+        "simulation.seed",
+        "an integer >= 0, found integer -1",
+    ),
+    (
+        "datetime seed",
+        &[(
+            "duration = \"10 s\"",
+            "duration = \"10 s\"\nseed = 1979-05-27",
+        )],
+        "simulation.seed",
+        "found datetime 1979-05-27",
+    ),
+    (
+        "bad stop",
+        &[(
+            "duration = \"10 s\"",
+            "duration = \"10 s\"\nstop = \"never\"",
+        )],
+        "simulation.stop",
+        "\"time\", \"flows_done\"",
+    ),
+    (
+        "bad routing",
+        &[(
+            "duration = \"10 s\"",
+            "duration = \"10 s\"\nrouting = \"cost\"",
+        )],
+        "simulation.routing",
+        "\"hops\", \"delay\"",
+    ),
+    (
+        "flows_done with only infinite flows",
+        &[(
+            "duration = \"10 s\"",
+            "duration = \"10 s\"\nstop = \"flows_done\"",
+        )],
+        "simulation.stop",
+        "at least one flow with a finite size",
+    ),
+    (
+        "name not a string",
+        &[("name = \"t\"", "name = 3")],
+        "name",
+        "expected a non-empty name string, found integer 3",
+    ),
+];
+
+#[test]
+fn bad_inputs_name_path_and_reason() {
+    check_bad_rows(BAD, edit);
+}
+
+#[test]
+fn all_errors_are_reported() {
+    let text = edit(&[
+        ("rate = \"100 Mbit/s\"", "rate = \"-5 Mbit/s\""),
+        ("p = 0.01", "p = 1.5"),
+        ("mss = \"1000 B\"", "mss = \"0 B\""),
+    ]);
+    let e = errors_of(&text);
+    let paths: Vec<&str> = e.errors.iter().map(|x| x.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["tcp.mss", "links[0].rate", "links[1].loss.p"],
+        "{e}"
+    );
+    let shown = e.to_string();
+    assert!(
+        shown.starts_with("invalid scenario (3 problems):"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn error_list_is_capped() {
+    let many = vec!["-1"; 500].join(", ");
+    let text = edit(&[(
+        "loss = { model = \"bernoulli\", p = 0.01 }",
+        &format!("loss = {{ model = \"packets\", indices = [{many}] }}"),
+    )]);
+    let e = errors_of(&text);
+    assert_eq!(e.errors.len(), crate::config::walk::MAX_ERRORS + 1);
+    assert_eq!(e.errors[0].path, "links[1].loss.indices[0]");
+    assert_eq!(
+        e.errors.last().unwrap().reason,
+        "... and 400 more problems not shown"
+    );
+}
+
+#[test]
+fn toml_syntax_error_has_line_and_column() {
+    let e = errors_of("name = \"x\"\n[simulation]\nduration = = 3\n");
+    assert_eq!(e.errors.len(), 1, "{e}");
+    assert_eq!(e.errors[0].path, "");
+    assert!(
+        e.errors[0]
+            .reason
+            .starts_with("TOML syntax error at line 3, column"),
+        "{e}"
+    );
+}
+
+#[test]
+fn json_errors() {
+    let e = parse_json("{\"simulation\": ").unwrap_err();
+    assert!(
+        e.errors[0]
+            .reason
+            .starts_with("JSON syntax error at line 1"),
+        "{e}"
+    );
+    let e = parse_json("[1, 2]").unwrap_err();
+    assert_eq!(e.errors[0].path, "");
+    assert!(
+        e.errors[0]
+            .reason
+            .contains("expected a table, found an array"),
+        "{e}"
+    );
+    let e =
+        parse_json(r#"{"simulation": {"duration": "1 s"}, "nodes": {"name": "a"}}"#).unwrap_err();
+    assert_eq!(e.errors[0].path, "nodes");
+    assert!(
+        e.errors[0]
+            .reason
+            .contains("expected an array of tables ([[nodes]]), found a table"),
+        "{e}"
+    );
+    let e = parse_json(r#"{"simulation": {"duration": "1 s", "seed": 18446744073709551616}}"#)
+        .unwrap_err();
+    assert_eq!(e.errors[0].path, "simulation.seed");
+    assert!(e.errors[0].reason.contains("found float"), "{e}");
+    let e = parse_json(r#"{"simulation": {"duration": 10}}"#).unwrap_err();
+    assert_eq!(e.errors[0].path, "simulation.duration");
+    assert!(
+        e.errors[0]
+            .reason
+            .contains("write a string such as \"10 ms\""),
+        "{e}"
+    );
+}
+
+#[test]
+fn single_flow_resolves_with_defaults() {
+    let s = ok(SINGLE_FLOW);
+    assert_eq!(s.name, "single_flow");
+    assert_eq!(s.seed, 1);
+    assert_eq!(s.duration, SimDuration::from_secs(5));
+    assert_eq!(s.warmup, SimDuration::ZERO);
+    assert!(!s.stop_when_flows_done);
+    assert_eq!(s.routing, Routing::Hops);
+    assert_eq!(s.nodes.len(), 4);
+    assert_eq!(s.nodes[1].kind, NodeKind::Router, "kind defaults to router");
+    assert_eq!(s.links.len(), 3);
+    assert_eq!(
+        s.links[0].buffer,
+        Buffer::Packets(50),
+        "ns-2 DropTail limit_ default"
+    );
+    assert_eq!(s.links[1].buffer, Buffer::Packets(100));
+    assert!(s.links[0].duplex);
+    assert_eq!(s.links[0].loss, LossSpec::None);
+    assert_eq!(s.links[1].rate_bps, 10_000_000);
+    assert_eq!(s.links[1].delay, SimDuration::from_millis(10));
+    assert_eq!(s.flows.len(), 1);
+    let f = &s.flows[0];
+    assert_eq!((f.id, f.src, f.dst), (FlowId(0), NodeId(0), NodeId(3)));
+    assert_eq!(f.group, "bulk");
+    assert_eq!(f.start, StartSpec::At(SimTime::ZERO));
+    assert_eq!(f.app, AppSpec::Bulk(None));
+    let mut want = profile("rfc").unwrap();
+    want.variant = Variant::NewReno;
+    want.mss = 1000;
+    want.max_window = 64;
+    assert_eq!(f.tcp, want);
+    assert_eq!(s.trace, crate::config::scenario::TraceSpec::default());
+}
+
+#[test]
+fn dumbbell_resolves() {
+    let s = ok(DUMBBELL);
+    assert_eq!(s.name, "dumbbell");
+    assert_eq!(s.duration, SimDuration::from_secs(100));
+    assert_eq!(s.nodes.len(), 22);
+    assert_eq!(s.links.len(), 21);
+    assert_eq!(s.links[0].rate_bps, 1_000_000_000);
+    assert_eq!(
+        s.links[0].loss,
+        LossSpec::Bernoulli {
+            p: 0.001,
+            data_only: false
+        }
+    );
+    assert_eq!(s.flows.len(), 10);
+    for (i, f) in s.flows.iter().enumerate() {
+        assert_eq!(f.id, FlowId(i as u32));
+        assert_eq!(s.nodes[f.src.index()].name, format!("s{i}"));
+        assert_eq!(s.nodes[f.dst.index()].name, format!("d{i}"));
+        assert_eq!(
+            f.start,
+            StartSpec::Uniform(SimTime::ZERO, SimTime(1_000_000_000))
+        );
+        assert_eq!(f.group, "ftp");
+        assert_eq!(
+            (f.tcp.mss, f.tcp.rwnd, f.tcp.max_window),
+            (1040, 10000, 10000)
+        );
+        assert_eq!(f.tcp.variant, Variant::Reno);
+    }
+}
+
+#[test]
+fn json_matches_toml() {
+    for text in [DUMBBELL, SINGLE_FLOW, BASE] {
+        let table: toml::Table = toml::from_str(text).unwrap();
+        let json = serde_json::to_string(&table).unwrap();
+        assert_eq!(parse_json(&json).unwrap(), parse_toml(text).unwrap());
+    }
+    // null means absent.
+    let s = parse_json(
+        r#"{"simulation": {"duration": "1 s", "warmup": null}, "trace": {"interval": null}}"#,
+    )
+    .unwrap();
+    assert_eq!(s.warmup, SimDuration::ZERO);
+    assert_eq!(s.trace.interval, None);
+    // JSON integers beyond i64 reach u64 fields.
+    let s =
+        parse_json(r#"{"simulation": {"duration": "1 s", "seed": 18446744073709551615}}"#).unwrap();
+    assert_eq!(s.seed, u64::MAX);
+}
+
+#[test]
+fn to_json_round_trips_as_json() {
+    let s = ok(DUMBBELL);
+    let j = to_json(&s);
+    let v: serde_json::Value = serde_json::from_str(&j).unwrap();
+    assert_eq!(v["name"], "dumbbell");
+    assert_eq!(v["flows"].as_array().unwrap().len(), 10);
+    assert_eq!(v["links"][0]["loss"]["model"], "bernoulli");
+}
+
+#[test]
+fn every_example_scenario_parses() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            if let Err(e) = parse_toml(&text) {
+                panic!("{}: {e}", path.display());
+            }
+            n += 1;
+        }
+    }
+    assert!(n >= 2, "found {n} scenarios in {}", dir.display());
+}
+
+#[test]
+fn docs_cover_every_key_and_their_example_parses() {
+    use crate::config::flows::FLOW_KEYS;
+    use crate::config::links::LINK_KEYS;
+    use crate::config::metrics::METRICS_KEYS;
+    use crate::config::nodes::NODE_KEYS;
+    use crate::config::obs::{ASSEMBLY_KEYS, BURST_LOSS_KEYS};
+    use crate::config::optical::{GENERATOR_KEYS, SWITCH_KEYS};
+    use crate::config::schema::{SIM_KEYS, TOP_KEYS};
+    use crate::config::tcp::{RTO_KEYS, TCP_KEYS};
+    use crate::config::trace::TRACE_KEYS;
+    use crate::config::traffic::TRAFFIC_KEYS;
+    let doc = include_str!("../../../../../docs/SCENARIOS.md");
+    for keys in [
+        TOP_KEYS,
+        SIM_KEYS,
+        TCP_KEYS,
+        RTO_KEYS,
+        NODE_KEYS,
+        LINK_KEYS,
+        FLOW_KEYS,
+        TRACE_KEYS,
+        ASSEMBLY_KEYS,
+        BURST_LOSS_KEYS,
+        METRICS_KEYS,
+        SWITCH_KEYS,
+        GENERATOR_KEYS,
+        TRAFFIC_KEYS,
+    ] {
+        for k in keys {
+            assert!(
+                doc.contains(&format!("`{k}`"))
+                    || doc.contains(&format!("`[{k}]`"))
+                    || doc.contains(&format!("`[[{k}]]`")),
+                "docs/SCENARIOS.md does not document `{k}`"
+            );
+        }
+    }
+    let example = doc
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .expect("a ```toml example");
+    let s = ok(example);
+    assert_eq!(s.flows.len(), 1);
+}
+
+#[test]
+fn names_are_the_serialised_names() {
+    // Each choice is parsed from its enum's `ALL` table; the resolved
+    // scenario (meta.json) prints the same names through serde.
+    use crate::config::scenario::{AckHandling, Conversion, ConverterSharing, LengthDistribution};
+    use crate::config::traffic::OnOffDistribution;
+    use crate::tcp::config::{BackSource, RtoEstimator};
+    #[track_caller]
+    fn check<T: serde::Serialize>(all: &[(&str, T)]) {
+        for (name, v) in all {
+            assert_eq!(serde_json::to_value(v).unwrap(), *name);
+        }
+    }
+    check(&Variant::ALL);
+    check(&SsthreshBasis::ALL);
+    check(&BackSource::ALL);
+    check(&RtoEstimator::ALL);
+    check(&Routing::ALL);
+    check(&NodeKind::ALL);
+    check(&Conversion::ALL);
+    check(&ConverterSharing::ALL);
+    check(&LengthDistribution::ALL);
+    check(&AckHandling::ALL);
+    check(&OnOffDistribution::ALL);
+    for (name, v) in Variant::ALL {
+        assert_eq!(v.name(), name);
+    }
+}

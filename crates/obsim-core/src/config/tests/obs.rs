@@ -1,0 +1,299 @@
+//! OBS: edge nodes (`[nodes.assembly]`), optical links (`burst_loss`) and
+//! `[metrics]`.
+
+use super::*;
+
+/// A small valid OBS scenario: host -> edge ==optical== edge -> host.
+const OBS_BASE: &str = r#"
+[simulation]
+duration = "10 s"
+
+[[nodes]]
+name = "a"
+kind = "host"
+[[nodes]]
+name = "E1"
+kind = "edge"
+[nodes.assembly]
+trigger = "timer"
+timeout = "1 ms"
+selection = "per_egress"
+queues = 2
+[[nodes]]
+name = "E2"
+kind = "edge"
+[nodes.assembly]
+timeout = "1 ms"
+[[nodes]]
+name = "b"
+kind = "host"
+
+[[links]]
+from = "a"
+to = "E1"
+rate = "100 Mbit/s"
+delay = "1 ms"
+[[links]]
+from = "E1"
+to = "E2"
+kind = "optical"
+rate = "1 Gbit/s"
+delay = "5 ms"
+burst_loss = { p = 0.01, pattern = "random" }
+[[links]]
+from = "E2"
+to = "b"
+rate = "100 Mbit/s"
+delay = "1 ms"
+
+[[flows]]
+from = "a"
+to = "b"
+"#;
+
+#[track_caller]
+fn obs_edit(edits: &[(&str, &str)]) -> String {
+    apply_edits(OBS_BASE, edits)
+}
+
+const OBS_BAD: &[Row] = &[
+    (
+        "single pattern without index",
+        &[("pattern = \"random\"", "pattern = \"single\"")],
+        "links[1].burst_loss.index",
+        "required key is missing",
+    ),
+    (
+        "index given for random",
+        &[("pattern = \"random\"", "pattern = \"random\", index = 3")],
+        "links[1].burst_loss.index",
+        "only read by pattern",
+    ),
+    (
+        "edge without assembly",
+        &[(
+            "timeout = \"1 ms\"\n[[nodes]]\nname = \"b\"",
+            "[[nodes]]\nname = \"b\"",
+        )],
+        "nodes[2].assembly.timeout",
+        "required key is missing",
+    ),
+    (
+        "assembly on a router",
+        &[(
+            "name = \"E2\"\nkind = \"edge\"",
+            "name = \"E2\"\nkind = \"router\"",
+        )],
+        "nodes[2].assembly",
+        "only edge nodes",
+    ),
+    (
+        "unknown trigger",
+        &[("trigger = \"timer\"", "trigger = \"clock\"")],
+        "nodes[1].assembly.trigger",
+        "\"timer\", \"size\", \"hybrid\"",
+    ),
+    (
+        "size trigger without max_size",
+        &[("trigger = \"timer\"", "trigger = \"size\"")],
+        "nodes[1].assembly.max_size",
+        "required key is missing",
+    ),
+    (
+        "max_size with timer trigger",
+        &[(
+            "trigger = \"timer\"",
+            "trigger = \"timer\"\nmax_size = \"10 packets\"",
+        )],
+        "nodes[1].assembly.max_size",
+        "only read by trigger",
+    ),
+    (
+        "zero max_size",
+        &[(
+            "trigger = \"timer\"",
+            "trigger = \"hybrid\"\nmax_size = \"0 packets\"",
+        )],
+        "nodes[1].assembly.max_size",
+        "greater than zero",
+    ),
+    (
+        "per_egress without queues",
+        &[("queues = 2\n", "")],
+        "nodes[1].assembly.queues",
+        "required key is missing",
+    ),
+    (
+        "zero queues",
+        &[("queues = 2", "queues = 0")],
+        "nodes[1].assembly.queues",
+        "expected an integer in 1..=",
+    ),
+    (
+        "mapping on mixed flow",
+        &[(
+            "selection = \"per_egress\"\nqueues = 2",
+            "mapping = \"random\"",
+        )],
+        "nodes[1].assembly.mapping",
+        "only read by selection",
+    ),
+    (
+        "window without thresholds",
+        &[(
+            "selection = \"per_egress\"\nqueues = 2",
+            "selection = \"window\"",
+        )],
+        "nodes[1].assembly.thresholds",
+        "required key is missing",
+    ),
+    (
+        "window thresholds out of order",
+        &[(
+            "selection = \"per_egress\"\nqueues = 2",
+            "selection = \"window\"\nthresholds = [100, 32]",
+        )],
+        "nodes[1].assembly.thresholds",
+        "B < C",
+    ),
+    (
+        "window needs three timers",
+        &[(
+            "selection = \"per_egress\"\nqueues = 2",
+            "selection = \"window\"\nthresholds = [32, 100]\ntimers = [\"1 ms\", \"5 ms\"]",
+        )],
+        "nodes[1].assembly.timers",
+        "exactly 3",
+    ),
+    (
+        "unknown dmq allocation",
+        &[(
+            "selection = \"per_egress\"",
+            "selection = \"dmq\"\nallocation = \"greedy\"",
+        )],
+        "nodes[1].assembly.allocation",
+        "\"proactive\", \"a_posteriori\"",
+    ),
+    (
+        "unknown acks mode",
+        &[(
+            "trigger = \"timer\"",
+            "trigger = \"timer\"\nacks = \"drop\"",
+        )],
+        "nodes[1].assembly.acks",
+        "\"bypass\", \"assemble\"",
+    ),
+    (
+        "unknown assembly key",
+        &[(
+            "trigger = \"timer\"",
+            "trigger = \"timer\"\ntimout = \"1 ms\"",
+        )],
+        "nodes[1].assembly.timout",
+        "did you mean \"timeout\"?",
+    ),
+    (
+        "buffer on an optical link",
+        &[(
+            "kind = \"optical\"",
+            "kind = \"optical\"\nbuffer = \"10 packets\"",
+        )],
+        "links[1].buffer",
+        "unlimited electronic burst queue",
+    ),
+    (
+        "burst loss on an electronic link",
+        &[("kind = \"optical\"\n", "")],
+        "links[1].burst_loss",
+        "only optical links",
+    ),
+    (
+        "unknown link kind",
+        &[("kind = \"optical\"", "kind = \"wireless\"")],
+        "links[1].kind",
+        "\"electronic\", \"optical\"",
+    ),
+    (
+        "burst loss p out of range",
+        &[("p = 0.01, pattern", "p = 2.0, pattern")],
+        "links[1].burst_loss.p",
+        "[0, 1]",
+    ),
+    (
+        "batch pattern without batch",
+        &[("pattern = \"random\"", "pattern = \"batch\"")],
+        "links[1].burst_loss.batch",
+        "required key is missing",
+    ),
+    (
+        "batch given for random",
+        &[("pattern = \"random\"", "pattern = \"random\", batch = 4")],
+        "links[1].burst_loss.batch",
+        "only read by pattern",
+    ),
+    (
+        "burst loss names a missing flow",
+        &[("pattern = \"random\"", "pattern = \"random\", flow = 7")],
+        "links[1].burst_loss.flow",
+        "expected a flow id in 0..=0",
+    ),
+    (
+        "zero metrics interval",
+        &[(
+            "[[flows]]",
+            "[metrics]\nsample_interval = \"0 s\"\n\n[[flows]]",
+        )],
+        "metrics.sample_interval",
+        "greater than zero",
+    ),
+];
+
+#[test]
+fn obs_bad_inputs_name_path_and_reason() {
+    check_bad_rows(OBS_BAD, obs_edit);
+}
+
+#[test]
+fn obs_scenario_resolves() {
+    use crate::obs::assembly::{FlowMapping, Selection, Trigger};
+    use crate::obs::loss::BurstLossPattern;
+    let s = ok(OBS_BASE);
+    assert_eq!(s.nodes[1].kind, NodeKind::Edge);
+    let e = s.nodes[1].edge.as_ref().unwrap();
+    assert_eq!(
+        e.assembly.trigger,
+        Trigger::Timer(SimDuration::from_millis(1))
+    );
+    assert_eq!(
+        e.assembly.selection,
+        Selection::PerEgress {
+            m: 2,
+            mapping: FlowMapping::Modulo
+        }
+    );
+    assert_eq!(e.acks, crate::config::scenario::AckHandling::Bypass);
+    assert_eq!(
+        s.nodes[2].edge.as_ref().unwrap().assembly.selection,
+        Selection::MixedFlow
+    );
+    let o = s.links[1].optical.as_ref().unwrap();
+    assert_eq!(
+        o.burst_loss.as_ref().unwrap().pattern,
+        BurstLossPattern::Random
+    );
+    assert!(o.reverse_burst_loss.is_none());
+    assert_eq!(s.links[1].buffer, Buffer::Unlimited);
+    assert!(s.links[0].optical.is_none());
+    assert_eq!(s.metrics.sample_interval, SimDuration::from_millis(700));
+    let w = ok(&obs_edit(&[(
+        "selection = \"per_egress\"\nqueues = 2",
+        "selection = \"window\"\nthresholds = [32, 128]",
+    )]));
+    match &w.nodes[1].edge.as_ref().unwrap().assembly.selection {
+        Selection::WindowBased { b, c, timers } => {
+            assert!((b - 32.0).abs() < 1e-12 && (c - 128.0).abs() < 1e-12);
+            assert_eq!(timers[2], SimDuration::from_millis(10));
+        }
+        other => panic!("{other:?}"),
+    }
+}

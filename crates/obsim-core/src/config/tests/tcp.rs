@@ -1,0 +1,305 @@
+//! `[tcp]` and `[flows.tcp]`: bad values, profile layering, and the key
+//! table (config/tcp.rs) read in full.
+
+use super::*;
+
+/// Bad inputs of this topic (see [`check_bad_rows`](super::check_bad_rows)).
+const BAD: &[Row] = &[
+    (
+        "unknown key in flows.tcp",
+        &[(
+            "to = \"b\"\n\n[trace]",
+            "to = \"b\"\ntcp = { msss = \"1 B\" }\n\n[trace]",
+        )],
+        "flows[0].tcp.msss",
+        "did you mean \"mss\"?",
+    ),
+    (
+        "unknown key in flows.tcp.rto",
+        &[(
+            "to = \"b\"\n\n[trace]",
+            "to = \"b\"\n[flows.tcp.rto]\nminimum = \"1 s\"\n\n[trace]",
+        )],
+        "flows[0].tcp.rto.minimum",
+        "allowed keys: estimator, initial, min, max",
+    ),
+    (
+        "zero MSS",
+        &[("mss = \"1000 B\"", "mss = \"0 B\"")],
+        "tcp.mss",
+        "it must be from 1 B to 65535 B",
+    ),
+    (
+        "MSS over 65535",
+        &[("mss = \"1000 B\"", "mss = \"64 KiB\"")],
+        "tcp.mss",
+        "found \"64 KiB\"; it must be from 1 B to 65535 B",
+    ),
+    (
+        "MSS bare integer",
+        &[("mss = \"1000 B\"", "mss = 1000")],
+        "tcp.mss",
+        "write a string such as \"1000 B\"",
+    ),
+    (
+        "unknown variant",
+        &[("mss = \"1000 B\"", "variant = \"cubic\"")],
+        "tcp.variant",
+        "expected one of \"tahoe\", \"reno\", \"newreno\", \"sack\"",
+    ),
+    (
+        "unknown profile",
+        &[("mss = \"1000 B\"", "profile = \"ns3\"")],
+        "tcp.profile",
+        "expected one of \"rfc\"",
+    ),
+    (
+        "unknown profile in a flow group",
+        &[(
+            "to = \"b\"\n\n[trace]",
+            "to = \"b\"\ntcp = { profile = \"linux\" }\n\n[trace]",
+        )],
+        "flows[0].tcp.profile",
+        "found \"linux\"",
+    ),
+    (
+        "sack_blocks 5",
+        &[("mss = \"1000 B\"", "sack_blocks = 5")],
+        "tcp.sack_blocks",
+        "an integer in 1..=4, found integer 5",
+    ),
+    (
+        "integer written as float",
+        &[("mss = \"1000 B\"", "sack_blocks = 2.0")],
+        "tcp.sack_blocks",
+        "without a decimal point",
+    ),
+    (
+        "zero window",
+        &[("mss = \"1000 B\"", "max_window = 0")],
+        "tcp.max_window",
+        "an integer number of segments >= 1, found integer 0",
+    ),
+    (
+        "bad ssthresh word",
+        &[("mss = \"1000 B\"", "initial_ssthresh = \"big\"")],
+        "tcp.initial_ssthresh",
+        "or \"infinite\"",
+    ),
+    (
+        "bad ssthresh_basis",
+        &[("mss = \"1000 B\"", "ssthresh_basis = \"flightsize\"")],
+        "tcp.ssthresh_basis",
+        "\"flight_size\", \"cwnd\"",
+    ),
+    (
+        "delayed_ack not bool",
+        &[("mss = \"1000 B\"", "delayed_ack = \"yes\"")],
+        "tcp.delayed_ack",
+        "expected true or false",
+    ),
+    (
+        "partial_window_deflation not bool",
+        &[("mss = \"1000 B\"", "partial_window_deflation = \"off\"")],
+        "tcp.partial_window_deflation",
+        "expected true or false",
+    ),
+    (
+        "partial_window_deflation as 0/1 in a group",
+        &[(
+            "to = \"b\"\n\n[trace]",
+            "to = \"b\"\ntcp = { partial_window_deflation = 0 }\n\n[trace]",
+        )],
+        "flows[0].tcp.partial_window_deflation",
+        "expected true or false",
+    ),
+    (
+        "zero granularity",
+        &[("mss = \"1000 B\"", "rto = { granularity = \"0 ms\" }")],
+        "tcp.rto.granularity",
+        "greater than zero",
+    ),
+    (
+        "bad rto estimator",
+        &[("mss = \"1000 B\"", "rto = { estimator = \"ns3\" }")],
+        "tcp.rto.estimator",
+        "\"rfc6298\", \"ns2\"",
+    ),
+    (
+        "rto min > max",
+        &[("mss = \"1000 B\"", "rto = { min = \"2 s\", max = \"1 s\" }")],
+        "tcp.rto.min",
+        "rto.min <= rto.max",
+    ),
+    (
+        "rto min > max in a group",
+        &[(
+            "to = \"b\"\n\n[trace]",
+            "to = \"b\"\ntcp.rto.max = \"1 ms\"\n\n[trace]",
+        )],
+        "flows[0].tcp.rto.max",
+        "rto.min <= rto.max",
+    ),
+    (
+        "huge window",
+        &[("mss = \"1000 B\"", "rwnd = 4294967296")],
+        "tcp.rwnd",
+        "at most 4294967295, found integer 4294967296",
+    ),
+];
+
+#[test]
+fn bad_inputs_name_path_and_reason() {
+    check_bad_rows(BAD, edit);
+}
+
+#[test]
+fn overrides_layer_and_flows_expand_in_order() {
+    let text = r#"
+        [simulation]
+        duration = "20 s"
+        seed = 7
+        stop = "flows_done"
+        routing = "delay"
+        [tcp]
+        profile = "ns2"
+        mss = "1460 B"
+        initial_ssthresh = 32
+        [tcp.rto]
+        min = "200 ms"
+        [[nodes]]
+        name = "x0"
+        [[nodes]]
+        name = "x1"
+        [[nodes]]
+        name = "hub"
+        [[nodes]]
+        name = "y"
+        [[links]]
+        from = "x0"
+        to = "hub"
+        rate = "1 Gb/s"
+        delay = "1 ms"
+        [[links]]
+        from = "x1"
+        to = "hub"
+        rate = "1 Gb/s"
+        delay = "1 ms"
+        [[links]]
+        from = "hub"
+        to = "y"
+        rate = "1 Gb/s"
+        delay = "1 ms"
+        buffer = "64 KB"
+        [[flows]]
+        from = ["x0", "x1"]
+        to = "y"
+        count = 2
+        size = "1 MB"
+        [flows.tcp]
+        variant = "sack"
+        initial_ssthresh = "infinite"
+        [flows.tcp.rto]
+        max = "10 s"
+        [[flows]]
+        name = "back"
+        from = "y"
+        to = "x1"
+        start = "1.5 s"
+        tcp = { profile = "rfc", mss = "536 B" }
+    "#;
+    let s = ok(text);
+    assert_eq!(
+        (s.seed, s.stop_when_flows_done, s.routing),
+        (7, true, Routing::Delay)
+    );
+    assert_eq!(s.name, "scenario");
+    assert_eq!(s.links[2].buffer, Buffer::Bytes(64_000));
+    let ids: Vec<(u32, u32, u32, &str)> = s
+        .flows
+        .iter()
+        .map(|f| (f.id.0, f.src.0, f.dst.0, f.group.as_str()))
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            (0, 0, 3, "flows[0]"),
+            (1, 0, 3, "flows[0]"),
+            (2, 1, 3, "flows[0]"),
+            (3, 1, 3, "flows[0]"),
+            (4, 3, 1, "back")
+        ]
+    );
+    // Group 0: ns2 profile <- [tcp] <- [flows.tcp].
+    let mut g0 = profile("ns2").unwrap();
+    g0.mss = 1460;
+    g0.initial_ssthresh = u32::MAX;
+    g0.variant = Variant::Sack;
+    g0.rto.min = SimDuration::from_millis(200);
+    g0.rto.max = SimDuration::from_secs(10);
+    assert_eq!(s.flows[0].tcp, g0);
+    assert_eq!(s.flows[0].app, AppSpec::Bulk(Some(1_000_000)));
+    // Group 1 switches profile; [tcp] keys still apply on top of it.
+    let mut g1 = profile("rfc").unwrap();
+    g1.mss = 536;
+    g1.initial_ssthresh = 32;
+    g1.rto.min = SimDuration::from_millis(200);
+    assert_eq!(s.flows[4].tcp, g1);
+    assert_eq!(s.flows[4].start, StartSpec::At(SimTime(1_500_000_000)));
+    assert_eq!(
+        s.flows[4].tcp.ssthresh_basis,
+        profile("rfc").unwrap().ssthresh_basis
+    );
+    let _ = SsthreshBasis::Cwnd;
+}
+
+#[test]
+fn partial_window_deflation_follows_profile_then_overrides() {
+    // ns2-2003: off (ns-2 `partial_window_deflation_ 0` before 2003-05-05).
+    let s = ok(&edit(&[("mss = \"1000 B\"", "profile = \"ns2-2003\"")]));
+    assert!(!s.flows[0].tcp.partial_window_deflation);
+    // Every other profile deflates (RFC 6582 §3.2 step 5).
+    for p in ["rfc", "ns2", "ns2-2004"] {
+        let line = format!("profile = \"{p}\"");
+        let s = ok(&edit(&[("mss = \"1000 B\"", line.as_str())]));
+        assert!(s.flows[0].tcp.partial_window_deflation, "{p}");
+    }
+    // [tcp] sets it on top of the profile; a group's [flows.tcp] wins.
+    let s = ok(&edit(&[
+        (
+            "mss = \"1000 B\"",
+            "profile = \"ns2-2003\"\npartial_window_deflation = true",
+        ),
+        (
+            "to = \"b\"\n\n[trace]",
+            "to = \"b\"\n\n[[flows]]\nfrom = \"a\"\nto = \"b\"\ntcp = { partial_window_deflation = false }\n\n[trace]",
+        ),
+    ]));
+    assert!(s.flows[0].tcp.partial_window_deflation);
+    assert!(!s.flows[1].tcp.partial_window_deflation);
+    assert!(
+        s.flows[0].tcp.newreno_slow_but_steady,
+        "the rest of ns2-2003 stays"
+    );
+}
+
+#[test]
+fn every_listed_tcp_key_is_read() {
+    // A TOML date is no key's value: at each allowed key it must be reported
+    // as a bad value there, never as an unknown key (config/tcp.rs declares
+    // each key once, its name, parser and field together).
+    use crate::config::tcp::{RTO_KEYS, TCP_KEYS};
+    for (table, keys) in [("tcp", TCP_KEYS), ("tcp.rto", RTO_KEYS)] {
+        for key in keys {
+            let text = format!("[simulation]\nduration = \"1 s\"\n[{table}]\n{key} = 1979-05-27\n");
+            let e = errors_of(&text);
+            let path = format!("{table}.{key}");
+            assert!(
+                e.errors
+                    .iter()
+                    .any(|x| x.path == path && x.reason.contains("found datetime")),
+                "{path}: {e}"
+            );
+        }
+    }
+}
