@@ -33,7 +33,13 @@ pub(crate) const LINK_KEYS: &[&str] = &[
 
 /// `kind`: whether the link is optical.
 const LINK_KINDS: [(&str, bool); 2] = [("electronic", false), ("optical", true)];
-const LOSS_MODELS: &[&str] = &["none", "bernoulli", "packets", "segments"];
+/// The loss models (`model`), each with the keys its table may hold.
+pub(crate) const LOSS_MODELS: [(&str, &[&str]); 4] = [
+    ("none", &["model"]),
+    ("bernoulli", &["model", "p", "data_only"]),
+    ("packets", &["model", "indices"]),
+    ("segments", &["model", "flow", "seqs", "retransmissions"]),
+];
 
 const BUFFER: Quantity = Quantity {
     expected: "a buffer size like \"100 packets\" or \"64 KB\", or \"unlimited\"",
@@ -83,14 +89,15 @@ pub(super) fn loss(
         return None;
     };
     let probe = Table::open(&mut Errors::default(), path, v, &[])?;
+    let models: Vec<&str> = LOSS_MODELS.iter().map(|(m, _)| *m).collect();
     let model_v = probe.raw("model");
-    let model = match model_v.map(|m| choice(m, LOSS_MODELS)) {
+    let model = match model_v.map(|m| choice(m, &models)) {
         None => {
             errs.push(
                 join(path, "model"),
                 format!(
                     "required key is missing: expected one of {}",
-                    quoted_list(LOSS_MODELS)
+                    quoted_list(&models)
                 ),
             );
             return None;
@@ -101,12 +108,10 @@ pub(super) fn loss(
         }
         Some(Ok(m)) => m,
     };
-    let keys: &[&str] = match model {
-        "none" => &["model"],
-        "bernoulli" => &["model", "p", "data_only"],
-        "packets" => &["model", "indices"],
-        _ => &["model", "flow", "seqs", "retransmissions"],
-    };
+    let keys = LOSS_MODELS
+        .iter()
+        .find(|(m, _)| *m == model)
+        .map_or(&[][..], |(_, k)| k);
     let t = Table::open(errs, path, v, keys)?;
     match model {
         "none" => Some(LossSpec::None),

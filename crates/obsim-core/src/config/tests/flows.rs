@@ -2,8 +2,9 @@
 
 use super::*;
 
-/// Bad inputs of this topic (see [`check_bad_rows`](super::check_bad_rows)).
-const BAD: &[Row] = &[
+/// Bad inputs of this topic, checked by
+/// [`bad_inputs_name_path_and_reason`](super::bad_inputs_name_path_and_reason).
+pub(super) const BAD: &[Row] = &[
     (
         "flow to itself",
         &[(
@@ -116,8 +117,3 @@ const BAD: &[Row] = &[
         "no route from node \"b\" to node \"a\"",
     ),
 ];
-
-#[test]
-fn bad_inputs_name_path_and_reason() {
-    check_bad_rows(BAD, edit);
-}

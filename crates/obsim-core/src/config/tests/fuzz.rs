@@ -5,69 +5,14 @@ use proptest::prelude::*;
 
 use super::{parse_json, parse_toml, DUMBBELL, SINGLE_FLOW};
 
-const KEYS: &[&str] = &[
-    "name",
-    "simulation",
-    "duration",
-    "warmup",
-    "seed",
-    "stop",
-    "routing",
-    "tcp",
-    "profile",
-    "variant",
-    "mss",
-    "header",
-    "max_window",
-    "rwnd",
-    "initial_cwnd",
-    "initial_ssthresh",
-    "dupack_threshold",
-    "ssthresh_basis",
-    "delayed_ack",
-    "delack_timeout",
-    "sack_blocks",
-    "rto",
-    "estimator",
-    "initial",
-    "min",
-    "max",
-    "granularity",
-    "max_backoff",
-    "nodes",
-    "kind",
-    "links",
-    "from",
-    "to",
-    "rate",
-    "delay",
-    "buffer",
-    "duplex",
-    "loss",
-    "reverse_loss",
-    "model",
-    "p",
-    "data_only",
-    "indices",
-    "flow",
-    "seqs",
-    "retransmissions",
-    "flows",
-    "count",
-    "start",
-    "size",
-    "trace",
-    "cwnd",
-    "seq",
-    "interval",
-    "traffic",
-    "packet",
-    "stop",
-    "on",
-    "off",
-    "distribution",
-    "zz",
-];
+/// Every key of the schema, and one that is none.
+fn keys() -> Vec<&'static str> {
+    let mut keys: Vec<&str> = super::key_lists().concat();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.push("zz");
+    keys
+}
 const HEADERS: &[&str] = &[
     "[simulation]",
     "[tcp]",
@@ -134,9 +79,9 @@ const ATOMS: &[&str] = &[
 
 fn line() -> impl Strategy<Value = String> {
     prop_oneof![
-        3 => (prop::sample::select(KEYS), prop::sample::select(ATOMS)).prop_map(|(k, v)| format!("{k} = {v}")),
+        3 => (prop::sample::select(keys()), prop::sample::select(ATOMS)).prop_map(|(k, v)| format!("{k} = {v}")),
         1 => prop::sample::select(HEADERS).prop_map(str::to_string),
-        1 => (prop::sample::select(KEYS), prop::sample::select(KEYS), prop::sample::select(ATOMS))
+        1 => (prop::sample::select(keys()), prop::sample::select(keys()), prop::sample::select(ATOMS))
             .prop_map(|(a, b, v)| format!("{a}.{b} = {v}")),
     ]
 }
@@ -154,7 +99,7 @@ fn json_value() -> impl Strategy<Value = serde_json::Value> {
     leaf.prop_recursive(4, 64, 8, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(J::Array),
-            prop::collection::vec((prop::sample::select(KEYS), inner), 0..6).prop_map(|kv| {
+            prop::collection::vec((prop::sample::select(keys()), inner), 0..6).prop_map(|kv| {
                 J::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
             }),
         ]

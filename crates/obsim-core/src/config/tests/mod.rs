@@ -13,6 +13,38 @@ use crate::time::{SimDuration, SimTime};
 const DUMBBELL: &str = include_str!("../../../../../scenarios/dumbbell.toml");
 const SINGLE_FLOW: &str = include_str!("../../../../../scenarios/single_flow.toml");
 
+/// The allowed keys of every table of the schema.
+fn key_lists() -> Vec<&'static [&'static str]> {
+    use crate::config::flows::FLOW_KEYS;
+    use crate::config::links::{LINK_KEYS, LOSS_MODELS};
+    use crate::config::metrics::METRICS_KEYS;
+    use crate::config::nodes::NODE_KEYS;
+    use crate::config::obs::{ASSEMBLY_KEYS, BURST_LOSS_KEYS};
+    use crate::config::optical::{GENERATOR_KEYS, SWITCH_KEYS};
+    use crate::config::schema::{SIM_KEYS, TOP_KEYS};
+    use crate::config::tcp::{RTO_KEYS, TCP_KEYS};
+    use crate::config::trace::TRACE_KEYS;
+    use crate::config::traffic::TRAFFIC_KEYS;
+    let mut lists = vec![
+        TOP_KEYS,
+        SIM_KEYS,
+        TCP_KEYS,
+        RTO_KEYS,
+        NODE_KEYS,
+        LINK_KEYS,
+        FLOW_KEYS,
+        TRACE_KEYS,
+        ASSEMBLY_KEYS,
+        BURST_LOSS_KEYS,
+        METRICS_KEYS,
+        SWITCH_KEYS,
+        GENERATOR_KEYS,
+        TRAFFIC_KEYS,
+    ];
+    lists.extend(LOSS_MODELS.iter().map(|(_, keys)| *keys));
+    lists
+}
+
 /// A small valid scenario; bad inputs are edits of it.
 const BASE: &str = r#"
 name = "t"
@@ -99,35 +131,57 @@ type Row = (
     &'static str,
 );
 
-/// Parses every row of `rows` (each `edits` applied by `edit_fn`) and checks
-/// that it fails with an error at the row's key path whose reason contains
-/// the row's fragment; reports every failing row at once.
+/// An edit of a base scenario (see [`apply_edits`]).
+type Edit = fn(&[(&str, &str)]) -> String;
+
+/// Parses every row of each table (each row's `edits` applied by the
+/// table's edit function) and checks that it fails with an error at the
+/// row's key path whose reason contains the row's fragment; reports every
+/// failing row at once.
 #[track_caller]
-fn check_bad_rows(rows: &[Row], edit_fn: fn(&[(&str, &str)]) -> String) {
+fn check_bad_rows(tables: &[(&[Row], Edit)]) {
     let mut failures = Vec::new();
-    for (what, edits, path, fragment) in rows {
-        match parse_toml(&edit_fn(edits)) {
-            Ok(_) => failures.push(format!("{what}: parsed without error")),
-            Err(e) => {
-                if !e
-                    .errors
-                    .iter()
-                    .any(|x| x.path == *path && x.reason.contains(fragment))
-                {
-                    failures.push(format!(
-                        "{what}: wanted {path}: ...{fragment}..., got:\n{e}"
-                    ));
+    let mut n = 0;
+    for (rows, edit_fn) in tables {
+        for (what, edits, path, fragment) in *rows {
+            n += 1;
+            match parse_toml(&edit_fn(edits)) {
+                Ok(_) => failures.push(format!("{what}: parsed without error")),
+                Err(e) => {
+                    if !e
+                        .errors
+                        .iter()
+                        .any(|x| x.path == *path && x.reason.contains(fragment))
+                    {
+                        failures.push(format!(
+                            "{what}: wanted {path}: ...{fragment}..., got:\n{e}"
+                        ));
+                    }
                 }
             }
         }
     }
     assert!(
         failures.is_empty(),
-        "{} of {} rows failed:\n{}",
+        "{} of {n} rows failed:\n{}",
         failures.len(),
-        rows.len(),
         failures.join("\n")
     );
+}
+
+#[test]
+fn bad_inputs_name_path_and_reason() {
+    check_bad_rows(&[
+        (document::BAD, edit),
+        (tcp::BAD, edit),
+        (nodes::BAD, edit),
+        (links::BAD, edit),
+        (flows::BAD, edit),
+        (trace::BAD, edit),
+        (obs::OBS_BAD, obs::obs_edit),
+        (optical::CORE_BAD, optical::core_edit),
+        (traffic::TRAFFIC_BAD, traffic::traffic_edit),
+    ]);
 }
 
 mod document;

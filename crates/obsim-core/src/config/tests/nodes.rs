@@ -2,8 +2,9 @@
 
 use super::*;
 
-/// Bad inputs of this topic (see [`check_bad_rows`](super::check_bad_rows)).
-const BAD: &[Row] = &[
+/// Bad inputs of this topic, checked by
+/// [`bad_inputs_name_path_and_reason`](super::bad_inputs_name_path_and_reason).
+pub(super) const BAD: &[Row] = &[
     (
         "duplicate node name",
         &[(
@@ -35,8 +36,3 @@ const BAD: &[Row] = &[
         "non-empty name",
     ),
 ];
-
-#[test]
-fn bad_inputs_name_path_and_reason() {
-    check_bad_rows(BAD, edit);
-}

@@ -52,11 +52,11 @@ to = "b"
 "#;
 
 #[track_caller]
-fn obs_edit(edits: &[(&str, &str)]) -> String {
+pub(super) fn obs_edit(edits: &[(&str, &str)]) -> String {
     apply_edits(OBS_BASE, edits)
 }
 
-const OBS_BAD: &[Row] = &[
+pub(super) const OBS_BAD: &[Row] = &[
     (
         "single pattern without index",
         &[("pattern = \"random\"", "pattern = \"single\"")],
@@ -248,10 +248,6 @@ const OBS_BAD: &[Row] = &[
     ),
 ];
 
-#[test]
-fn obs_bad_inputs_name_path_and_reason() {
-    check_bad_rows(OBS_BAD, obs_edit);
-}
 
 #[test]
 fn obs_scenario_resolves() {

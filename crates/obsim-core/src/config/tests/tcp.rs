@@ -3,8 +3,9 @@
 
 use super::*;
 
-/// Bad inputs of this topic (see [`check_bad_rows`](super::check_bad_rows)).
-const BAD: &[Row] = &[
+/// Bad inputs of this topic, checked by
+/// [`bad_inputs_name_path_and_reason`](super::bad_inputs_name_path_and_reason).
+pub(super) const BAD: &[Row] = &[
     (
         "unknown key in flows.tcp",
         &[(
@@ -147,11 +148,6 @@ const BAD: &[Row] = &[
         "at most 4294967295, found integer 4294967296",
     ),
 ];
-
-#[test]
-fn bad_inputs_name_path_and_reason() {
-    check_bad_rows(BAD, edit);
-}
 
 #[test]
 fn overrides_layer_and_flows_expand_in_order() {

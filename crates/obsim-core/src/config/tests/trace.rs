@@ -2,8 +2,9 @@
 
 use super::*;
 
-/// Bad inputs of this topic (see [`check_bad_rows`](super::check_bad_rows)).
-const BAD: &[Row] = &[
+/// Bad inputs of this topic, checked by
+/// [`bad_inputs_name_path_and_reason`](super::bad_inputs_name_path_and_reason).
+pub(super) const BAD: &[Row] = &[
     (
         "trace flow id missing",
         &[("cwnd = true", "cwnd = true\nflows = [0, 5]")],
@@ -23,8 +24,3 @@ const BAD: &[Row] = &[
         "allowed keys: cwnd, seq, interval, flows",
     ),
 ];
-
-#[test]
-fn bad_inputs_name_path_and_reason() {
-    check_bad_rows(BAD, edit);
-}
