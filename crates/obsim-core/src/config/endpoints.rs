@@ -2,13 +2,14 @@
 //! pairing `from` with `to` lists, reachability over the links (hosts do not
 //! forward) and the `start` time or range.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use super::fields::duration;
 use super::scenario::{LinkSpec, NodeKind, NodeSpec, StartSpec};
-use super::walk::{index, Errors, Table, Val};
+use super::units::quote;
+use super::walk::{index, name, Errors, Table, Val};
 use crate::ids::NodeId;
-use crate::time::SimTime;
+use crate::time::{SimDuration, SimTime};
 
 /// Pairs sources with destinations (`from`, `to` of a flow or traffic
 /// group): equal-length lists are zipped, a single name is paired with
@@ -49,8 +50,59 @@ pub(super) fn adjacency(n: usize, links: &[Option<LinkSpec>]) -> Vec<Vec<NodeId>
     adj
 }
 
+/// The `name` of group `i` of `table` (`"flows"`, `"traffic"`; default:
+/// its path), unique among the groups of that table: `seen` maps each name
+/// to its group's index; `noun` says what the groups are in messages.
+pub(super) fn group_name(
+    errs: &mut Errors,
+    t: &Table<'_>,
+    i: usize,
+    table: &str,
+    noun: &str,
+    seen: &mut BTreeMap<String, usize>,
+) -> Option<String> {
+    let group = t.get(errs, "name", name).or(t.path().to_string());
+    if let Some(g) = &group {
+        if let Some(j) = seen.get(g) {
+            errs.push(
+                t.key_path("name"),
+                format!(
+                    "duplicate {noun} group name {} (also {table}[{j}])",
+                    quote(g)
+                ),
+            );
+        } else {
+            seen.insert(g.clone(), i);
+        }
+    }
+    group
+}
+
 /// `start`: one time, or a `[lo, hi]` range (uniform); absent = time zero.
-pub(super) fn start(errs: &mut Errors, t: &Table<'_>) -> Option<StartSpec> {
+/// Its latest time must be before the end of the run (`duration`).
+pub(super) fn start(
+    errs: &mut Errors,
+    t: &Table<'_>,
+    duration: Option<SimDuration>,
+) -> Option<StartSpec> {
+    let st = start_spec(errs, t);
+    if let (Some(s), Some(d)) = (st, duration) {
+        let last = s.latest();
+        if last.0 >= d.0 {
+            errs.push(
+                t.key_path("start"),
+                format!(
+                    "expected a start time earlier than simulation.duration ({d}), found {}",
+                    SimDuration(last.0)
+                ),
+            );
+        }
+    }
+    st
+}
+
+/// The `start` key as written.
+fn start_spec(errs: &mut Errors, t: &Table<'_>) -> Option<StartSpec> {
     let path = t.key_path("start");
     match t.raw("start") {
         None => Some(StartSpec::At(SimTime::ZERO)),

@@ -4,13 +4,13 @@
 
 use std::collections::BTreeMap;
 
-use super::endpoints::{adjacency, pair_nodes, reachable, start};
+use super::endpoints::{adjacency, group_name, pair_nodes, reachable, start};
 use super::fields::{quantity, table_array, Quantity};
-use super::nodes::node_list;
-use super::scenario::{AppSpec, FlowSpec, LinkSpec, NodeSpec, StartSpec};
+use super::nodes::required_nodes;
+use super::scenario::{AppSpec, FlowSpec, LinkSpec, NodeSpec};
 use super::tcp::{parse_tcp, resolve_tcp, TcpOverrides};
 use super::units::{self, quote, SIZE_UNITS};
-use super::walk::{index, int_in, name, Errors, Table, Val};
+use super::walk::{index, int_in, Errors, Table, Val};
 use crate::ids::{FlowId, NodeId};
 use crate::time::SimDuration;
 
@@ -66,57 +66,15 @@ pub(super) fn build_flows(
             all_ok = false;
             continue;
         };
-        let group = t.get(errs, "name", name).or(path.clone());
-        if let Some(g) = &group {
-            if let Some(j) = group_names.get(g) {
-                errs.push(
-                    t.key_path("name"),
-                    format!("duplicate flow group name {} (also flows[{j}])", quote(g)),
-                );
-            } else {
-                group_names.insert(g.clone(), i);
-            }
-        }
-        let src = match t.raw("from") {
-            None => {
-                errs.push(
-                    t.key_path("from"),
-                    "required key is missing: expected a node name or a list of node names",
-                );
-                None
-            }
-            Some(fv) => node_list(errs, &t.key_path("from"), fv, names),
-        };
-        let dst = match t.raw("to") {
-            None => {
-                errs.push(
-                    t.key_path("to"),
-                    "required key is missing: expected a node name or a list of node names",
-                );
-                None
-            }
-            Some(tv) => node_list(errs, &t.key_path("to"), tv, names),
-        };
+        let group = group_name(errs, &t, i, "flows", "flow", &mut group_names);
+        let src = required_nodes(errs, &t, "from", names);
+        let dst = required_nodes(errs, &t, "to", names);
         let count = t
             .get(errs, "count", |v| {
                 int_in(v, 1, MAX_FLOWS as i128).map(|c| c as usize)
             })
             .or(1);
-        let st = start(errs, &t);
-        if let (Some(s), Some(d)) = (st, duration_v) {
-            let last = match s {
-                StartSpec::At(a) | StartSpec::Uniform(_, a) => a,
-            };
-            if last.0 >= d.0 {
-                errs.push(
-                    t.key_path("start"),
-                    format!(
-                        "expected a start time earlier than simulation.duration ({d}), found {}",
-                        SimDuration(last.0)
-                    ),
-                );
-            }
-        }
+        let st = start(errs, &t, duration_v);
         let size = t.get(errs, "size", flow_size).or(None);
         let group_tcp = t
             .raw("tcp")

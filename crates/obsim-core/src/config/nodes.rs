@@ -149,3 +149,22 @@ pub(super) fn node_list(
         },
     }
 }
+
+/// The required node list `key` of `t` (see [`node_list`]).
+pub(super) fn required_nodes(
+    errs: &mut Errors,
+    t: &Table<'_>,
+    key: &str,
+    names: &BTreeMap<String, NodeId>,
+) -> Option<Vec<NodeId>> {
+    match t.raw(key) {
+        None => {
+            errs.push(
+                t.key_path(key),
+                "required key is missing: expected a node name or a list of node names",
+            );
+            None
+        }
+        Some(v) => node_list(errs, &t.key_path(key), v, names),
+    }
+}

@@ -427,6 +427,15 @@ pub enum StartSpec {
     Uniform(SimTime, SimTime),
 }
 
+impl StartSpec {
+    /// The latest time the start can be: the time, or the range's end.
+    pub fn latest(self) -> SimTime {
+        match self {
+            StartSpec::At(t) | StartSpec::Uniform(_, t) => t,
+        }
+    }
+}
+
 /// What the application offers TCP.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

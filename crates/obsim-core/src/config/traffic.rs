@@ -9,13 +9,13 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::endpoints::{adjacency, pair_nodes, reachable, start};
+use super::endpoints::{adjacency, group_name, pair_nodes, reachable, start};
 use super::fields::{positive_duration, quantity, quoted_list, rate, table_array, Quantity};
 use super::flows::MAX_FLOWS;
-use super::nodes::node_list;
+use super::nodes::required_nodes;
 use super::scenario::{LinkSpec, NodeSpec, StartSpec};
 use super::units::{self, quote, SIZE_UNITS};
-use super::walk::{choice, index, int_in, name, named, Errors, Got, Table, Val};
+use super::walk::{choice, index, int_in, named, Errors, Got, Table, Val};
 use crate::ids::NodeId;
 use crate::time::{SimDuration, SimTime};
 
@@ -116,24 +116,6 @@ fn packet(v: &Val) -> Result<u32, String> {
     .map(|n| n as u32)
 }
 
-fn required_nodes(
-    errs: &mut Errors,
-    t: &Table<'_>,
-    key: &str,
-    names: &BTreeMap<String, NodeId>,
-) -> Option<Vec<NodeId>> {
-    match t.raw(key) {
-        None => {
-            errs.push(
-                t.key_path(key),
-                "required key is missing: expected a node name or a list of node names",
-            );
-            None
-        }
-        Some(v) => node_list(errs, &t.key_path(key), v, names),
-    }
-}
-
 /// The model of `t` given its `kind`; reports keys the kind does not read.
 fn model(errs: &mut Errors, t: &Table<'_>, kind: Option<&str>) -> Option<TrafficModel> {
     let on = t.get(errs, "on", positive_duration);
@@ -201,20 +183,7 @@ pub(super) fn build(
             all_ok = false;
             continue;
         };
-        let group = t.get(errs, "name", name).or(path.clone());
-        if let Some(g) = &group {
-            if let Some(j) = group_names.get(g) {
-                errs.push(
-                    t.key_path("name"),
-                    format!(
-                        "duplicate traffic group name {} (also traffic[{j}])",
-                        quote(g)
-                    ),
-                );
-            } else {
-                group_names.insert(g.clone(), i);
-            }
-        }
+        let group = group_name(errs, &t, i, "traffic", "traffic", &mut group_names);
         let kind = t.req(
             errs,
             "kind",
@@ -235,21 +204,8 @@ pub(super) fn build(
             rate,
         );
         let packet_bytes = t.get(errs, "packet", packet).or(DEFAULT_PACKET_BYTES);
-        let st = start(errs, &t);
-        let last_start = st.map(|s| match s {
-            StartSpec::At(a) | StartSpec::Uniform(_, a) => a,
-        });
-        if let (Some(last), Some(d)) = (last_start, duration) {
-            if last.0 >= d.0 {
-                errs.push(
-                    t.key_path("start"),
-                    format!(
-                        "expected a start time earlier than simulation.duration ({d}), found {}",
-                        SimDuration(last.0)
-                    ),
-                );
-            }
-        }
+        let st = start(errs, &t, duration);
+        let last_start = st.map(StartSpec::latest);
         let stop = t
             .get(errs, "stop", positive_duration)
             .optional()

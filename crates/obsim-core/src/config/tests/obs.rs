@@ -248,7 +248,6 @@ pub(super) const OBS_BAD: &[Row] = &[
     ),
 ];
 
-
 #[test]
 fn obs_scenario_resolves() {
     use crate::obs::assembly::{FlowMapping, Selection, Trigger};
