@@ -6,7 +6,25 @@ use super::scenario::MetricsSpec;
 use super::walk::{count_in, Errors, Table, Val};
 use crate::time::SimDuration;
 
-pub(crate) const METRICS_KEYS: &[&str] = &["sample_interval", "throughput_bin", "burst_length_bin"];
+key_table! {
+    /// What `[metrics]` sets over [`MetricsSpec::default`].
+    struct MetricsKeys for MetricsSpec, keys METRICS_KEYS;
+    sample_interval: SimDuration = positive_duration => sample_interval;
+    throughput_bin: Option<SimDuration> = throughput_bin => throughput_bin;
+    burst_length_bin: u32 = |v| {
+        count_in(v, 1, i128::from(u32::MAX), "packets").map(|n| n as u32)
+    } => burst_length_bin;
+}
+
+/// `throughput_bin`: a bin width, or `"none"` for no profile.
+fn throughput_bin(v: &Val) -> Result<Option<SimDuration>, String> {
+    match v {
+        Val::Str(s) if s.trim() == "none" => Ok(None),
+        _ => positive_duration(v)
+            .map(Some)
+            .map_err(|e| format!("{e}, or \"none\"")),
+    }
+}
 
 /// `[metrics]`: sampling of the aggregate TCP-over-OBS metrics.
 pub(super) fn build_metrics(
@@ -20,27 +38,10 @@ pub(super) fn build_metrics(
         top.raw("metrics").unwrap_or(empty),
         METRICS_KEYS,
     )?;
-    let d = MetricsSpec::default();
-    let sample_interval = t
-        .get(errs, "sample_interval", positive_duration)
-        .or(d.sample_interval);
-    let throughput_bin = match t.raw("throughput_bin") {
-        Some(Val::Str(s)) if s.trim() == "none" => Some(None),
-        _ => t
-            .get(errs, "throughput_bin", |v| {
-                positive_duration(v).map_err(|e| format!("{e}, or \"none\""))
-            })
-            .or(d.throughput_bin.unwrap_or(SimDuration::from_millis(3)))
-            .map(Some),
-    };
-    let burst_length_bin = t
-        .get(errs, "burst_length_bin", |v| {
-            count_in(v, 1, i128::from(u32::MAX), "packets").map(|n| n as u32)
-        })
-        .or(d.burst_length_bin);
-    Some(MetricsSpec {
-        sample_interval: sample_interval?,
-        throughput_bin: throughput_bin?,
-        burst_length_bin: burst_length_bin?,
+    let k = MetricsKeys::read(errs, &t);
+    k.valid().then(|| {
+        let mut spec = MetricsSpec::default();
+        k.set(&mut spec);
+        spec
     })
 }

@@ -6,6 +6,9 @@
 //! the same walk ([`schema`]), which reports every problem it finds, each with
 //! its key path, instead of stopping at the first.
 
+#[macro_use]
+mod keys;
+
 mod endpoints;
 pub mod error;
 mod fields;

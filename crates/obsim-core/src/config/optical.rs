@@ -16,16 +16,6 @@ use crate::ids::NodeId;
 use crate::obs::scheduler::SchedulerKind;
 use crate::time::{SimDuration, SimTime};
 
-/// Keys of `[optical]` and `[nodes.switch]`.
-pub(crate) const SWITCH_KEYS: &[&str] = &[
-    "processing",
-    "scheduler",
-    "conversion",
-    "converters",
-    "converter_sharing",
-    "edge_queue",
-    "signal_size",
-];
 /// Keys of a `[[generators]]` table.
 pub(crate) const GENERATOR_KEYS: &[&str] = &[
     "name",
@@ -59,6 +49,37 @@ const LENGTH: Quantity = Quantity {
     unit: "us",
 };
 
+key_table! {
+    /// What one `[optical]` or `[nodes.switch]` table sets.
+    struct SwitchKeys for SwitchSpec, keys SWITCH_KEYS;
+    processing: SimDuration = duration => processing;
+    scheduler: SchedulerKind = |v| named(v, &SCHEDULERS) => scheduler;
+    conversion: Conversion = |v| named(v, &Conversion::ALL) => conversion;
+    converters: u16 = |v| int_in(v, 0, i128::from(u16::MAX)).map(|i| i as u16) => converters;
+    converter_sharing: ConverterSharing = |v| named(v, &ConverterSharing::ALL) => converter_sharing;
+    edge_queue: EdgeQueue = edge_queue => edge_queue;
+    signal_size: u32 = signal_size => signal_size;
+}
+
+/// `edge_queue`: a longest wait, or `"unlimited"` or `"none"`.
+fn edge_queue(v: &Val) -> Result<EdgeQueue, String> {
+    match v {
+        Val::Str(s) if s.trim() == "none" => Ok(EdgeQueue::None),
+        Val::Str(s) if s.trim() == "unlimited" => Ok(EdgeQueue::Unlimited),
+        _ => duration(v)
+            .map(EdgeQueue::MaxWait)
+            .map_err(|e| format!("{e}, or \"unlimited\" or \"none\"")),
+    }
+}
+
+/// `signal_size`: the wire size of a burst ACK or NAK.
+fn signal_size(v: &Val) -> Result<u32, String> {
+    quantity(v, &SIGNAL, units::parse_bytes, |n| {
+        (!(1..=65535).contains(&n)).then(|| "it must be from 1 B to 65535 B".into())
+    })
+    .map(|n| n as u32)
+}
+
 /// Parses `[optical]` (with `base` = the built-in defaults) or a node's
 /// `[nodes.switch]` (with `base` = the resolved `[optical]`): every key it
 /// sets overrides `base`.
@@ -69,40 +90,9 @@ pub(crate) fn switch(
     base: &SwitchSpec,
 ) -> Option<SwitchSpec> {
     let t = Table::open(errs, path, v, SWITCH_KEYS)?;
-    let processing = t.get(errs, "processing", duration).or(base.processing);
-    let scheduler = t
-        .get(errs, "scheduler", |v| named(v, &SCHEDULERS))
-        .or(base.scheduler);
-    let conversion = t
-        .get(errs, "conversion", |v| named(v, &Conversion::ALL))
-        .or(base.conversion);
-    let converters = t
-        .get(errs, "converters", |v| {
-            int_in(v, 0, i128::from(u16::MAX)).map(|i| i as u16)
-        })
-        .or(base.converters);
-    let converter_sharing = t
-        .get(errs, "converter_sharing", |v| {
-            named(v, &ConverterSharing::ALL)
-        })
-        .or(base.converter_sharing);
-    let edge_queue = t
-        .get(errs, "edge_queue", |v| match v {
-            Val::Str(s) if s.trim() == "none" => Ok(EdgeQueue::None),
-            Val::Str(s) if s.trim() == "unlimited" => Ok(EdgeQueue::Unlimited),
-            _ => duration(v)
-                .map(EdgeQueue::MaxWait)
-                .map_err(|e| format!("{e}, or \"unlimited\" or \"none\"")),
-        })
-        .or(base.edge_queue);
-    let signal_size = t
-        .get(errs, "signal_size", |v| {
-            quantity(v, &SIGNAL, units::parse_bytes, |n| {
-                (!(1..=65535).contains(&n)).then(|| "it must be from 1 B to 65535 B".into())
-            })
-            .map(|n| n as u32)
-        })
-        .or(base.signal_size);
+    let k = SwitchKeys::read(errs, &t);
+    let conversion = k.conversion.or(base.conversion);
+    let converters = k.converters.or(base.converters);
     if conversion == Some(Conversion::Partial) && converters == Some(0) {
         errs.push(
             t.key_path("converters"),
@@ -116,14 +106,10 @@ pub(crate) fn switch(
             "only read by conversion = \"partial\"; remove it or set conversion = \"partial\"",
         );
     }
-    Some(SwitchSpec {
-        processing: processing?,
-        scheduler: scheduler?,
-        conversion: conversion?,
-        converters: converters?,
-        converter_sharing: converter_sharing?,
-        edge_queue: edge_queue?,
-        signal_size: signal_size?,
+    k.valid().then(|| {
+        let mut spec = *base;
+        k.set(&mut spec);
+        spec
     })
 }
 

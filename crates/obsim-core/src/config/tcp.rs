@@ -2,7 +2,7 @@
 //! Documented key by key in docs/SCENARIOS.md; the profiles are in
 //! `tcp/profile.rs`.
 //!
-//! Every key is declared once, in [`tcp_table!`]'s lists below: its name,
+//! Every key is declared once, in the [`key_table!`] lists below: its name,
 //! how its value is read and the [`TcpConfig`] field it sets. Adding a TCP
 //! parameter is one line there, its field in `TcpConfig` (with its value in
 //! each profile) and a line in docs/SCENARIOS.md.
@@ -19,59 +19,9 @@ use crate::time::SimDuration;
 /// TCP profile when neither `[tcp]` nor `[flows.tcp]` names one.
 pub const DEFAULT_PROFILE: &str = "rfc";
 
-/// Declares the keys of one TCP table, each once, as `name: Type = parser`
-/// with `=> field` when the key sets that field of [`TcpConfig`] as it is
-/// (keys without it are combined by hand), and `[name]: Type` for a nested
-/// table declared the same way. From the one list follow the
-/// table's allowed keys `$KEYS` (in this order in messages), a struct of
-/// what one table sets (`None` = absent or invalid, already reported), its
-/// reading (in this order, so errors come in this order) and its setting.
-macro_rules! tcp_table {
-    (
-        $(#[$doc:meta])*
-        struct $Name:ident, keys $KEYS:ident;
-        $( $key:ident : $ty:ty = $parse:expr $(=> $($dst:ident).+)? ; )*
-        $( [$tkey:ident] : $tty:ident ; )*
-    ) => {
-        /// The keys of this table, in the order messages list them.
-        pub(crate) const $KEYS: &[&str] = &[$(stringify!($key),)* $(stringify!($tkey),)*];
-
-        $(#[$doc])*
-        #[derive(Clone, Debug, Default)]
-        pub(super) struct $Name {
-            $( $key: Option<$ty>, )*
-            $( $tkey: $tty, )*
-        }
-
-        impl $Name {
-            /// Reads the table `val` at `path`; nothing is set if it is not a
-            /// table (reported).
-            fn read(errs: &mut Errors, path: &str, val: &Val) -> Self {
-                let Some(t) = Table::open(errs, path, val, $KEYS) else {
-                    return Self::default();
-                };
-                Self {
-                    $( $key: t.get(errs, stringify!($key), $parse).value(), )*
-                    $( $tkey: t.raw(stringify!($tkey)).map_or_else($tty::default, |v| {
-                        $tty::read(errs, &t.key_path(stringify!($tkey)), v)
-                    }), )*
-                }
-            }
-
-            /// Sets the [`TcpConfig`] field of every given key that has one.
-            fn set(&self, c: &mut TcpConfig) {
-                $( $( if let Some(v) = self.$key {
-                    c.$($dst).+ = v;
-                } )? )*
-                $( self.$tkey.set(c); )*
-            }
-        }
-    };
-}
-
-tcp_table! {
+key_table! {
     /// What one `[tcp]` or `[flows.tcp]` table sets.
-    struct TcpKeys, keys TCP_KEYS;
+    struct TcpKeys for TcpConfig, keys TCP_KEYS;
     profile: &'static str = |v| choice(v, PROFILES);
     variant: Variant = |v| named(v, &Variant::ALL) => variant;
     mss: u32 = |v| bytes_in(v, &SEG_SIZE, 1, 65535) => mss;
@@ -96,9 +46,9 @@ tcp_table! {
     [rto]: RtoKeys;
 }
 
-tcp_table! {
+key_table! {
     /// What one `[tcp.rto]` or `[flows.tcp.rto]` table sets.
-    struct RtoKeys, keys RTO_KEYS;
+    struct RtoKeys for TcpConfig, keys RTO_KEYS;
     estimator: RtoEstimator = |v| named(v, &RtoEstimator::ALL) => rto.estimator;
     initial: SimDuration = positive_duration => rto.initial;
     min: SimDuration = duration => rto.min;
@@ -196,7 +146,8 @@ pub(super) struct TcpOverrides {
 pub(super) fn parse_tcp(errs: &mut Errors, path: &str, val: &Val) -> TcpOverrides {
     TcpOverrides {
         path: path.to_string(),
-        keys: TcpKeys::read(errs, path, val),
+        keys: Table::open(errs, path, val, TCP_KEYS)
+            .map_or_else(TcpKeys::default, |t| TcpKeys::read(errs, &t)),
     }
 }
 
@@ -210,13 +161,14 @@ impl TcpOverrides {
         // (a later table keeps what an earlier one set unless it changes it).
         let limit = k
             .max_consecutive_fto
+            .value()
             .or(c.fto.max_consecutive_fto())
             .unwrap_or(crate::tcp::timeout::DEFAULT_MAX_CONSECUTIVE_FTO);
-        let source = k.back_source.unwrap_or(match c.fto {
+        let source = k.back_source.value().unwrap_or(match c.fto {
             FtoDetection::Back { source, .. } => source,
             _ => BackSource::Both,
         });
-        let method = k.fto_detection.unwrap_or(FtoMethod::of(c.fto));
+        let method = k.fto_detection.value().unwrap_or(FtoMethod::of(c.fto));
         c.fto = method.with(source, limit);
     }
 }
@@ -230,8 +182,8 @@ pub(super) fn resolve_tcp(
     group: Option<&TcpOverrides>,
 ) -> Option<TcpConfig> {
     let name = group
-        .and_then(|g| g.keys.profile)
-        .or(top.keys.profile)
+        .and_then(|g| g.keys.profile.value())
+        .or(top.keys.profile.value())
         .unwrap_or(DEFAULT_PROFILE);
     let mut c = profile(name)?;
     top.apply(&mut c);
@@ -243,9 +195,9 @@ pub(super) fn resolve_tcp(
         let path = layers
             .iter()
             .find_map(|o| {
-                if o.keys.rto.min.is_some() {
+                if o.keys.rto.min.value().is_some() {
                     Some(join(&o.path, "rto.min"))
-                } else if o.keys.rto.max.is_some() {
+                } else if o.keys.rto.max.value().is_some() {
                     Some(join(&o.path, "rto.max"))
                 } else {
                     None

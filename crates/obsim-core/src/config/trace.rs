@@ -4,8 +4,17 @@ use super::fields::{flow_id_reason, positive_duration, u64_list};
 use super::scenario::TraceSpec;
 use super::walk::{boolean, index, Errors, Table, Val};
 use crate::ids::FlowId;
+use crate::time::SimDuration;
 
-pub(crate) const TRACE_KEYS: &[&str] = &["cwnd", "seq", "interval", "flows"];
+key_table! {
+    /// What `[trace]` sets over [`TraceSpec::default`] (nothing traced);
+    /// `flows` is read by [`build_trace`], which knows the flows.
+    struct TraceKeys for TraceSpec, keys TRACE_KEYS;
+    cwnd: bool = boolean => cwnd;
+    seq: bool = boolean => seq;
+    interval: Option<SimDuration> = |v| positive_duration(v).map(Some) => interval;
+    (flows);
+}
 
 /// Builds `[trace]` (absent = nothing traced); `n_flows` is known when the
 /// flows parsed, to check the flow ids.
@@ -16,9 +25,7 @@ pub(super) fn build_trace(
     empty: &Val,
 ) -> Option<TraceSpec> {
     let t = Table::open(errs, "trace", top.raw("trace").unwrap_or(empty), TRACE_KEYS)?;
-    let cwnd = t.get(errs, "cwnd", boolean).or(false);
-    let seq = t.get(errs, "seq", boolean).or(false);
-    let interval = t.get(errs, "interval", positive_duration).optional();
+    let k = TraceKeys::read(errs, &t);
     let flows = match t.raw("flows") {
         None => Some(Vec::new()),
         Some(fv) => {
@@ -42,10 +49,10 @@ pub(super) fn build_trace(
             })
         }
     };
-    Some(TraceSpec {
-        cwnd: cwnd?,
-        seq: seq?,
-        interval: interval?,
-        flows: flows?,
+    let flows = flows?;
+    k.valid().then(|| {
+        let mut spec = TraceSpec::default();
+        k.set(&mut spec);
+        TraceSpec { flows, ..spec }
     })
 }

@@ -156,9 +156,10 @@ impl Errors {
 }
 
 /// What a lookup found.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Got<T> {
     /// The key is absent.
+    #[default]
     Missing,
     /// The key is present but invalid (already recorded).
     Invalid,

@@ -376,3 +376,40 @@ fn names_are_the_serialised_names() {
         assert_eq!(v.name(), name);
     }
 }
+
+#[test]
+fn every_listed_key_is_read() {
+    // A TOML date is no key's value: at each allowed key of these tables it
+    // must be reported as a bad value there, never as an unknown key. The
+    // tables declared by `key_table!` (config/keys.rs) get their list and
+    // their reading from one declaration; this shows the two agree.
+    use crate::config::metrics::METRICS_KEYS;
+    use crate::config::optical::SWITCH_KEYS;
+    use crate::config::schema::SIM_KEYS;
+    use crate::config::tcp::{RTO_KEYS, TCP_KEYS};
+    use crate::config::trace::TRACE_KEYS;
+    for (table, keys) in [
+        ("simulation", SIM_KEYS),
+        ("tcp", TCP_KEYS),
+        ("tcp.rto", RTO_KEYS),
+        ("optical", SWITCH_KEYS),
+        ("metrics", METRICS_KEYS),
+        ("trace", TRACE_KEYS),
+    ] {
+        for key in keys {
+            let head = if table == "simulation" {
+                ""
+            } else {
+                "[simulation]\nduration = \"1 s\"\n"
+            };
+            let e = errors_of(&format!("{head}[{table}]\n{key} = 1979-05-27\n"));
+            let path = format!("{table}.{key}");
+            assert!(
+                e.errors
+                    .iter()
+                    .any(|x| x.path == path && x.reason.contains("found datetime")),
+                "{path}: {e}"
+            );
+        }
+    }
+}

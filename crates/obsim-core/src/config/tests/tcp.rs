@@ -278,24 +278,3 @@ fn partial_window_deflation_follows_profile_then_overrides() {
         "the rest of ns2-2003 stays"
     );
 }
-
-#[test]
-fn every_listed_tcp_key_is_read() {
-    // A TOML date is no key's value: at each allowed key it must be reported
-    // as a bad value there, never as an unknown key (config/tcp.rs declares
-    // each key once, its name, parser and field together).
-    use crate::config::tcp::{RTO_KEYS, TCP_KEYS};
-    for (table, keys) in [("tcp", TCP_KEYS), ("tcp.rto", RTO_KEYS)] {
-        for key in keys {
-            let text = format!("[simulation]\nduration = \"1 s\"\n[{table}]\n{key} = 1979-05-27\n");
-            let e = errors_of(&text);
-            let path = format!("{table}.{key}");
-            assert!(
-                e.errors
-                    .iter()
-                    .any(|x| x.path == path && x.reason.contains("found datetime")),
-                "{path}: {e}"
-            );
-        }
-    }
-}
