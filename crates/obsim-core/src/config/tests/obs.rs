@@ -4,7 +4,7 @@
 use super::*;
 
 /// A small valid OBS scenario: host -> edge ==optical== edge -> host.
-const OBS_BASE: &str = r#"
+pub(super) const OBS_BASE: &str = r#"
 [simulation]
 duration = "10 s"
 

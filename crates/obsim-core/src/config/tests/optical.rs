@@ -3,7 +3,7 @@
 
 use super::*;
 
-const CORE_BASE: &str = r#"
+pub(super) const CORE_BASE: &str = r#"
 [simulation]
 duration = "10 s"
 

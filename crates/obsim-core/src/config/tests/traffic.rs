@@ -3,7 +3,7 @@
 use super::*;
 
 /// `BASE` plus one on/off source from `a` to `b`.
-const TRAFFIC: &str = r#"
+pub(super) const TRAFFIC: &str = r#"
 [[traffic]]
 name = "udp"
 kind = "onoff"
