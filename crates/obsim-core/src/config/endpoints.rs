@@ -1,5 +1,6 @@
 //! Who sends to whom and when, shared by `[[flows]]` and `[[traffic]]`:
-//! pairing `from` with `to` lists, reachability over the links (hosts do not
+//! group names, `count` and the expansion of a group, pairing `from` with
+//! `to` lists, reachability over the links (hosts do not
 //! forward) and the `start` time or range.
 
 use std::collections::{BTreeMap, VecDeque};
@@ -7,7 +8,7 @@ use std::collections::{BTreeMap, VecDeque};
 use super::fields::duration;
 use super::scenario::{LinkSpec, NodeKind, NodeSpec, StartSpec};
 use super::units::quote;
-use super::walk::{index, name, Errors, Table, Val};
+use super::walk::{index, int_in, name, Errors, Table, Val};
 use crate::ids::NodeId;
 use crate::time::{SimDuration, SimTime};
 
@@ -48,6 +49,46 @@ pub(super) fn adjacency(n: usize, links: &[Option<LinkSpec>]) -> Vec<Vec<NodeId>
         }
     }
     adj
+}
+
+/// Most flows a scenario may expand to (guards against `count = 1e18`); also
+/// the most traffic sources.
+pub const MAX_FLOWS: usize = 1_000_000;
+
+/// The `count` of a group: copies of each source-destination pair.
+pub(super) fn count(errs: &mut Errors, t: &Table<'_>) -> Option<usize> {
+    t.get(errs, "count", |v| {
+        int_in(v, 1, MAX_FLOWS as i128).map(|c| c as usize)
+    })
+    .or(1)
+}
+
+/// Expands a group into `out`: each pair `count` times, in order, each
+/// made by `make(id, src, dst)` with `id` its index in `out`. False if
+/// `out` would pass [`MAX_FLOWS`] (reported at `count`: at most so many
+/// `what` in total).
+pub(super) fn expand<T>(
+    errs: &mut Errors,
+    t: &Table<'_>,
+    out: &mut Vec<T>,
+    pairs: Vec<(NodeId, NodeId)>,
+    count: usize,
+    what: &str,
+    make: impl Fn(usize, NodeId, NodeId) -> T,
+) -> bool {
+    if out.len() + pairs.len().saturating_mul(count) > MAX_FLOWS {
+        errs.push(
+            t.key_path("count"),
+            format!("a scenario may have at most {MAX_FLOWS} {what} in total"),
+        );
+        return false;
+    }
+    for (s, d) in pairs {
+        for _ in 0..count {
+            out.push(make(out.len(), s, d));
+        }
+    }
+    true
 }
 
 /// The `name` of group `i` of `table` (`"flows"`, `"traffic"`; default:

@@ -4,19 +4,15 @@
 
 use std::collections::BTreeMap;
 
-use super::endpoints::{adjacency, group_name, pair_nodes, reachable, start};
+use super::endpoints::{adjacency, count, expand, group_name, pair_nodes, reachable, start};
 use super::fields::{quantity, table_array, Quantity};
 use super::nodes::required_nodes;
 use super::scenario::{AppSpec, FlowSpec, LinkSpec, NodeSpec};
 use super::tcp::{parse_tcp, resolve_tcp, TcpOverrides};
 use super::units::{self, quote, SIZE_UNITS};
-use super::walk::{index, int_in, Errors, Table, Val};
+use super::walk::{index, Errors, Table, Val};
 use crate::ids::{FlowId, NodeId};
 use crate::time::SimDuration;
-
-/// Most flows a scenario may expand to (guards against `count = 1e18`); also
-/// the most traffic sources.
-pub const MAX_FLOWS: usize = 1_000_000;
 
 pub(crate) const FLOW_KEYS: &[&str] = &["name", "from", "to", "count", "start", "size", "tcp"];
 
@@ -69,11 +65,7 @@ pub(super) fn build_flows(
         let group = group_name(errs, &t, i, "flows", "flow", &mut group_names);
         let src = required_nodes(errs, &t, "from", names);
         let dst = required_nodes(errs, &t, "to", names);
-        let count = t
-            .get(errs, "count", |v| {
-                int_in(v, 1, MAX_FLOWS as i128).map(|c| c as usize)
-            })
-            .or(1);
+        let count = count(errs, &t);
         let st = start(errs, &t, duration_v);
         let size = t.get(errs, "size", flow_size).or(None);
         let group_tcp = t
@@ -121,25 +113,25 @@ pub(super) fn build_flows(
 
         match (group, pairs, count, st, size, cfg) {
             (Some(group), Some(pairs), Some(count), Some(start), Some(size), Some(tcp)) => {
-                if flows.len() + pairs.len().saturating_mul(count) > MAX_FLOWS {
-                    errs.push(
-                        t.key_path("count"),
-                        format!("a scenario may have at most {MAX_FLOWS} flows in total"),
-                    );
+                let made = expand(
+                    errs,
+                    &t,
+                    &mut flows,
+                    pairs,
+                    count,
+                    "flows",
+                    |id, src, dst| FlowSpec {
+                        id: FlowId(id as u32),
+                        group: group.clone(),
+                        src,
+                        dst,
+                        start,
+                        app: AppSpec::Bulk(size),
+                        tcp: tcp.clone(),
+                    },
+                );
+                if !made {
                     return None;
-                }
-                for (s, d) in pairs {
-                    for _ in 0..count {
-                        flows.push(FlowSpec {
-                            id: FlowId(flows.len() as u32),
-                            group: group.clone(),
-                            src: s,
-                            dst: d,
-                            start,
-                            app: AppSpec::Bulk(size),
-                            tcp: tcp.clone(),
-                        });
-                    }
                 }
             }
             _ => all_ok = false,

@@ -11,7 +11,7 @@ use super::tcp::{parse_tcp, resolve_tcp};
 use super::walk::{int_in, name, named, Errors, Table, Val};
 use crate::time::SimDuration;
 
-pub use super::flows::MAX_FLOWS;
+pub use super::endpoints::MAX_FLOWS;
 pub use super::links::DEFAULT_BUFFER;
 pub use super::tcp::DEFAULT_PROFILE;
 

@@ -9,13 +9,12 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::endpoints::{adjacency, group_name, pair_nodes, reachable, start};
+use super::endpoints::{adjacency, count, expand, group_name, pair_nodes, reachable, start};
 use super::fields::{positive_duration, quantity, quoted_list, rate, table_array, Quantity};
-use super::flows::MAX_FLOWS;
 use super::nodes::required_nodes;
 use super::scenario::{LinkSpec, NodeSpec, StartSpec};
 use super::units::{self, quote, SIZE_UNITS};
-use super::walk::{choice, index, int_in, named, Errors, Got, Table, Val};
+use super::walk::{choice, index, named, Errors, Got, Table, Val};
 use crate::ids::NodeId;
 use crate::time::{SimDuration, SimTime};
 
@@ -192,11 +191,7 @@ pub(super) fn build(
         );
         let src = required_nodes(errs, &t, "from", names);
         let dst = required_nodes(errs, &t, "to", names);
-        let count = t
-            .get(errs, "count", |v| {
-                int_in(v, 1, MAX_FLOWS as i128).map(|c| c as usize)
-            })
-            .or(1);
+        let count = count(errs, &t);
         let rate_bps = t.req(
             errs,
             "rate",
@@ -236,27 +231,27 @@ pub(super) fn build(
                 Some(stop),
                 Some(model),
             ) => {
-                if out.len() + pairs.len().saturating_mul(count) > MAX_FLOWS {
-                    errs.push(
-                        t.key_path("count"),
-                        format!("a scenario may have at most {MAX_FLOWS} traffic sources in total"),
-                    );
+                let made = expand(
+                    errs,
+                    &t,
+                    &mut out,
+                    pairs,
+                    count,
+                    "traffic sources",
+                    |id, src, dst| TrafficSpec {
+                        id: id as u32,
+                        group: group.clone(),
+                        src,
+                        dst,
+                        model,
+                        rate_bps,
+                        packet_bytes,
+                        start,
+                        stop,
+                    },
+                );
+                if !made {
                     return None;
-                }
-                for (s, d) in pairs {
-                    for _ in 0..count {
-                        out.push(TrafficSpec {
-                            id: out.len() as u32,
-                            group: group.clone(),
-                            src: s,
-                            dst: d,
-                            model,
-                            rate_bps,
-                            packet_bytes,
-                            start,
-                            stop,
-                        });
-                    }
                 }
             }
             _ => all_ok = false,

@@ -116,4 +116,10 @@ pub(super) const BAD: &[Row] = &[
         "flows[0].to",
         "no route from node \"b\" to node \"a\"",
     ),
+    (
+        "too many flows in total",
+        &[("name = \"f\"\nfrom = \"a\"", "name = \"f\"\nfrom = [\"a\", \"r\"]\ncount = 1000000")],
+        "flows[0].count",
+        "a scenario may have at most 1000000 flows in total",
+    ),
 ];

@@ -194,6 +194,12 @@ pub(super) const TRAFFIC_BAD: &[Row] = &[
         "traffic",
         "expected an array of tables ([[traffic]])",
     ),
+    (
+        "too many sources in total",
+        &[("kind = \"onoff\"\nfrom = \"a\"", "kind = \"onoff\"\nfrom = [\"a\", \"r\"]\ncount = 1000000")],
+        "traffic[0].count",
+        "a scenario may have at most 1000000 traffic sources in total",
+    ),
 ];
 
 #[test]
