@@ -1,6 +1,7 @@
-//! The document as a whole: bad inputs at the top level and in
-//! `[simulation]`, error reporting (every error, capped, syntax errors),
-//! whole example files, JSON = TOML, and the documentation of every key.
+//! The document as a whole: bad inputs at the top level, in `[simulation]`
+//! and in `[trace]`, error reporting (every error, capped, syntax errors),
+//! whole example files, JSON = TOML, the documentation of every key, and
+//! every allowed key read.
 
 use super::*;
 
@@ -117,6 +118,24 @@ pub(super) const BAD: &[Row] = &[
         &[("name = \"t\"", "name = 3")],
         "name",
         "expected a non-empty name string, found integer 3",
+    ),
+    (
+        "trace flow id missing",
+        &[("cwnd = true", "cwnd = true\nflows = [0, 5]")],
+        "trace.flows[1]",
+        "expected a flow id in 0..=0",
+    ),
+    (
+        "trace interval zero",
+        &[("cwnd = true", "cwnd = true\ninterval = \"0 ms\"")],
+        "trace.interval",
+        "greater than zero",
+    ),
+    (
+        "trace unknown key",
+        &[("cwnd = true", "cwnd = true\nrtt = true")],
+        "trace.rtt",
+        "allowed keys: cwnd, seq, interval, flows",
     ),
 ];
 

@@ -177,7 +177,6 @@ fn bad_inputs_name_path_and_reason() {
         (nodes::BAD, edit),
         (links::BAD, edit),
         (flows::BAD, edit),
-        (trace::BAD, edit),
         (obs::OBS_BAD, obs::obs_edit),
         (optical::CORE_BAD, optical::core_edit),
         (traffic::TRAFFIC_BAD, traffic::traffic_edit),
@@ -192,5 +191,4 @@ mod nodes;
 mod obs;
 mod optical;
 mod tcp;
-mod trace;
 mod traffic;
