@@ -17,7 +17,6 @@ and software versions.
 from __future__ import annotations
 
 import json
-import math
 import os
 import platform
 import sys
@@ -28,6 +27,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import _core
+from .files import atomic_write_json
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -64,22 +64,6 @@ META_SCHEMA = 1
 # Run facts that depend on the machine, not on the scenario and seed: kept out
 # of meta.json so that it is deterministic, and written to timing.json.
 _TIMING_KEYS = ("wall_s",)
-
-
-def _jsonable(value: Any) -> Any:
-    """Replace non-finite floats (not valid JSON) by None, recursively."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, Mapping):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
-
-
-def _dump_json(obj: Any, path: Path) -> None:
-    text = json.dumps(_jsonable(obj), indent=2, ensure_ascii=False, allow_nan=False)
-    path.write_text(text + "\n", encoding="utf-8")
 
 
 def _table(columns: Mapping[str, Any]) -> pa.Table:
@@ -266,8 +250,8 @@ class Results:
                     path.unlink()
                 continue
             pq.write_table(table, path, compression="zstd")
-        _dump_json(self.metadata(), out / "meta.json")
-        _dump_json(self.timing, out / "timing.json")
+        atomic_write_json(out / "meta.json", self.metadata())
+        atomic_write_json(out / "timing.json", self.timing)
         return out
 
     def summary(self) -> Dict[str, Any]:

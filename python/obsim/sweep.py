@@ -16,16 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
 
 from .experiment import Experiment, Metric, eval_expr, experiment_from_stored
-from .store import (
-    STORE_SCHEMA,
-    Store,
-    _arrow,
-    atomic_write_json,
-    atomic_write_parquet,
-    canonical_json,
-    now_iso,
-    run_key,
-)
+from .files import atomic_write_json, atomic_write_parquet
+from .store import STORE_SCHEMA, Store, _arrow, canonical_json, now_iso, run_key
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas

@@ -155,8 +155,9 @@ class Reproduction:
         the reproduction's own figures and ``reproduction.json`` there (read
         by ``obsim report``). An analytic reproduction runs nothing: its
         summary counts zero runs."""
+        from ..files import atomic_write_json, atomic_write_parquet
         from ..plots import save
-        from ..store import Store, _arrow, atomic_write_json, atomic_write_parquet
+        from ..store import Store, _arrow
         from ..sweep import SweepSummary, results_frame, run_experiment
 
         if self.experiment is None:
