@@ -217,12 +217,15 @@ class Store:
         """Consolidate the catalog into ``catalog.parquet`` (atomically)."""
         df = self.catalog()
         path = self.root / "catalog.parquet"
-        atomic_write_parquet(path, _arrow(df))
+        atomic_write_parquet(path, frame_to_arrow(df))
         return path
 
 
-def _arrow(df: "pandas.DataFrame") -> pa.Table:
-    """Arrow table of ``df``; object columns mixing types become strings."""
+def frame_to_arrow(df: "pandas.DataFrame") -> pa.Table:
+    """Arrow table of ``df`` for the store's Parquet files (catalog, results,
+    summary, comparison): object columns are converted from their Python
+    values, and a column mixing types (e.g. an axis swept over numbers and
+    strings) becomes strings."""
     cols = {}
     for name in df.columns:
         s = df[name]
@@ -234,6 +237,7 @@ def _arrow(df: "pandas.DataFrame") -> pa.Table:
 
 
 def now_iso() -> str:
+    """The current UTC time as ISO 8601 text (``finished_at`` of a run)."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
@@ -245,5 +249,7 @@ __all__ = [
     "atomic_write_json",
     "atomic_write_parquet",
     "canonical_json",
+    "frame_to_arrow",
+    "now_iso",
     "run_key",
 ]
