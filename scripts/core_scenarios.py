@@ -1,6 +1,6 @@
 """Writes scenarios/gurel2008_chain.toml, scenarios/nsfnet.toml and
 scenarios/gonzalez2009_per_flow_access.toml from their
-Python builders (obsim.reproductions._scenarios), with the comments that
+Python builders (obsim.topologies), with the comments that
 state every modelling choice. tests/test_reproductions_core.py checks that
 the files and the builders agree; run this after changing a builder:
 
@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any, Dict
 
-from obsim.reproductions._scenarios import gurel_chain, nsfnet, per_flow_access
+from obsim.topologies import gurel_chain, nsfnet, per_flow_access
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -106,7 +106,7 @@ NSFNET_COMMENTS = {
 
 GONZALEZ_HEADER = """\
 # gonzalez2009 §3, Fig. 1 / Table 1, as the S1 and S2 reproductions build it
-# (obsim.reproductions._scenarios.per_flow_access; s1_gonzalez2009.ACCESS):
+# (obsim.topologies.per_flow_access; s1_gonzalez2009.ACCESS):
 # N_F = 15 SACK flows, each from its own source s_i to its own destination
 # d_i over 100 ms access links of 100 Mbit/s / N_F ("an access bandwidth of
 # 100 Mbit/s, shared by all flows ... their share ... decreases", §3), a

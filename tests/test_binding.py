@@ -100,3 +100,84 @@ def test_rust_panic_becomes_simulation_error() -> None:
     with pytest.raises(obsim.SimulationError):
         _core._panic_for_tests("again")
     assert _core.core_version()
+
+
+def _stub() -> "ast.Module":
+    import ast
+
+    return ast.parse(Path(_core.__file__ or "").with_name("_core.pyi").read_text(encoding="utf-8"))
+
+
+def _stub_names() -> "dict[str, object]":
+    import ast
+
+    out: "dict[str, object]" = {}
+    for node in _stub().body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            out[node.name] = node
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            out[node.target.id] = node
+    return out
+
+
+def test_stub_declares_exactly_the_module_contents() -> None:
+    import ast
+    import inspect
+
+    stub = _stub_names()
+    real = {n for n in dir(_core) if not n.startswith("__") or n == "__version__"}
+    assert set(stub) == real, "python/obsim/_core.pyi is stale: regenerate it from the module"
+    for name, node in stub.items():
+        obj = getattr(_core, name)
+        if isinstance(node, ast.FunctionDef):
+            params = inspect.signature(obj).parameters
+            assert [a.arg for a in node.args.args] == list(params), name
+            defaults = [ast.literal_eval(d) for d in node.args.defaults]
+            real_defaults = [p.default for p in params.values() if p.default is not p.empty]
+            assert defaults == real_defaults, name
+        elif isinstance(node, ast.ClassDef):
+            assert [ast.unparse(b) for b in node.bases] == [b.__name__ for b in obj.__bases__], name
+        else:
+            assert isinstance(node, ast.AnnAssign)
+            annotation = ast.unparse(node.annotation)
+            expected = {"str": str, "Tuple[str, ...]": tuple}[annotation]
+            assert isinstance(obj, expected), name
+
+
+def test_stub_documents_every_result_table() -> None:
+    import ast
+
+    body = _stub().body
+    docs = {}
+    for node, after in zip(body, body[1:]):
+        if isinstance(node, ast.AnnAssign) and isinstance(after, ast.Expr):
+            docs[ast.unparse(node.target)] = after.value.value  # type: ignore[attr-defined]
+        if isinstance(node, ast.FunctionDef):
+            docs[node.name] = ast.get_docstring(node) or ""
+    for name in _core.TABLES:
+        assert f"``{name}``" in docs["TABLES"], name
+        assert f"- ``{name}``:" in docs["run"], name
+
+
+def test_result_tables_come_from_the_binding() -> None:
+    from obsim.results import OPTIONAL_TABLES, TABLES
+
+    assert TABLES == _core.TABLES
+    assert OPTIONAL_TABLES == _core.OPTIONAL_TABLES
+    assert set(OPTIONAL_TABLES) == set(TABLES) - {"flows", "links"}
+    # obsim.Results has one typed attribute per table, and no other table.
+    import pyarrow as pa
+
+    tables = [k for k, v in obsim.Results.__annotations__.items() if v in ("pa.Table", pa.Table)]
+    assert tables == list(TABLES)
+
+
+def test_readme_output_files_list_exactly_the_result_tables() -> None:
+    import re
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Output files", 1)[1].split("\n#", 1)[0]
+    rows = re.findall(r"^\| `([a-z_]+)\.parquet` \| (.*) \|$", section, flags=re.M)
+    assert [name for name, _ in rows] == list(_core.TABLES)
+    for name, text in rows:
+        assert ("only " in text) == (name in _core.OPTIONAL_TABLES), name

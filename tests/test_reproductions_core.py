@@ -15,7 +15,7 @@ import pytest
 import obsim
 from obsim import reproductions
 from obsim.analysis.erlang import erlang_b
-from obsim.reproductions._scenarios import (
+from obsim.topologies import (
     NSFNET_EDGE_SITES,
     NSFNET_LINKS_KM,
     gurel_chain,

@@ -8,6 +8,16 @@ from typing import Any, Callable, Dict, List, Literal, Optional, Tuple
 __version__: str
 """Version of the obsim-core crate the module was built from."""
 
+TABLES: Tuple[str, ...]
+"""Names of the result tables, in the order they are written: ``flows``,
+``links``, ``trace``, ``bursts``, ``series``, ``nodes``, ``paths``,
+``burst_lengths``, ``wavelengths``, ``traffic`` (the fields of obsim-core's
+``RunResults`` less ``meta``)."""
+
+OPTIONAL_TABLES: Tuple[str, ...]
+"""The tables written only when they have rows: every table but ``flows``
+and ``links``."""
+
 class ConfigError(ValueError):
     """The scenario is invalid.
 
@@ -49,13 +59,21 @@ def run(
 
     - ``meta``: run-level facts (scenario name, seed used, end time, events,
       wall seconds in the event loop, segments delivered, stop reason);
-    - ``flows``, ``links``, ``trace``, ``bursts``, ``series``, ``traffic``:
-      column dicts ``{name: column}``, ready for ``pyarrow.table``; numeric
-      and boolean columns are read-only NumPy arrays (``float64``, ``int64``,
-      ``bool``), others are lists (``str``, or plain Python objects); ``flows``
-      has one row per flow, ``links`` one row per link direction, ``trace``
-      one row per (sample time, flow), ``traffic`` one row per UDP
-      cross-traffic source (``[[traffic]]``);
+    - one key per name in :data:`TABLES`, each a column dict
+      ``{name: column}``, ready for ``pyarrow.table``; numeric and boolean
+      columns are read-only NumPy arrays (``float64``, ``int64``, ``bool``),
+      others are lists (``str``, or plain Python objects):
+
+      - ``flows``: one row per flow;
+      - ``links``: one row per link direction;
+      - ``trace``: one row per (sample time, flow), if ``[trace]`` asks;
+      - ``bursts``: burst composition histograms (OBS edge nodes);
+      - ``series``: aggregate series every ``metrics.sample_interval``;
+      - ``nodes``: one row per edge and core node (optical links);
+      - ``paths``: one row per (ingress, egress, class) with bursts;
+      - ``burst_lengths``: bursts sent and lost per burst-length bin;
+      - ``wavelengths``: one row per wavelength of each optical link direction;
+      - ``traffic``: one row per UDP cross-traffic source (``[[traffic]]``);
     - ``scenario``: the resolved scenario as JSON text.
 
     ``seed`` (0 <= seed < 2**64) overrides ``simulation.seed``.

@@ -80,14 +80,21 @@ class ExperimentError(ConfigError):
     file, ``.reason`` says what is allowed and what was found; ``.errors``
     lists every problem as ``(path, reason)``."""
 
+    @classmethod
+    def from_errors(cls, errors: Sequence[Tuple[str, str]]) -> "ExperimentError":
+        """The error for every problem in ``errors`` (at least one), as
+        ``(key path, reason)``: the message lists them one per line, the
+        first is ``.path``/``.reason``."""
+        lines = "\n".join(f"  {p}: {r}" if p else f"  {r}" for p, r in errors)
+        n = len(errors)
+        e = cls(f"invalid experiment ({n} problem{'s' if n != 1 else ''}):\n{lines}")
+        e.errors = list(errors)
+        e.path, e.reason = errors[0]
+        return e
+
 
 def _error(errors: List[Tuple[str, str]]) -> ExperimentError:
-    lines = "\n".join(f"  {p}: {r}" if p else f"  {r}" for p, r in errors)
-    n = len(errors)
-    e = ExperimentError(f"invalid experiment ({n} problem{'s' if n != 1 else ''}):\n{lines}")
-    e.errors = list(errors)
-    e.path, e.reason = errors[0]
-    return e
+    return ExperimentError.from_errors(errors)
 
 
 def _found(value: Any) -> str:

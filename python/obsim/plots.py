@@ -18,10 +18,16 @@ if TYPE_CHECKING:  # pragma: no cover
     from .experiment import Experiment, Plot
 
 
-def _figure() -> "Figure":
+def new_figure() -> "Figure":
+    """An empty figure in obsim's size and layout (6.4 x 4.2 in, 110 dpi,
+    constrained layout), for the experiment plots and the report's
+    comparison figures alike.
+
+    A matplotlib ``Figure`` made without pyplot: no global state, no GUI
+    backend, thread safe.
+    """
     from matplotlib.figure import Figure
 
-    # A Figure without pyplot: no global state, no GUI backend, thread safe.
     return Figure(figsize=(6.4, 4.2), dpi=110, layout="constrained")
 
 
@@ -51,7 +57,7 @@ def plot_metric(summary: "pandas.DataFrame", exp: "Experiment", plot: "Plot") ->
     hidden = {plot.x, plot.series}
     others = [a for a in exp.axes if a not in hidden and df[a].nunique(dropna=False) > 1]
     group_cols = ([plot.series] if plot.series else []) + others
-    fig = _figure()
+    fig = new_figure()
     ax = fig.add_subplot()
     groups = df.groupby(group_cols, sort=False, dropna=False) if group_cols else [((), df)]
     xs_all: List[Any] = []
@@ -146,4 +152,4 @@ def plot_experiment(
     return out
 
 
-__all__ = ["plot_experiment", "plot_metric", "png_bytes", "save"]
+__all__ = ["new_figure", "plot_experiment", "plot_metric", "png_bytes", "save"]

@@ -87,9 +87,9 @@ def _img(fig: "Figure", caption: str) -> str:
 def comparison_figure(comp: "pandas.DataFrame", opts: Dict[str, Any], title: str) -> "Figure":
     """Paper (model) vs measured, with 95% CI error bars, against ``x``
     (rows without an ``x``, such as qualitative claims, are left out)."""
-    from .plots import _figure
+    from .plots import new_figure
 
-    fig = _figure()
+    fig = new_figure()
     ax = fig.add_subplot()
     for q, g in comp[comp["x"].notna()].groupby("quantity", sort=False):
         g = g.sort_values("x")

@@ -2,9 +2,8 @@
 
 Files written by :meth:`Results.write` (see README, "Output files"):
 
-``flows.parquet``, ``links.parquet``, ``trace.parquet``, ``bursts.parquet``,
-``series.parquet``, ``traffic.parquet`` (the last four only if they have rows)
-    The tables.
+``NAME.parquet`` for every ``NAME`` in :data:`TABLES`
+    The tables (those in :data:`OPTIONAL_TABLES` only if they have rows).
 ``meta.json``
     Everything needed to reproduce and interpret the run: resolved scenario,
     original scenario text, seed, run facts, software versions.
@@ -18,17 +17,17 @@ and software versions.
 from __future__ import annotations
 
 import json
-import math
 import os
 import platform
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Tuple, Union
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import _core
+from .files import atomic_write_json
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -36,27 +35,28 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .api import ScenarioSource
 
-TABLES = (
-    "flows",
-    "links",
-    "trace",
-    "bursts",
-    "series",
-    "nodes",
-    "paths",
-    "burst_lengths",
-    "wavelengths",
-    "traffic",
-)
-# The bursts table of a run without OBS edges.
-_EMPTY_BURSTS = pa.table(
-    {"metric": pa.array([], pa.string()), "value": pa.array([], pa.int64()), "count": pa.array([], pa.int64())}
-)
-# Tables written only when they have rows.
-OPTIONAL_TABLES = ("trace", "bursts", "series", "nodes", "paths", "burst_lengths", "wavelengths", "traffic")
-# Optical-core tables (docs/MODEL.md, "Optical core"): empty without optical links.
-OPTICAL_TABLES = ("nodes", "paths", "burst_lengths", "wavelengths")
-"""Names of the result tables, in the order they are written."""
+TABLES: Tuple[str, ...] = tuple(_core.TABLES)
+"""Names of the result tables, in the order they are written: the binding's
+one list (``crates/obsim-py/src/tables.rs``), checked there against the
+fields of obsim-core's ``RunResults``."""
+
+OPTIONAL_TABLES: Tuple[str, ...] = tuple(_core.OPTIONAL_TABLES)
+"""The tables written only when they have rows (every table but ``flows``
+and ``links``)."""
+
+# What a table missing from a raw result dict (a fake core in tests) reads
+# as: typed empty tables where callers rely on the columns, else no columns.
+_EMPTY_TABLES = {
+    "bursts": pa.table(
+        {
+            "metric": pa.array([], pa.string()),
+            "value": pa.array([], pa.int64()),
+            "count": pa.array([], pa.int64()),
+        }
+    ),
+    "series": pa.table({"time_s": pa.array([], pa.float64())}),
+    "traffic": pa.table({"source": pa.array([], pa.int64())}),
+}
 
 META_SCHEMA = 1
 """Version of the layout of ``meta.json``; bumped when it changes."""
@@ -64,22 +64,6 @@ META_SCHEMA = 1
 # Run facts that depend on the machine, not on the scenario and seed: kept out
 # of meta.json so that it is deterministic, and written to timing.json.
 _TIMING_KEYS = ("wall_s",)
-
-
-def _jsonable(value: Any) -> Any:
-    """Replace non-finite floats (not valid JSON) by None, recursively."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, Mapping):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
-
-
-def _dump_json(obj: Any, path: Path) -> None:
-    text = json.dumps(_jsonable(obj), indent=2, ensure_ascii=False, allow_nan=False)
-    path.write_text(text + "\n", encoding="utf-8")
 
 
 def _table(columns: Mapping[str, Any]) -> pa.Table:
@@ -145,28 +129,23 @@ class Results:
         self,
         *,
         meta: Dict[str, Any],
-        flows: pa.Table,
-        links: pa.Table,
-        trace: pa.Table,
+        tables: Mapping[str, pa.Table],
         scenario: Dict[str, Any],
-        bursts: Optional[pa.Table] = None,
-        series: Optional[pa.Table] = None,
-        optical: Optional[Mapping[str, pa.Table]] = None,
-        traffic: Optional[pa.Table] = None,
         scenario_text: str,
         scenario_format: str,
         timing: Optional[Dict[str, Any]] = None,
     ) -> None:
-        """Assemble results; most code gets them from :func:`obsim.run`."""
+        """Assemble results; most code gets them from :func:`obsim.run`.
+
+        ``tables`` maps names in :data:`TABLES` to Arrow tables; a table not
+        given is empty.
+        """
+        unknown = sorted(set(tables) - set(TABLES))
+        if unknown:
+            raise KeyError(f"no table {', '.join(unknown)}; tables are {', '.join(TABLES)}")
         self.meta = meta
-        self.flows = flows
-        self.links = links
-        self.trace = trace
-        self.bursts = bursts if bursts is not None else _EMPTY_BURSTS
-        self.series = series if series is not None else pa.table({"time_s": pa.array([], pa.float64())})
-        for name in OPTICAL_TABLES:
-            setattr(self, name, (optical or {}).get(name, pa.table({})))
-        self.traffic = traffic if traffic is not None else pa.table({"source": pa.array([], pa.int64())})
+        for name in TABLES:
+            setattr(self, name, tables.get(name, _EMPTY_TABLES.get(name, pa.table({}))))
         self.scenario = scenario
         self.scenario_text = scenario_text
         self.scenario_format = scenario_format
@@ -201,13 +180,7 @@ class Results:
             scenario = json.loads(scenario)
         return cls(
             meta=meta,
-            flows=_table(raw["flows"]),
-            links=_table(raw["links"]),
-            trace=_table(raw["trace"]),
-            bursts=_table(raw["bursts"]) if "bursts" in raw else None,
-            series=_table(raw["series"]) if "series" in raw else None,
-            optical={name: _table(raw[name]) for name in OPTICAL_TABLES if name in raw},
-            traffic=_table(raw["traffic"]) if "traffic" in raw else None,
+            tables={name: _table(raw[name]) for name in TABLES if name in raw},
             scenario=scenario,
             scenario_text=source.text,
             scenario_format=source.format,
@@ -263,8 +236,8 @@ class Results:
     def write(self, out_dir: Union[str, "os.PathLike[str]"]) -> Path:
         """Write the tables as Parquet plus ``meta.json`` and ``timing.json``.
 
-        The tables in ``OPTIONAL_TABLES`` (``trace``, ``bursts``, ``series``,
-        ``traffic``) are written only if they have rows (a stale one from an
+        The tables in :data:`OPTIONAL_TABLES` (all but ``flows`` and
+        ``links``) are written only if they have rows (a stale one from an
         earlier run in the same directory is removed). Returns the directory.
         """
         out = Path(out_dir)
@@ -277,8 +250,8 @@ class Results:
                     path.unlink()
                 continue
             pq.write_table(table, path, compression="zstd")
-        _dump_json(self.metadata(), out / "meta.json")
-        _dump_json(self.timing, out / "timing.json")
+        atomic_write_json(out / "meta.json", self.metadata())
+        atomic_write_json(out / "timing.json", self.timing)
         return out
 
     def summary(self) -> Dict[str, Any]:
@@ -316,7 +289,7 @@ def _obsim_version() -> str:
     return __version__
 
 
-__all__ = ["META_SCHEMA", "TABLES", "Results"]
+__all__ = ["META_SCHEMA", "OPTIONAL_TABLES", "TABLES", "Results"]
 
 if sys.version_info < (3, 9):  # pragma: no cover
     raise ImportError("obsim needs Python >= 3.9")

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import shutil
 import time
@@ -35,6 +34,9 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, 
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+# The atomic writers are obsim.files'; importable from here as before.
+from .files import atomic_write_bytes, atomic_write_json, atomic_write_parquet, fsync_dir, json_line
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -61,54 +63,6 @@ def run_key(resolved_scenario: Mapping[str, Any], seed: int, version: str) -> st
     h.update(canonical_json(resolved_scenario).encode())
     h.update(f"\0seed={int(seed)}\0version={version}".encode())
     return h.hexdigest()
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:  # pragma: no cover - e.g. Windows
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(fd)
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
-def atomic_write_json(path: Path, obj: Any) -> None:
-    text = json.dumps(_jsonable(obj), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    atomic_write_bytes(path, text.encode("utf-8"))
-
-
-def atomic_write_parquet(path: Path, table: pa.Table) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    pq.write_table(table, tmp, compression="zstd")
-    with open(tmp, "rb") as f:
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
 
 
 class Store:
@@ -149,12 +103,11 @@ class Store:
         final = self.run_dir(key)
         tmp = self.root / ".tmp" / f"{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
         results.write(tmp)
-        text = json.dumps(_jsonable(dict(record)), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-        (tmp / "run.json").write_text(text, encoding="utf-8")
+        atomic_write_json(tmp / "run.json", dict(record))
         for f in tmp.iterdir():
             with open(f, "rb") as fh:
                 os.fsync(fh.fileno())
-        _fsync_dir(tmp)
+        fsync_dir(tmp)
         final.parent.mkdir(parents=True, exist_ok=True)
         try:
             os.replace(tmp, final)
@@ -162,16 +115,13 @@ class Store:
             if not self.is_done(key):
                 raise
             shutil.rmtree(tmp, ignore_errors=True)
-        _fsync_dir(final.parent)
+        fsync_dir(final.parent)
         return final
 
     def append_journal(self, records: Iterable[Mapping[str, Any]]) -> None:
         """Append catalog lines with one ``write`` (a kill cuts at most the
         last line, which :meth:`read_journal` then ignores)."""
-        data = "".join(
-            json.dumps(_jsonable(dict(r)), ensure_ascii=False, allow_nan=False, sort_keys=True) + "\n"
-            for r in records
-        )
+        data = "".join(json_line(dict(r)) for r in records)
         if not data:
             return
         fd = os.open(self.journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -267,12 +217,15 @@ class Store:
         """Consolidate the catalog into ``catalog.parquet`` (atomically)."""
         df = self.catalog()
         path = self.root / "catalog.parquet"
-        atomic_write_parquet(path, _arrow(df))
+        atomic_write_parquet(path, frame_to_arrow(df))
         return path
 
 
-def _arrow(df: "pandas.DataFrame") -> pa.Table:
-    """Arrow table of ``df``; object columns mixing types become strings."""
+def frame_to_arrow(df: "pandas.DataFrame") -> pa.Table:
+    """Arrow table of ``df`` for the store's Parquet files (catalog, results,
+    summary, comparison): object columns are converted from their Python
+    values, and a column mixing types (e.g. an axis swept over numbers and
+    strings) becomes strings."""
     cols = {}
     for name in df.columns:
         s = df[name]
@@ -284,6 +237,7 @@ def _arrow(df: "pandas.DataFrame") -> pa.Table:
 
 
 def now_iso() -> str:
+    """The current UTC time as ISO 8601 text (``finished_at`` of a run)."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
@@ -295,5 +249,7 @@ __all__ = [
     "atomic_write_json",
     "atomic_write_parquet",
     "canonical_json",
+    "frame_to_arrow",
+    "now_iso",
     "run_key",
 ]

@@ -8,24 +8,17 @@ store, and aggregate.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Union
 
 from .experiment import Experiment, Metric, eval_expr, experiment_from_stored
-from .store import (
-    STORE_SCHEMA,
-    Store,
-    _arrow,
-    atomic_write_json,
-    atomic_write_parquet,
-    canonical_json,
-    now_iso,
-    run_key,
-)
+from .files import atomic_write_json, atomic_write_parquet
+from .store import STORE_SCHEMA, Store, canonical_json, frame_to_arrow, now_iso, run_key
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -45,18 +38,16 @@ def _version() -> str:
 # --------------------------------------------------------------------------
 
 
-# Set by run_experiment while runs execute in this process (--jobs 1): a
-# callback progress(now_s, end_s, events) for obsim.run, showing the
-# simulated-time progress of the current run.
-_RUN_PROGRESS: Optional[Any] = None
-
-
-def execute_run(task: Mapping[str, Any]) -> Dict[str, Any]:
+def execute_run(
+    task: Mapping[str, Any], progress: Optional[Callable[[float, float, int], object]] = None
+) -> Dict[str, Any]:
     """Run one scenario and store it; never raises for a failed run.
 
     ``task``: ``key``, ``scenario`` (dict), ``seed``, ``store`` (directory).
-    Returns the outcome: ``key``, ``status`` (``ok``, ``error``; ``skipped``
-    when the run was already stored), ``error``, ``wall_s``.
+    ``progress``, for a run in this process, is passed to :func:`obsim.run`
+    (the progress bar's simulated-time line). Returns the outcome: ``key``,
+    ``status`` (``ok``, ``error``; ``skipped`` when the run was already
+    stored), ``error``, ``wall_s``.
     """
     from . import run as obsim_run
 
@@ -66,7 +57,7 @@ def execute_run(task: Mapping[str, Any]) -> Dict[str, Any]:
         return {"key": key, "status": "skipped", "error": None, "wall_s": store.run_record(key).get("wall_s")}
     t0 = time.perf_counter()
     try:
-        res = obsim_run(task["scenario"], seed=int(task["seed"]), progress=_RUN_PROGRESS)
+        res = obsim_run(task["scenario"], seed=int(task["seed"]), progress=progress)
     except KeyboardInterrupt:
         raise
     except Exception as e:  # noqa: BLE001 - a failed run is recorded, the sweep goes on
@@ -204,14 +195,15 @@ def run_experiment(
     ex: _Executor = executor if isinstance(executor, _Executor) else make_executor(executor, jobs, scheduler)
     summary.executor = ex.describe()
     bar = _Progress(progress and bool(tasks), console, len(manifest["runs"]), summary.skipped)
-    global _RUN_PROGRESS
     from .executors import InlineExecutor
 
+    task_fn: Callable[[Dict[str, Any]], Dict[str, Any]] = execute_run
     if bar.enabled and isinstance(ex, InlineExecutor):
-        _RUN_PROGRESS = bar.run_progress
+        # Runs execute in this process: show each one's simulated time.
+        task_fn = functools.partial(execute_run, progress=bar.run_progress)
     try:
         with bar:
-            for outcome in ex.run(execute_run, tasks):
+            for outcome in ex.run(task_fn, tasks):
                 runs = by_key[outcome["key"]]
                 status = "ok" if outcome["status"] == "skipped" else outcome["status"]
                 store.append_journal(
@@ -248,7 +240,6 @@ def run_experiment(
         summary.interrupted = True
         raise
     finally:
-        _RUN_PROGRESS = None
         if own:
             ex.close()
         store.write_catalog()
@@ -340,9 +331,9 @@ def compute_metrics(store: Store, key: str, metrics: Mapping[str, Metric]) -> Di
             if df.empty:
                 out[name] = math.nan
                 continue
-            from .experiment import _error
+            from .experiment import ExperimentError
 
-            raise _error(
+            raise ExperimentError.from_errors(
                 [
                     (
                         f"metrics.{name}.column",
@@ -411,14 +402,14 @@ def aggregate(store: Store, exp: Optional[Experiment] = None) -> Dict[str, "pand
     exp = exp or experiment_from_stored(store.experiment_doc())
     res = results_frame(store, exp)
     summ = summarize(res, ["point"] + exp.axes, list(exp.metrics)) if not res.empty else None
-    atomic_write_parquet(store.root / "results.parquet", _arrow(res))
+    atomic_write_parquet(store.root / "results.parquet", frame_to_arrow(res))
     if summ is None:
         import pandas as pd
 
         summ = pd.DataFrame(
             columns=["point"] + exp.axes + ["metric", "n", "mean", "std", "half_width", "ci_low", "ci_high"]
         )
-    atomic_write_parquet(store.root / "summary.parquet", _arrow(summ))
+    atomic_write_parquet(store.root / "summary.parquet", frame_to_arrow(summ))
     return {"results": res, "summary": summ}
 
 

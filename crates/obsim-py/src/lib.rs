@@ -10,9 +10,12 @@
 //! - a run that cannot complete raises [`SimulationError`] (a `RuntimeError`);
 //! - no Rust panic crosses into Python: panics are caught and re-raised as
 //!   `SimulationError`;
-//! - the GIL is released while parsing and simulating.
+//! - the GIL is released while parsing and simulating;
+//! - `TABLES` and `OPTIONAL_TABLES` name the result tables ([`tables`]), the
+//!   one list the Python package derives its table names from.
 
 mod columns;
+mod tables;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -22,7 +25,7 @@ use obsim_core::results::RunResults;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 
 create_exception!(
     obsim,
@@ -155,10 +158,10 @@ fn parse_scenario(py: Python<'_>, text: &str, format: &str) -> PyResult<String> 
 /// Parses, validates and runs a scenario; returns the results as plain
 /// Python objects.
 ///
-/// The result is a dict with keys `meta` (dict), `flows`, `links`, `trace`,
-/// `bursts`, `series`, `traffic` (each a dict mapping column name to a
-/// `NumPy` array or a list, ready for `pyarrow.table`), and `scenario` (the
-/// resolved scenario as JSON text).
+/// The result is a dict with keys `meta` (dict), one key per result table
+/// of [`tables::TABLES`] (each a dict mapping column name to a `NumPy` array
+/// or a list, ready for `pyarrow.table`), and `scenario` (the resolved
+/// scenario as JSON text).
 /// `seed` overrides `simulation.seed`. The GIL is released while parsing,
 /// simulating and converting the results to columns.
 ///
@@ -212,16 +215,7 @@ fn run<'py>(
 /// Run results turned into columns (done without the GIL).
 struct Converted {
     meta: columns::Cell,
-    flows: columns::Columns,
-    links: columns::Columns,
-    trace: columns::Columns,
-    bursts: columns::Columns,
-    series: columns::Columns,
-    nodes: columns::Columns,
-    paths: columns::Columns,
-    burst_lengths: columns::Columns,
-    wavelengths: columns::Columns,
-    traffic: columns::Columns,
+    tables: Vec<(&'static str, columns::Columns)>,
     resolved: String,
 }
 
@@ -229,17 +223,7 @@ impl Converted {
     fn new(results: &RunResults, resolved: String) -> Result<Self, columns::CellError> {
         Ok(Self {
             meta: columns::to_cell(&results.meta)?,
-            flows: columns::rows_to_columns(&results.flows)?,
-            links: columns::rows_to_columns(&results.links)?,
-            // The trace is already column-oriented (a struct of vectors).
-            trace: columns::struct_to_columns(&results.trace)?,
-            bursts: columns::struct_to_columns(&results.bursts)?,
-            series: columns::struct_to_columns(&results.series)?,
-            nodes: columns::rows_to_columns(&results.nodes)?,
-            paths: columns::rows_to_columns(&results.paths)?,
-            burst_lengths: columns::rows_to_columns(&results.burst_lengths)?,
-            wavelengths: columns::rows_to_columns(&results.wavelengths)?,
-            traffic: columns::rows_to_columns(&results.traffic)?,
+            tables: tables::to_columns(results)?,
             resolved,
         })
     }
@@ -248,19 +232,9 @@ impl Converted {
     fn into_py(self, py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
         let out = PyDict::new(py);
         out.set_item("meta", columns::cell_to_py(py, &self.meta)?)?;
-        out.set_item("flows", columns::columns_to_py(py, self.flows)?)?;
-        out.set_item("links", columns::columns_to_py(py, self.links)?)?;
-        out.set_item("trace", columns::columns_to_py(py, self.trace)?)?;
-        out.set_item("bursts", columns::columns_to_py(py, self.bursts)?)?;
-        out.set_item("series", columns::columns_to_py(py, self.series)?)?;
-        out.set_item("nodes", columns::columns_to_py(py, self.nodes)?)?;
-        out.set_item("paths", columns::columns_to_py(py, self.paths)?)?;
-        out.set_item(
-            "burst_lengths",
-            columns::columns_to_py(py, self.burst_lengths)?,
-        )?;
-        out.set_item("wavelengths", columns::columns_to_py(py, self.wavelengths)?)?;
-        out.set_item("traffic", columns::columns_to_py(py, self.traffic)?)?;
+        for (name, cols) in self.tables {
+            out.set_item(name, columns::columns_to_py(py, cols)?)?;
+        }
         out.set_item("scenario", self.resolved)?;
         Ok(out)
     }
@@ -288,6 +262,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", obsim_core::VERSION)?;
     m.add("ConfigError", py.get_type::<ConfigError>())?;
     m.add("SimulationError", py.get_type::<SimulationError>())?;
+    m.add("TABLES", PyTuple::new(py, tables::names())?)?;
+    m.add("OPTIONAL_TABLES", PyTuple::new(py, tables::optional_names())?)?;
     m.add_function(wrap_pyfunction!(parse_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(core_version, m)?)?;

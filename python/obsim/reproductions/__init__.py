@@ -155,8 +155,9 @@ class Reproduction:
         the reproduction's own figures and ``reproduction.json`` there (read
         by ``obsim report``). An analytic reproduction runs nothing: its
         summary counts zero runs."""
+        from ..files import atomic_write_json, atomic_write_parquet
         from ..plots import save
-        from ..store import Store, _arrow, atomic_write_json, atomic_write_parquet
+        from ..store import Store, frame_to_arrow
         from ..sweep import SweepSummary, results_frame, run_experiment
 
         if self.experiment is None:
@@ -170,7 +171,7 @@ class Reproduction:
             )
             table = self.compare(results_frame(Store(out), exp), exp)
         root = Path(out)
-        atomic_write_parquet(root / "comparison.parquet", _arrow(table))
+        atomic_write_parquet(root / "comparison.parquet", frame_to_arrow(table))
         figures = []
         for stem, fig, caption in self.figures() if self.figures is not None else []:
             png = save(fig, root / "figures" / stem)[0]

@@ -16,12 +16,11 @@ peak of each curve of Figs. 3-8) and stated so in the report. The rows
 from __future__ import annotations
 
 import math
-
 from typing import TYPE_CHECKING, Any, Dict
 
 from ..stats import mean_ci
+from ..topologies import gurel_access
 from . import Reproduction, claim_row, paper_row
-from ._scenarios import gurel_access
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas

@@ -16,8 +16,8 @@ import math
 from typing import TYPE_CHECKING, Any, Dict, List
 
 from ..stats import mean_ci
+from ..topologies import gurel_access
 from . import Reproduction
-from ._scenarios import gurel_access
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas

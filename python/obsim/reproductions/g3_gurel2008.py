@@ -1,7 +1,7 @@
 """G3: gurel2008 Fig. 11, burst loss vs burst length per egress on the chain.
 
 Gürel and Karasan 2008 §4 (Fig. 10 topology, built as
-:func:`._scenarios.gurel_chain`, scenarios/gurel2008_chain.toml): 20 FTP
+:func:`obsim.topologies.gurel_chain`, scenarios/gurel2008_chain.toml): 20 FTP
 Reno flows, 4 per egress, over a chain of optical nodes with LAUC-VF and a
 Poisson background burst generator; M = 1 burstifier per egress, T = 10 ms,
 Δ = 50 µs. The TCP bursts are binned by packets (10 bins of 6, 1-60).
@@ -26,8 +26,8 @@ import math
 from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 
 from ..stats import mean_ci
+from ..topologies import gurel_chain
 from . import Reproduction
-from ._scenarios import gurel_chain
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas

@@ -1,7 +1,7 @@
 """G4: gurel2008 Tables 2-3 and Figs. 12-13, gain of M = 2 and M = 4
 burstifiers per egress over M = 1 on the chain, per destination group.
 
-Gürel and Karasan 2008 §4.1: the chain of G3 (:func:`._scenarios.gurel_chain`),
+Gürel and Karasan 2008 §4.1: the chain of G3 (:func:`obsim.topologies.gurel_chain`),
 20 FTP flows, 4 per egress, Reno (Table 2) and SACK (Table 3), Δ in {50, 100,
 200, 500} µs, M in {1, 2, 4} (M = 4: one burstifier per flow). The tables give
 "the performance improvement in the maximum average goodputs": for each M the
@@ -20,8 +20,8 @@ import math
 from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 
 from ..stats import mean_ci
+from ..topologies import gurel_chain
 from . import Reproduction, paper_row
-from ._scenarios import gurel_chain
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas

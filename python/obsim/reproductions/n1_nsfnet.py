@@ -1,7 +1,7 @@
 """N1: burst loss vs offered load on NSFNET under full, partial and no
 wavelength conversion (the optical core of gonzalez2009 §4 / ramantas2007 §3).
 
-NSFNET as :func:`._scenarios.nsfnet` builds it (scenarios/nsfnet.toml): the
+NSFNET as :func:`obsim.topologies.nsfnet` builds it (scenarios/nsfnet.toml): the
 14-node, 21-link graph, 8 edge and 6 core nodes, W = 2
 wavelengths of 10 Gbit/s (gonzalez2009 S3), LAUC-VF, Δ = 10 µs, Poisson
 background bursts from every edge to every other edge (exponential, mean
@@ -24,8 +24,8 @@ import math
 from typing import TYPE_CHECKING, Any, Dict, List
 
 from ..stats import mean_ci
+from ..topologies import NSFNET_EDGE_SITES, nsfnet, nsfnet_interarrival
 from . import Reproduction
-from ._scenarios import NSFNET_EDGE_SITES, nsfnet, nsfnet_interarrival
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas

@@ -23,8 +23,8 @@ import math
 from typing import TYPE_CHECKING, Any, Dict, List
 
 from ..stats import mean_ci
+from ..topologies import per_flow_access, per_flow_access_flows, per_flow_access_links, shared_access
 from . import Reproduction, claim_row
-from ._scenarios import per_flow_access, per_flow_access_flows, per_flow_access_links, shared_access
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas

@@ -18,8 +18,8 @@ import json
 from typing import TYPE_CHECKING, Any, Dict, List
 
 from ..stats import mean_ci
+from ..topologies import per_flow_access, shared_access
 from . import Reproduction, claim_row
-from ._scenarios import per_flow_access, shared_access
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Dict, List
 
 from ..analysis.erlang import erlang_b
 from ..stats import mean_ci
+from ..topologies import nsfnet_interarrival, single_link
 from . import Reproduction
-from ._scenarios import nsfnet_interarrival, single_link
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas

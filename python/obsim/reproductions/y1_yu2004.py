@@ -18,8 +18,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Dict, List
 
+from ..topologies import obs_path
 from . import Reproduction, claim_row
-from ._scenarios import obs_path
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas

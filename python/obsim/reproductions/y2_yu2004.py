@@ -14,8 +14,8 @@ import math
 from typing import TYPE_CHECKING, Any, Dict, List
 
 from ..stats import mean_ci
+from ..topologies import obs_path
 from . import Reproduction, paper_row
-from ._scenarios import obs_path
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 
 from ..analysis import yu2004 as yu2004_model
 from ..stats import mean_ci
+from ..topologies import obs_path
 from . import Reproduction, paper_row
-from ._scenarios import obs_path
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas

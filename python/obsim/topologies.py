@@ -1,6 +1,11 @@
-"""Scenario builders shared by the reproductions (the same topologies as the
-files in ``scenarios/``, built as dicts so that an installed package does not
-need the repository)."""
+"""The topologies of obsim's scenarios, built as dicts: the reproductions'
+experiments start from them, and ``scripts/core_scenarios.py`` writes the
+shipped ``scenarios/*.toml`` files they describe from them (so an installed
+package does not need the repository, and each topology is written once).
+
+>>> from obsim import topologies
+>>> obsim.run(topologies.gurel_chain(), seed=1)
+"""
 
 from __future__ import annotations
 

@@ -1,0 +1,106 @@
+"""How obsim writes files: atomically, and JSON always the same way.
+
+Every JSON file obsim writes (``meta.json``, ``timing.json``, ``run.json``,
+``experiment.json``, ``manifest.json``, ``reproduction.json``) goes through
+:func:`atomic_write_json`, so they share one format: two-space indent, UTF-8
+text (``ensure_ascii=False``), non-finite floats written as ``null``, and a
+trailing newline. The journal ``catalog.jsonl`` is appended line by line in
+the format of :func:`json_line`.
+
+A file is written atomically: to a temporary file in the same directory,
+flushed to disk, then moved over the target with one ``os.replace``; a reader
+(or a run killed half-way) sees the old file or the new one, never a part.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import uuid
+from pathlib import Path
+from typing import Any, Mapping
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` with non-finite floats (not valid JSON) replaced by ``None``
+    and mapping keys made strings, recursively."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def json_text(obj: Any) -> str:
+    """The text of a JSON file obsim writes: indented by two, UTF-8 kept
+    as is, ``null`` for non-finite floats, one trailing newline."""
+    return json.dumps(jsonable(obj), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def json_line(obj: Any) -> str:
+    """One line of a JSON-lines journal: compact, keys sorted, newline-ended."""
+    return json.dumps(jsonable(obj), ensure_ascii=False, allow_nan=False, sort_keys=True) + "\n"
+
+
+def _temporary(path: Path) -> Path:
+    """A fresh name next to ``path`` (same directory, so ``os.replace`` is
+    atomic), unique across processes and threads."""
+    return path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+
+
+def fsync_dir(path: Path) -> None:
+    """Flush a directory's entries to disk (a no-op where unsupported)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # pragma: no cover - e.g. Windows
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a temporary file and ``os.replace``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = _temporary(path)
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def atomic_write_json(path: Path, obj: Any) -> None:
+    """Write ``obj`` as a JSON file (the format of :func:`json_text`),
+    atomically: the one JSON writer of obsim."""
+    atomic_write_bytes(path, json_text(obj).encode("utf-8"))
+
+
+def atomic_write_parquet(path: Path, table: pa.Table) -> None:
+    """Write ``table`` as zstd-compressed Parquet, atomically."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = _temporary(path)
+    pq.write_table(table, tmp, compression="zstd")
+    with open(tmp, "rb") as f:
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+__all__ = [
+    "atomic_write_bytes",
+    "atomic_write_json",
+    "atomic_write_parquet",
+    "fsync_dir",
+    "json_line",
+    "json_text",
+    "jsonable",
+]
