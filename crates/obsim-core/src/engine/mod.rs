@@ -3,6 +3,7 @@
 pub mod event;
 pub mod queue;
 pub mod sim;
+pub mod timer;
 #[cfg(test)]
 mod tests;
 

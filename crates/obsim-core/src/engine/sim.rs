@@ -17,6 +17,7 @@ mod udp;
 use crate::config::scenario::{AppSpec, NodeKind, Scenario};
 use crate::engine::event::Event;
 use crate::engine::queue::EventQueue;
+use crate::engine::timer::LazyTimer;
 use crate::engine::{Control, Progress, RunOptions, SimError, PROGRESS_EVERY};
 use crate::ids::{FlowId, LinkId, NodeId};
 use crate::metrics::aggregate::{FlowSample, Sampler};
@@ -37,10 +38,10 @@ struct FlowState {
     dst: NodeId,
     header: u32,
     start: SimTime,
-    /// Time of the pending `SenderTimer` event, if any.
-    sender_timer: Option<SimTime>,
-    /// Time of the pending `ReceiverTimer` event, if any.
-    receiver_timer: Option<SimTime>,
+    /// The retransmission timer's pending `SenderTimer` event.
+    sender_timer: LazyTimer,
+    /// The delayed-ACK timer's pending `ReceiverTimer` event.
+    receiver_timer: LazyTimer,
     delivered_bytes_at_warmup: u64,
     data_dropped: u64,
     completed: Option<SimTime>,
@@ -226,8 +227,8 @@ impl<'s> Simulation<'s> {
                 dst: f.dst,
                 header: f.tcp.header,
                 start: bulk::start_time(f.start, seed, f.id),
-                sender_timer: None,
-                receiver_timer: None,
+                sender_timer: LazyTimer::default(),
+                receiver_timer: LazyTimer::default(),
                 delivered_bytes_at_warmup: 0,
                 data_dropped: 0,
                 completed: None,
@@ -436,10 +437,8 @@ impl<'s> Simulation<'s> {
             }
         }
         if let Some(d) = fl.sender.rto_deadline() {
-            if fl.sender_timer.is_none_or(|t| d < t) {
-                self.queue.push(d, Event::SenderTimer(f));
-                fl.sender_timer = Some(d);
-            }
+            fl.sender_timer
+                .arm(&mut self.queue, d, Event::SenderTimer(f));
         }
         if fl.finite && fl.completed.is_none() && fl.sender.is_complete() {
             fl.completed = Some(self.now);
@@ -459,10 +458,9 @@ impl<'s> Simulation<'s> {
 
     fn on_sender_timer(&mut self, f: FlowId) {
         let fl = &mut self.flows[f.index()];
-        if fl.sender_timer != Some(self.now) {
+        if !fl.sender_timer.fire(self.now) {
             return; // superseded by an earlier deadline
         }
-        fl.sender_timer = None;
         match fl.sender.rto_deadline() {
             Some(d) if d <= self.now => {
                 let una = fl.sender.snd_una();
@@ -474,10 +472,9 @@ impl<'s> Simulation<'s> {
                 }
                 self.pump_sender(f);
             }
-            Some(d) => {
-                self.queue.push(d, Event::SenderTimer(f));
-                fl.sender_timer = Some(d);
-            }
+            Some(d) => fl
+                .sender_timer
+                .arm(&mut self.queue, d, Event::SenderTimer(f)),
             None => {}
         }
     }
@@ -485,10 +482,8 @@ impl<'s> Simulation<'s> {
     fn sync_receiver_timer(&mut self, f: FlowId) {
         let fl = &mut self.flows[f.index()];
         if let Some(d) = fl.receiver.delack_deadline() {
-            if fl.receiver_timer.is_none_or(|t| d < t) {
-                self.queue.push(d, Event::ReceiverTimer(f));
-                fl.receiver_timer = Some(d);
-            }
+            fl.receiver_timer
+                .arm(&mut self.queue, d, Event::ReceiverTimer(f));
         }
     }
 
@@ -508,10 +503,9 @@ impl<'s> Simulation<'s> {
 
     fn on_receiver_timer(&mut self, f: FlowId) {
         let fl = &mut self.flows[f.index()];
-        if fl.receiver_timer != Some(self.now) {
+        if !fl.receiver_timer.fire(self.now) {
             return;
         }
-        fl.receiver_timer = None;
         match fl.receiver.delack_deadline() {
             Some(d) if d <= self.now => {
                 if let Some(ack) = fl.receiver.on_delack_timeout(self.now) {

@@ -8,6 +8,7 @@ use super::Simulation;
 use super::{SIG_EGRESS, SIG_INGRESS, SIG_NAK};
 use crate::config::scenario::{AckHandling, NodeKind};
 use crate::engine::event::Event;
+use crate::engine::timer::LazyTimer;
 use crate::ids::{FlowId, NodeId};
 use crate::metrics::aggregate::{BinCounter, Moments};
 use crate::net::{Packet, Payload};
@@ -22,8 +23,8 @@ use crate::time::{SimDuration, SimTime};
 pub(super) struct EdgeState {
     pub(super) assembler: Assembler,
     acks: AckHandling,
-    /// Time of the pending `AssemblyTimer` event, if any.
-    timer_at: Option<SimTime>,
+    /// The pending `AssemblyTimer` event.
+    timer: LazyTimer,
     /// Egress edge towards each destination node (`u32::MAX` = not yet known).
     egress_of: Vec<u32>,
     header: u32,
@@ -133,7 +134,7 @@ impl Obs {
                         assembler: Assembler::new(&e.assembly, me, &others, rng),
                         acks: e.acks,
                         extra_offset: e.extra_offset,
-                        timer_at: None,
+                        timer: LazyTimer::default(),
                         egress_of: vec![u32::MAX; n],
                         header: e.assembly.header_bytes,
                         guard: e.assembly.guard,
@@ -213,16 +214,11 @@ impl Simulation<'_> {
             return NodeId(known);
         }
         let mut n = ingress;
-        let mut hops = 0;
-        while let Some(ch) = self.net.routes.next_hop(n, dst) {
-            if self.core.ports[ch.index()].is_none() || hops > self.net.channels.len() {
+        for hop in self.net.routes.walk(ingress, dst) {
+            if self.core.ports[hop.ch.index()].is_none() {
                 break;
             }
-            n = self.net.channels[ch.index()].to;
-            hops += 1;
-            if n == dst {
-                break;
-            }
+            n = hop.to;
         }
         if let Some(e) = self.obs.edges[ingress.index()].as_mut() {
             e.egress_of[dst.index()] = n.0;
@@ -234,13 +230,12 @@ impl Simulation<'_> {
     fn launch(&mut self, node: NodeId, closed: &mut Vec<Burst>) {
         let (header, guard, extra) = {
             let e = self.obs.edges[node.index()].as_ref().expect("edge");
-            (u64::from(e.header), e.guard, e.extra_offset)
+            (e.header, e.guard, e.extra_offset)
         };
         for burst in closed.drain(..) {
             self.count_burst(&burst);
             self.signal_burst(node, &burst, SignalKind::IngressAck);
-            let wire_bytes = burst.payload_bytes + burst.padding_bytes + header;
-            self.launch_burst(node, burst, wire_bytes, guard, extra, false);
+            self.launch_burst(node, burst, header, guard, extra, false);
         }
     }
 
@@ -360,20 +355,16 @@ impl Simulation<'_> {
     fn sync_assembly_timer(&mut self, node: NodeId) {
         let e = self.obs.edges[node.index()].as_mut().expect("edge");
         if let Some(d) = e.assembler.next_deadline() {
-            if e.timer_at.is_none_or(|t| d < t) {
-                self.queue.push(d, Event::AssemblyTimer(node));
-                e.timer_at = Some(d);
-            }
+            e.timer.arm(&mut self.queue, d, Event::AssemblyTimer(node));
         }
     }
 
     /// The assembly timer event of edge `node`.
     pub(super) fn on_assembly_timer(&mut self, node: NodeId) {
         let e = self.obs.edges[node.index()].as_mut().expect("edge");
-        if e.timer_at != Some(self.now) {
+        if !e.timer.fire(self.now) {
             return; // superseded by an earlier deadline
         }
-        e.timer_at = None;
         let mut closed = std::mem::take(&mut self.obs.closed);
         e.assembler.on_timer(self.now, &mut closed);
         self.launch(node, &mut closed);

@@ -126,7 +126,8 @@ pub(super) struct PathInfo {
 /// A burst in the network and where it is.
 pub(super) struct BurstSlot {
     pub(super) burst: Burst,
-    wire_bytes: u64,
+    /// Burst header bytes on the wire (`Burst::wire_bytes`).
+    header: u32,
     guard: SimDuration,
     /// The link the burst is crossing (towards the node that processes its
     /// BCP next, or its egress).
@@ -337,9 +338,8 @@ impl Simulation<'_> {
         let node_name = |n: NodeId| sc.nodes[n.index()].name.clone();
         for (i, f) in sc.flows.iter().enumerate() {
             let mut n = f.src;
-            let mut hops = 0;
-            while let Some(ch) = self.net.routes.next_hop(n, f.dst) {
-                if self.core.ports[ch.index()].is_some() {
+            for hop in self.net.routes.walk(f.src, f.dst) {
+                if self.core.ports[hop.ch.index()].is_some() {
                     if self.obs.edges[n.index()].is_none() {
                         return Err(SimError::Unroutable {
                             path: format!("flows[{i}]"),
@@ -351,11 +351,7 @@ impl Simulation<'_> {
                     }
                     break;
                 }
-                n = self.net.channels[ch.index()].to;
-                hops += 1;
-                if n == f.dst || hops > self.net.channels.len() {
-                    break;
-                }
+                n = hop.to;
             }
         }
         for gi in 0..self.core.generators.len() {
@@ -417,19 +413,11 @@ impl Simulation<'_> {
             .routes
             .next_hop(ingress, egress)
             .expect("a burst's egress is routable");
-        let mut n = ingress;
         let mut hops = 0;
         let mut offset = SimDuration::ZERO;
-        while n != egress {
-            let Some(ch) = self.net.routes.next_hop(n, egress) else {
-                break;
-            };
-            n = self.net.channels[ch.index()].to;
-            offset += self.core.switches[n.index()].processing;
+        for hop in self.net.routes.walk(ingress, egress) {
+            offset += self.core.switches[hop.to.index()].processing;
             hops += 1;
-            if hops as usize > self.net.channels.len() {
-                break;
-            }
         }
         let i = self.core.paths.len() as u32;
         self.core.paths.push(PathInfo {
@@ -451,11 +439,12 @@ impl Simulation<'_> {
         &mut self,
         node: NodeId,
         burst: Burst,
-        wire_bytes: u64,
+        header: u32,
         guard: SimDuration,
         extra_offset: SimDuration,
         background: bool,
     ) {
+        let wire_bytes = burst.wire_bytes(header);
         let path = self.path_index(node, burst.egress);
         let (ch, offset) = {
             let p = &self.core.paths[path as usize];
@@ -476,12 +465,11 @@ impl Simulation<'_> {
                 p.by_len[b].0 += 1;
             }
         }
-        let tx =
-            SimDuration::transmission(wire_bytes, self.net.channels[ch.index()].rate_bps) + guard;
+        let tx = burst.transmission_time(self.net.channels[ch.index()].rate_bps, header, guard);
         let earliest = self.now + offset;
         let mut slot = BurstSlot {
             burst,
-            wire_bytes,
+            header,
             guard,
             ch,
             head: earliest,
@@ -522,7 +510,8 @@ impl Simulation<'_> {
         self.core.bcps[ch.index()] += 1;
         let slot = self.obs.slab[i as usize].as_mut().expect("live burst");
         c.stats.bursts += 1;
-        c.stats.bytes += slot.wire_bytes;
+        let wire_bytes = slot.burst.wire_bytes(slot.header);
+        c.stats.bytes += wire_bytes;
         let head = start + delay;
         let tail = head + tx;
         slot.ch = ch;
@@ -530,7 +519,7 @@ impl Simulation<'_> {
         if let Some(b) = self.obs.bins[ch.index()].as_mut() {
             // Counted when the burst reaches the far end ("bytes received by
             // the first core router", gonzalez2009 §4).
-            b.add(tail, slot.wire_bytes);
+            b.add(tail, wire_bytes);
         }
         let lost = self.obs.burst_loss[ch.index()]
             .as_mut()
@@ -566,22 +555,15 @@ impl Simulation<'_> {
     /// The BCP of burst `i` has been processed at the node it is heading
     /// for: reserve the next link or drop the burst there.
     pub(super) fn on_bcp(&mut self, i: u32) {
-        let (node, egress, head, wire, guard, w) = {
-            let s = self.obs.slab[i as usize].as_ref().expect("live burst");
-            (
-                self.net.channels[s.ch.index()].to,
-                s.burst.egress,
-                s.head,
-                s.wire_bytes,
-                s.guard,
-                s.wavelength,
-            )
-        };
-        let Some(next) = self.net.routes.next_hop(node, egress) else {
+        let s = self.obs.slab[i as usize].as_ref().expect("live burst");
+        let (node, head, w) = (self.net.channels[s.ch.index()].to, s.head, s.wavelength);
+        let Some(next) = self.net.routes.next_hop(node, s.burst.egress) else {
             debug_assert!(false, "no route for a burst");
             return;
         };
-        let tx = SimDuration::transmission(wire, self.net.channels[next.index()].rate_bps) + guard;
+        let tx = s
+            .burst
+            .transmission_time(self.net.channels[next.index()].rate_bps, s.header, s.guard);
         let (start, end) = (head, head + tx);
         let sw = &mut self.core.switches[node.index()];
         sw.bcps += 1;
@@ -742,7 +724,7 @@ impl Simulation<'_> {
             payload_bytes: bytes,
             ..Burst::default()
         };
-        self.launch_burst(node, burst, bytes, SimDuration::ZERO, extra, true);
+        self.launch_burst(node, burst, 0, SimDuration::ZERO, extra, true);
         let gap = self.next_gap(g);
         self.schedule_generator(g, self.now + gap);
     }

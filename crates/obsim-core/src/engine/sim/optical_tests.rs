@@ -33,7 +33,7 @@ fn launch(sim: &mut Simulation<'_>, a: u32, e: u32, bytes: u64, extra: SimDurati
     sim.launch_burst(
         NodeId(a),
         burst(a, e, bytes),
-        bytes,
+        0,
         SimDuration::ZERO,
         extra,
         true,
