@@ -52,7 +52,7 @@ impl RoutingTable {
             let mut best: Vec<Option<(u64, u32, u32, LinkId)>> = vec![None; n];
             let mut heap = BinaryHeap::new();
             for &(v, l) in &out[src] {
-                let w = cost(metric, &channels[l.index()]);
+                let w = cost(metric, channels[l.index()]);
                 let cand = (w, 1, v as u32, l);
                 if best[v].is_none_or(|b| (cand.0, cand.1, cand.2) < (b.0, b.1, b.2)) {
                     best[v] = Some(cand);
@@ -68,7 +68,7 @@ impl RoutingTable {
                     if v == src {
                         continue;
                     }
-                    let cand = (c + cost(metric, &channels[l.index()]), h + 1, fh, bu.3);
+                    let cand = (c + cost(metric, channels[l.index()]), h + 1, fh, bu.3);
                     if best[v].is_none_or(|b| (cand.0, cand.1, cand.2) < (b.0, b.1, b.2)) {
                         best[v] = Some(cand);
                         heap.push(Reverse((cand.0, cand.1, cand.2, v)));
@@ -181,8 +181,14 @@ mod tests {
         assert_eq!(
             hops,
             vec![
-                Hop { ch: LinkId(0), to: NodeId(1) },
-                Hop { ch: LinkId(2), to: NodeId(2) }
+                Hop {
+                    ch: LinkId(0),
+                    to: NodeId(1)
+                },
+                Hop {
+                    ch: LinkId(2),
+                    to: NodeId(2)
+                }
             ]
         );
         assert_eq!(rt.walk(NodeId(2), NodeId(2)).count(), 0);

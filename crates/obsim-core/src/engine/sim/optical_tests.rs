@@ -131,9 +131,9 @@ fn jet_offset_shrinks_hop_by_hop_and_the_burst_cuts_through() {
             ),
         ]
     );
-    assert_eq!(sim.core.switches[1].bcps, 1);
-    assert_eq!(sim.core.switches[2].bcps, 1);
-    let p = &sim.core.paths[0];
+    assert_eq!(sim.obs.switches[1].counters.bcps, 1);
+    assert_eq!(sim.obs.switches[2].counters.bcps, 1);
+    let p = sim.obs.paths.jet(0);
     assert_eq!((p.hops, p.offset), (3, us(170)));
 }
 
@@ -166,7 +166,7 @@ fn contend(text: &str, extra: &[u64]) -> (u64, u64, usize) {
         .iter()
         .filter(|(_, e)| *e == "arrive")
         .count();
-    let c = &sim.core.switches[0];
+    let c = &sim.obs.switches[0].counters;
     (c.dropped, c.conversions, arrived)
 }
 
@@ -259,7 +259,7 @@ fn edge_queue_serialises_bursts_without_loss_and_none_drops_them() {
             .count(),
         1
     );
-    assert_eq!(sim.core.switches[2].dropped, 1);
+    assert_eq!(sim.obs.switches[2].counters.dropped, 1);
 }
 
 /// Poisson bursts with exponential lengths (mean 1 ms) offered to a
@@ -516,5 +516,5 @@ fn a_finite_edge_queue_drops_bursts_that_would_wait_too_long() {
         .filter(|(_, e)| *e == "arrive")
         .count();
     assert_eq!(arrived, 2);
-    assert_eq!(sim.core.switches[2].dropped, 1);
+    assert_eq!(sim.obs.switches[2].counters.dropped, 1);
 }
