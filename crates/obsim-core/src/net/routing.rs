@@ -130,13 +130,18 @@ mod tests {
         ]
     }
 
-    #[test]
-    fn hops_versus_delay() {
-        // 0-1-2 with 10 ms hops, and 0-2 direct with 50 ms.
+    /// 0-1-2 with 10 ms hops, and 0-2 direct with 50 ms.
+    fn triangle() -> Vec<Channel> {
         let mut ch = Vec::new();
         ch.extend(link(0, 1, 10));
         ch.extend(link(1, 2, 10));
         ch.extend(link(0, 2, 50));
+        ch
+    }
+
+    #[test]
+    fn hops_versus_delay() {
+        let ch = triangle();
         let transit = vec![true; 3];
         let hops = RoutingTable::shortest_paths(3, &ch, &transit, Routing::Hops);
         assert_eq!(hops.next_hop(NodeId(0), NodeId(2)), Some(LinkId(4)));
@@ -170,12 +175,8 @@ mod tests {
 
     #[test]
     fn walk_lists_the_hops_to_the_destination() {
-        // 0-1-2 with 10 ms hops, and 0-2 direct with 50 ms: by delay the
-        // route 0 -> 2 crosses node 1.
-        let mut ch = Vec::new();
-        ch.extend(link(0, 1, 10));
-        ch.extend(link(1, 2, 10));
-        ch.extend(link(0, 2, 50));
+        // By delay the route 0 -> 2 crosses node 1.
+        let ch = triangle();
         let rt = RoutingTable::shortest_paths(3, &ch, &[true; 3], Routing::Delay);
         let hops: Vec<Hop> = rt.walk(NodeId(0), NodeId(2)).collect();
         assert_eq!(

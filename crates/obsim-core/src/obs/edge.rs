@@ -215,9 +215,8 @@ impl BurstCounts {
 mod tests {
     use super::*;
     use crate::ids::FlowId;
+    use crate::net::packet::test_data as data;
     use crate::net::{Datagram, Packet};
-    use crate::tcp::Segment;
-    use crate::time::SimTime;
 
     fn pkt(flow: u32, payload: Payload) -> Packet {
         Packet {
@@ -227,18 +226,6 @@ mod tests {
             bytes: 1040,
             payload,
         }
-    }
-
-    fn data(flow: u32, seq: u64) -> Packet {
-        pkt(
-            flow,
-            Payload::Data(Segment {
-                seq,
-                len: 1000,
-                retransmit: false,
-                sent_at: SimTime::ZERO,
-            }),
-        )
     }
 
     fn burst(packets: Vec<Packet>) -> Burst {

@@ -175,8 +175,8 @@ impl SignalAggregator {
 mod tests {
     use super::*;
     use crate::config::scenario::{Buffer, Routing};
-    use crate::net::{Channel, Packet, Payload};
-    use crate::tcp::Segment;
+    use crate::net::packet::test_data as data;
+    use crate::net::Channel;
 
     fn us(n: u64) -> SimDuration {
         SimDuration::from_micros(n)
@@ -249,21 +249,6 @@ mod tests {
             optical_egress(&rt, NodeId(0), NodeId(4), |_| false),
             NodeId(0)
         );
-    }
-
-    fn data(flow: u32, seq: u64) -> Packet {
-        Packet {
-            flow: FlowId(flow),
-            src: NodeId(0),
-            dst: NodeId(1),
-            bytes: 1040,
-            payload: Payload::Data(Segment {
-                seq,
-                len: 1000,
-                retransmit: false,
-                sent_at: SimTime::ZERO,
-            }),
-        }
     }
 
     #[test]

@@ -295,39 +295,32 @@ mod tests {
 
     #[test]
     fn partial_conversion_needs_a_free_converter_and_holds_it() {
+        // (incoming wavelength, start, end in µs) -> (reserved, conversions
+        // so far), Horizon scheduling, wavelength 0 busy over [0, 100) µs.
+        let steps = [
+            // Converts 0 -> 1 and holds the only converter until 20 µs.
+            ((0, 10, 20), (Some(1), 1)),
+            // The converter is busy at 15 µs: only wavelength 0, taken.
+            ((0, 15, 30), (None, 1)),
+            // Free again at 20 µs: 0 -> 1 (latest horizon, 20 µs).
+            ((0, 20, 30), (Some(1), 2)),
+            // Staying on a free wavelength needs no converter (busy until
+            // 30 µs) and counts no conversion.
+            ((2, 25, 40), (Some(2), 2)),
+        ];
         for sharing in [ConverterSharing::Node, ConverterSharing::Port] {
             let sw = spec(Conversion::Partial, 1, sharing);
             let mut port = OpticalPort::new(&sw, 3, None, None);
             port.schedule.commit(0, t(0), None, t(0), t(100));
             let mut s = Switch::new(NodeKind::Core, &sw);
-            // Converts 0 -> 1 and holds the converter until 20 µs.
-            assert_eq!(
-                s.on_bcp(Some(&mut port), t(0), 0, t(10), t(20)),
-                Some(1),
-                "{sharing:?}"
-            );
-            assert_eq!(s.counters.conversions, 1);
-            // The only converter is busy at 15 µs: wavelength 0 is taken.
-            assert_eq!(
-                s.on_bcp(Some(&mut port), t(0), 0, t(15), t(30)),
-                None,
-                "{sharing:?}"
-            );
-            // Free again at 20 µs: 0 -> 1 (Horizon: latest horizon, 20 µs).
-            assert_eq!(
-                s.on_bcp(Some(&mut port), t(0), 0, t(20), t(30)),
-                Some(1),
-                "{sharing:?}"
-            );
-            assert_eq!(s.counters.conversions, 2);
-            // Staying on a free wavelength needs no converter (busy until
-            // 30 µs) and counts no conversion.
-            assert_eq!(
-                s.on_bcp(Some(&mut port), t(0), 2, t(25), t(40)),
-                Some(2),
-                "{sharing:?}"
-            );
-            assert_eq!(s.counters.conversions, 2);
+            for ((w, start, end), want) in steps {
+                let got = s.on_bcp(Some(&mut port), t(0), w, t(start), t(end));
+                assert_eq!(
+                    (got, s.counters.conversions),
+                    want,
+                    "{sharing:?} at {start}"
+                );
+            }
         }
     }
 

@@ -50,57 +50,64 @@ mod tests {
         SimDuration::from_micros(n)
     }
 
+    /// A port of `w` wavelengths where wavelength `k` is busy until
+    /// `busy[k]` µs.
+    fn port(w: u16, busy: &[u64]) -> PortSchedule {
+        let mut p = PortSchedule::new(w, false);
+        for (k, &until) in busy.iter().enumerate() {
+            if until > 0 {
+                p.commit(k as u16, t(0), None, t(0), t(until));
+            }
+        }
+        p
+    }
+
+    /// Queues bursts of `tx` µs that may start at `earliest` µs, one after
+    /// another, with at most `max_wait` µs of waiting; returns (wavelength,
+    /// start in µs) of each.
+    fn queue(
+        p: &mut PortSchedule,
+        earliest: u64,
+        tx: u64,
+        max_wait: Option<u64>,
+        n: usize,
+    ) -> Vec<Option<(u16, u64)>> {
+        (0..n)
+            .map(|_| {
+                queue_reserve(p, t(0), t(earliest), us(tx), max_wait.map(us))
+                    .map(|(w, s)| (w, (s - SimTime::ZERO).as_nanos() / 1000))
+            })
+            .collect()
+    }
+
     #[test]
     fn a_free_wavelength_is_taken_at_once_the_latest_freed_first() {
-        let mut p = PortSchedule::new(3, false);
-        // Wavelength 1 frees at 40 µs, 2 at 20 µs, 0 never used.
+        assert_eq!(queue(&mut port(3, &[]), 0, 40, None, 1), [Some((0, 0))]);
+        // Wavelength 1 frees at 40 µs, 2 at 20 µs: at 50 µs all three are
+        // free and LAUC takes the one free latest (1).
         assert_eq!(
-            queue_reserve(&mut p, t(0), t(0), us(40), None),
-            Some((0, t(0)))
-        );
-        let mut p = PortSchedule::new(3, false);
-        p.commit(1, t(0), None, t(0), t(40));
-        p.commit(2, t(0), None, t(0), t(20));
-        // At 50 µs all three are free: LAUC takes the one free latest (1).
-        assert_eq!(
-            queue_reserve(&mut p, t(0), t(50), us(10), None),
-            Some((1, t(50)))
+            queue(&mut port(3, &[0, 40, 20]), 50, 10, None, 1),
+            [Some((1, 50))]
         );
     }
 
     #[test]
     fn a_busy_port_queues_on_the_wavelength_that_frees_first() {
-        let mut p = PortSchedule::new(2, false);
-        p.commit(0, t(0), None, t(0), t(100));
-        p.commit(1, t(0), None, t(0), t(70));
-        // Nothing free at 10 µs: wait for wavelength 1 (free at 70 µs).
+        // Nothing free at 10 µs: wavelength 1 (free at 70 µs), then 0 at
+        // 100 µs, then 1 again at 170 µs.
         assert_eq!(
-            queue_reserve(&mut p, t(0), t(10), us(100), None),
-            Some((1, t(70)))
-        );
-        // Next: wavelength 0 at 100 µs, then 1 again at 170 µs.
-        assert_eq!(
-            queue_reserve(&mut p, t(0), t(10), us(100), None),
-            Some((0, t(100)))
-        );
-        assert_eq!(
-            queue_reserve(&mut p, t(0), t(10), us(100), None),
-            Some((1, t(170)))
+            queue(&mut port(2, &[100, 70]), 10, 100, None, 3),
+            [Some((1, 70)), Some((0, 100)), Some((1, 170))]
         );
     }
 
     #[test]
     fn a_finite_queue_drops_what_would_wait_too_long() {
-        let mut p = PortSchedule::new(1, false);
-        p.commit(0, t(0), None, t(0), t(100));
-        // Would start at 100 µs, 100 µs after `earliest`.
+        // The burst would start at 100 µs, 100 µs after `earliest`.
+        assert_eq!(queue(&mut port(1, &[100]), 0, 10, Some(99), 1), [None]);
         assert_eq!(
-            queue_reserve(&mut p, t(0), t(0), us(10), Some(us(99))),
-            None
-        );
-        assert_eq!(
-            queue_reserve(&mut p, t(0), t(0), us(10), Some(us(100))),
-            Some((0, t(100)))
+            queue(&mut port(1, &[100]), 0, 10, Some(100), 1),
+            [Some((0, 100))]
         );
     }
 }
