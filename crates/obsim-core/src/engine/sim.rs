@@ -1,12 +1,17 @@
 //! The simulation: builds the network and flows from a [`Scenario`], runs
 //! the event loop, and collects [`RunResults`].
 //!
-//! Timers are *lazy* (as in Linux and ns-3's TCP): each TCP endpoint has at
-//! most one pending timer event. Restarting the retransmission timer on an
-//! ACK only moves the endpoint's deadline later; when the pending event
-//! fires it compares the current deadline with the clock and either acts or
-//! re-arms itself at the new deadline. A deadline moved *earlier* schedules a
-//! new event and the old one is recognised as stale. No per-ACK queue work.
+//! Timers are *lazy* ([`LazyTimer`], as in Linux and ns-3's TCP): each TCP
+//! endpoint and each assembler has at most one pending timer event.
+//! Restarting the retransmission timer on an ACK only moves the endpoint's
+//! deadline later; when the pending event fires it compares the current
+//! deadline with the clock and either acts or re-arms itself at the new
+//! deadline. No per-ACK queue work.
+//!
+//! Files: this one holds the loop, the dispatch, the packet network glue
+//! (forwarding, delivery to TCP endpoints) and the results; `sim/bursts.rs`
+//! the OBS glue; `sim/udp.rs` the cross-traffic glue; `engine/links.rs`
+//! builds the channel records.
 
 use std::time::Instant;
 
