@@ -1,10 +1,12 @@
 //! The event kernel and the simulation main loop.
 
 pub mod event;
+pub mod links;
 pub mod queue;
 pub mod sim;
 #[cfg(test)]
 mod tests;
+pub mod timer;
 
 use crate::config::Scenario;
 use crate::results::RunResults;

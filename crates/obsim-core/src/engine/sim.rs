@@ -1,29 +1,35 @@
 //! The simulation: builds the network and flows from a [`Scenario`], runs
 //! the event loop, and collects [`RunResults`].
 //!
-//! Timers are *lazy* (as in Linux and ns-3's TCP): each TCP endpoint has at
-//! most one pending timer event. Restarting the retransmission timer on an
-//! ACK only moves the endpoint's deadline later; when the pending event
-//! fires it compares the current deadline with the clock and either acts or
-//! re-arms itself at the new deadline. A deadline moved *earlier* schedules a
-//! new event and the old one is recognised as stale. No per-ACK queue work.
+//! Timers are *lazy* ([`LazyTimer`], as in Linux and ns-3's TCP): each TCP
+//! endpoint and each assembler has at most one pending timer event.
+//! Restarting the retransmission timer on an ACK only moves the endpoint's
+//! deadline later; when the pending event fires it compares the current
+//! deadline with the clock and either acts or re-arms itself at the new
+//! deadline. No per-ACK queue work.
+//!
+//! Files: this one holds the loop, the dispatch, the packet network glue
+//! (forwarding, delivery to TCP endpoints) and the results; `sim/bursts.rs`
+//! the OBS glue; `sim/udp.rs` the cross-traffic glue; `engine/links.rs`
+//! builds the channel records.
 
 use std::time::Instant;
 
-mod edge;
-mod optical;
+mod bursts;
 mod udp;
 
 use crate::config::scenario::{AppSpec, NodeKind, Scenario};
 use crate::engine::event::Event;
+use crate::engine::links::{self, Link};
 use crate::engine::queue::EventQueue;
+use crate::engine::timer::LazyTimer;
 use crate::engine::{Control, Progress, RunOptions, SimError, PROGRESS_EVERY};
 use crate::ids::{FlowId, LinkId, NodeId};
+use crate::metrics::aggregate::Moments;
 use crate::metrics::aggregate::{FlowSample, Sampler};
 use crate::metrics::trace::{SenderSample, TraceRecorder};
-use crate::net::{Channel, LossModel, Packet, Payload, RoutingTable};
-use crate::results::{BurstHistTable, FlowResult, LinkResult, RunMeta, RunResults};
-use crate::rng::stream;
+use crate::net::{Packet, Payload, RoutingTable};
+use crate::results::{FlowResult, LinkResult, RunMeta, RunResults};
 use crate::tcp::config::{BackSource, FtoDetection};
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::{SimDuration, SimTime};
@@ -37,10 +43,10 @@ struct FlowState {
     dst: NodeId,
     header: u32,
     start: SimTime,
-    /// Time of the pending `SenderTimer` event, if any.
-    sender_timer: Option<SimTime>,
-    /// Time of the pending `ReceiverTimer` event, if any.
-    receiver_timer: Option<SimTime>,
+    /// The retransmission timer's pending `SenderTimer` event.
+    sender_timer: LazyTimer,
+    /// The delayed-ACK timer's pending `ReceiverTimer` event.
+    receiver_timer: LazyTimer,
     delivered_bytes_at_warmup: u64,
     data_dropped: u64,
     completed: Option<SimTime>,
@@ -115,10 +121,9 @@ impl FlowState {
     }
 }
 
-/// The packet network: channels, their loss models, and routes.
+/// The network: the channel records (indexed by link id) and routes.
 struct Net {
-    channels: Vec<Channel>,
-    loss: Vec<LossModel>,
+    links: Vec<Link>,
     routes: RoutingTable,
 }
 
@@ -137,7 +142,7 @@ impl Net {
             debug_assert!(false, "no route from {node:?} to {:?}", pkt.dst);
             return false;
         };
-        match self.channels[ch.index()].enqueue(now, pkt.bytes) {
+        match self.links[ch.index()].channel.enqueue(now, pkt.bytes) {
             Some(at) => {
                 queue.push(at, Event::Arrive { ch, pkt });
                 true
@@ -162,8 +167,7 @@ pub struct Simulation<'s> {
     finite_remaining: usize,
     warmup_done: bool,
     busy_at_warmup: Vec<SimDuration>,
-    obs: edge::Obs,
-    core: optical::Core,
+    obs: bursts::Obs,
     sampler: Sampler,
     traffic: udp::Traffic,
 }
@@ -173,33 +177,13 @@ impl<'s> Simulation<'s> {
     pub fn new(scenario: &'s Scenario, opts: &RunOptions) -> Result<Self, SimError> {
         let seed = opts.seed.unwrap_or(scenario.seed);
         let n = scenario.nodes.len();
-        let mut channels = Vec::new();
-        let mut loss = Vec::new();
-        for l in &scenario.links {
-            let mut dirs = vec![(l.from, l.to, &l.loss)];
-            if l.duplex {
-                dirs.push((l.to, l.from, &l.reverse_loss));
-            }
-            for (a, b, spec) in dirs {
-                let parallel = channels
-                    .iter()
-                    .filter(|c: &&Channel| c.from == a && c.to == b)
-                    .count();
-                let name = format!(
-                    "loss/{}->{}#{parallel}",
-                    scenario.nodes[a.index()].name,
-                    scenario.nodes[b.index()].name
-                );
-                channels.push(Channel::new(a, b, l.rate_bps, l.delay, l.buffer));
-                loss.push(LossModel::new(spec, stream(seed, &name)));
-            }
-        }
+        let links = links::build(scenario, seed);
         let transit: Vec<bool> = scenario
             .nodes
             .iter()
             .map(|nd| nd.kind != NodeKind::Host)
             .collect();
-        let routes = RoutingTable::shortest_paths(n, &channels, &transit, scenario.routing);
+        let routes = RoutingTable::shortest_paths(n, &links, &transit, scenario.routing);
         let mut flows = Vec::with_capacity(scenario.flows.len());
         for (i, f) in scenario.flows.iter().enumerate() {
             for (a, b) in [(f.src, f.dst), (f.dst, f.src)] {
@@ -226,8 +210,8 @@ impl<'s> Simulation<'s> {
                 dst: f.dst,
                 header: f.tcp.header,
                 start: bulk::start_time(f.start, seed, f.id),
-                sender_timer: None,
-                receiver_timer: None,
+                sender_timer: LazyTimer::default(),
+                receiver_timer: LazyTimer::default(),
                 delivered_bytes_at_warmup: 0,
                 data_dropped: 0,
                 completed: None,
@@ -238,21 +222,16 @@ impl<'s> Simulation<'s> {
         let trace =
             (t.cwnd || t.seq).then(|| TraceRecorder::new(flows.len(), &t.flows, t.cwnd, t.seq));
         let finite_remaining = flows.iter().filter(|f| f.finite).count();
-        let n_ch = channels.len();
-        let mut obs = edge::Obs::new(scenario, seed, flows.len());
-        obs.signal_mask = flows.iter().fold(0, |m, f| m | f.signals);
-        let core = optical::Core::new(scenario, seed);
+        let n_ch = links.len();
+        let signal_mask = flows.iter().fold(0, |m, f| m | f.signals);
+        let obs = bursts::Obs::new(scenario, seed, flows.len(), signal_mask);
         let traffic = udp::Traffic::new(scenario, seed, &routes, flows.len())?;
         let mut sim = Self {
             scenario,
             seed,
             now: SimTime::ZERO,
             queue: EventQueue::with_capacity(1024),
-            net: Net {
-                channels,
-                loss,
-                routes,
-            },
+            net: Net { links, routes },
             flows,
             trace_on_change: trace.is_some() && t.interval.is_none(),
             trace,
@@ -262,7 +241,6 @@ impl<'s> Simulation<'s> {
             warmup_done: false,
             busy_at_warmup: vec![SimDuration::ZERO; n_ch],
             obs,
-            core,
             sampler: Sampler::new(scenario.flows.len()),
             traffic,
         };
@@ -358,13 +336,13 @@ impl<'s> Simulation<'s> {
     }
 
     fn on_arrive(&mut self, ch: LinkId, pkt: Packet) {
-        let net = &mut self.net;
-        if net.loss[ch.index()].lose(&pkt) {
-            net.channels[ch.index()].stats.drops_loss += 1;
+        let link = &mut self.net.links[ch.index()];
+        if link.loss.lose(&pkt) {
+            link.channel.stats.drops_loss += 1;
             self.data_lost(pkt, false);
             return;
         }
-        let node = net.channels[ch.index()].to;
+        let node = link.channel.to;
         self.route_from(node, pkt);
     }
 
@@ -408,7 +386,7 @@ impl<'s> Simulation<'s> {
     /// Counts a lost packet against its flow if it is data, or its traffic
     /// source if it is a datagram; `core`: lost in the optical core (a burst
     /// loss).
-    pub(super) fn data_lost(&mut self, pkt: Packet, core: bool) {
+    fn data_lost(&mut self, pkt: Packet, core: bool) {
         if let Some(s) = pkt.datagram_source() {
             self.traffic.count_drop(s);
         } else if let Some(seq) = pkt.data_seq() {
@@ -436,10 +414,8 @@ impl<'s> Simulation<'s> {
             }
         }
         if let Some(d) = fl.sender.rto_deadline() {
-            if fl.sender_timer.is_none_or(|t| d < t) {
-                self.queue.push(d, Event::SenderTimer(f));
-                fl.sender_timer = Some(d);
-            }
+            fl.sender_timer
+                .arm(&mut self.queue, d, Event::SenderTimer(f));
         }
         if fl.finite && fl.completed.is_none() && fl.sender.is_complete() {
             fl.completed = Some(self.now);
@@ -459,10 +435,9 @@ impl<'s> Simulation<'s> {
 
     fn on_sender_timer(&mut self, f: FlowId) {
         let fl = &mut self.flows[f.index()];
-        if fl.sender_timer != Some(self.now) {
+        if !fl.sender_timer.fire(self.now) {
             return; // superseded by an earlier deadline
         }
-        fl.sender_timer = None;
         match fl.sender.rto_deadline() {
             Some(d) if d <= self.now => {
                 let una = fl.sender.snd_una();
@@ -474,10 +449,9 @@ impl<'s> Simulation<'s> {
                 }
                 self.pump_sender(f);
             }
-            Some(d) => {
-                self.queue.push(d, Event::SenderTimer(f));
-                fl.sender_timer = Some(d);
-            }
+            Some(d) => fl
+                .sender_timer
+                .arm(&mut self.queue, d, Event::SenderTimer(f)),
             None => {}
         }
     }
@@ -485,10 +459,8 @@ impl<'s> Simulation<'s> {
     fn sync_receiver_timer(&mut self, f: FlowId) {
         let fl = &mut self.flows[f.index()];
         if let Some(d) = fl.receiver.delack_deadline() {
-            if fl.receiver_timer.is_none_or(|t| d < t) {
-                self.queue.push(d, Event::ReceiverTimer(f));
-                fl.receiver_timer = Some(d);
-            }
+            fl.receiver_timer
+                .arm(&mut self.queue, d, Event::ReceiverTimer(f));
         }
     }
 
@@ -508,10 +480,9 @@ impl<'s> Simulation<'s> {
 
     fn on_receiver_timer(&mut self, f: FlowId) {
         let fl = &mut self.flows[f.index()];
-        if fl.receiver_timer != Some(self.now) {
+        if !fl.receiver_timer.fire(self.now) {
             return;
         }
-        fl.receiver_timer = None;
         match fl.receiver.delack_deadline() {
             Some(d) if d <= self.now => {
                 if let Some(ack) = fl.receiver.on_delack_timeout(self.now) {
@@ -570,10 +541,12 @@ impl<'s> Simulation<'s> {
         for fl in &mut self.flows {
             fl.delivered_bytes_at_warmup = fl.receiver.delivered_bytes();
         }
-        for (b, c) in self.busy_at_warmup.iter_mut().zip(&self.net.channels) {
-            *b = c.busy_time_until(self.now);
+        for (b, l) in self.busy_at_warmup.iter_mut().zip(&mut self.net.links) {
+            *b = l.channel.busy_time_until(self.now);
+            if let Some(p) = l.optical.as_mut() {
+                p.on_warmup_end();
+            }
         }
-        self.core.on_warmup_end();
         self.traffic.on_warmup_end();
     }
 
@@ -655,19 +628,24 @@ impl<'s> Simulation<'s> {
                     n => st.first_rto_sum.as_secs_f64() / n as f64,
                 },
                 cwnd_final: fl.sender.cwnd(),
-                bursts_sent: self.flow_bursts(FlowId(i as u32)).0,
-                bursts_lost: self.flow_bursts(FlowId(i as u32)).1,
+                bursts_sent: self.obs.flow_bursts(FlowId(i as u32)).0,
+                bursts_lost: self.obs.flow_bursts(FlowId(i as u32)).1,
             });
         }
         let links = self
             .net
-            .channels
+            .links
             .iter()
             .enumerate()
-            .map(|(i, c)| {
+            .map(|(i, l)| {
+                let c = &l.channel;
                 let busy = c.busy_time_until(end) - self.busy_at_warmup[i];
-                let bins = self.obs.bin_moments(i, warm, end);
-                let (bcps, blocked) = self.core.link_counters(i);
+                let port = l.optical.as_ref();
+                let bins = port.map_or_else(
+                    || Moments::of(std::iter::empty()),
+                    |p| p.bin_moments(warm, end),
+                );
+                let (bcps, blocked) = port.map_or((0, 0), |p| (p.bcps, p.blocked));
                 LinkResult {
                     link: i as u32,
                     from: name(c.from),
@@ -678,24 +656,26 @@ impl<'s> Simulation<'s> {
                     drops_loss: c.stats.drops_loss,
                     bursts: c.stats.bursts,
                     bursts_lost: c.stats.bursts_lost,
-                    wavelengths: u32::from(self.core.wavelengths[i]),
+                    wavelengths: port.map_or(0, |p| u32::from(p.wavelengths())),
                     bcps,
                     bursts_blocked: blocked,
                     bin_rate_mean_bps: bins.mean,
                     bin_rate_std_bps: bins.std,
                     bin_rate_min_bps: bins.min,
                     bin_rate_max_bps: bins.max,
-                    utilisation: self.core.link_utilisation(i, measured).unwrap_or(
+                    utilisation: port.map_or(
                         if measured > SimDuration::ZERO {
                             busy.as_secs_f64() / measured.as_secs_f64()
                         } else {
                             0.0
                         },
+                        |p| p.mean_utilisation(measured),
                     ),
                 }
             })
             .collect();
         let (series, thr, norm, sync_index) = std::mem::take(&mut self.sampler).finish(warm);
+        let (bursts, flows_per_burst_mean, segments_per_flow_mean) = self.obs.burst_summary();
         let meta = RunMeta {
             scenario: sc.name.clone(),
             seed: self.seed,
@@ -714,27 +694,14 @@ impl<'s> Simulation<'s> {
             agg_throughput_max_bps: thr.max,
             agg_throughput_cov: thr.cov,
             norm_cwnd_mean: norm.mean,
-            flows_per_burst_mean: hist_mean(&self.obs.hist_flows),
-            segments_per_flow_mean: hist_mean(&self.obs.hist_segments),
+            flows_per_burst_mean,
+            segments_per_flow_mean,
         };
         let trace = self
             .trace
             .take()
             .map(TraceRecorder::finish)
             .unwrap_or_default();
-
-        let mut bursts = BurstHistTable::default();
-        for (metric, h) in [
-            ("flows_per_burst", &self.obs.hist_flows),
-            ("segments_per_flow", &self.obs.hist_segments),
-            ("packets_per_burst", &self.obs.hist_packets),
-        ] {
-            for (v, &c) in h.iter().enumerate().filter(|(_, &c)| c > 0) {
-                bursts.metric.push(metric.to_string());
-                bursts.value.push(v as u64);
-                bursts.count.push(c);
-            }
-        }
         let (nodes, paths, burst_lengths, wavelengths) = self.optical_results(measured);
         RunResults {
             meta,
@@ -749,21 +716,6 @@ impl<'s> Simulation<'s> {
             wavelengths,
             traffic: self.traffic.results(sc, self.warmup_done, measured),
         }
-    }
-}
-
-/// Mean of a histogram whose index is the value (NaN when empty).
-fn hist_mean(h: &[u64]) -> f64 {
-    let (n, sum) = h
-        .iter()
-        .enumerate()
-        .fold((0u64, 0u64), |(n, sum), (v, &c)| {
-            (n + c, sum + v as u64 * c)
-        });
-    if n == 0 {
-        f64::NAN
-    } else {
-        sum as f64 / n as f64
     }
 }
 

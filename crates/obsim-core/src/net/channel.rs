@@ -62,6 +62,12 @@ pub struct Channel {
     pub stats: ChannelStats,
 }
 
+impl AsRef<Channel> for Channel {
+    fn as_ref(&self) -> &Channel {
+        self
+    }
+}
+
 impl Channel {
     /// A channel with an empty buffer.
     pub fn new(

@@ -123,24 +123,15 @@ impl LossModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ids::NodeId;
+    use crate::net::packet::test_data;
     use crate::rng::stream;
-    use crate::tcp::Segment;
-    use crate::time::SimTime;
 
     fn data(flow: u32, seq: u64, retransmit: bool) -> Packet {
-        Packet {
-            flow: FlowId(flow),
-            src: NodeId(0),
-            dst: NodeId(1),
-            bytes: 1040,
-            payload: Payload::Data(Segment {
-                seq,
-                len: 1000,
-                retransmit,
-                sent_at: SimTime::ZERO,
-            }),
+        let mut p = test_data(flow, seq);
+        if let Payload::Data(s) = &mut p.payload {
+            s.retransmit = retransmit;
         }
+        p
     }
 
     #[test]

@@ -9,4 +9,4 @@ pub mod routing;
 pub use channel::Channel;
 pub use loss::LossModel;
 pub use packet::{Datagram, Packet, Payload};
-pub use routing::RoutingTable;
+pub use routing::{Hop, RoutingTable};

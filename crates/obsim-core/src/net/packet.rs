@@ -85,3 +85,21 @@ impl Packet {
         }
     }
 }
+
+/// A 1040-byte data packet of `flow` carrying segment `seq` (1000 B),
+/// from node 0 to node 1: the packet unit tests use.
+#[cfg(test)]
+pub(crate) fn test_data(flow: u32, seq: u64) -> Packet {
+    Packet {
+        flow: FlowId(flow),
+        src: NodeId(0),
+        dst: NodeId(1),
+        bytes: 1040,
+        payload: Payload::Data(Segment {
+            seq,
+            len: 1000,
+            retransmit: false,
+            sent_at: crate::time::SimTime::ZERO,
+        }),
+    }
+}

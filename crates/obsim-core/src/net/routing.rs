@@ -18,17 +18,29 @@ use crate::net::channel::Channel;
 pub struct RoutingTable {
     n: usize,
     next: Vec<Option<LinkId>>,
+    /// Far end of each channel, by link id.
+    ends: Vec<NodeId>,
+}
+
+/// One hop of a route: the channel taken and the node it leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hop {
+    /// Channel crossed.
+    pub ch: LinkId,
+    /// Node reached.
+    pub to: NodeId,
 }
 
 impl RoutingTable {
     /// Computes routes over `channels` between `n` nodes; `transit[i]` says
     /// whether node `i` may forward traffic it did not originate.
-    pub fn shortest_paths(
+    pub fn shortest_paths<C: AsRef<Channel>>(
         n: usize,
-        channels: &[Channel],
+        channels: &[C],
         transit: &[bool],
         metric: Routing,
     ) -> Self {
+        let channels: Vec<&Channel> = channels.iter().map(AsRef::as_ref).collect();
         // Adjacency lists in channel order, for deterministic expansion.
         let mut out: Vec<Vec<(usize, LinkId)>> = vec![Vec::new(); n];
         for (i, c) in channels.iter().enumerate() {
@@ -40,7 +52,7 @@ impl RoutingTable {
             let mut best: Vec<Option<(u64, u32, u32, LinkId)>> = vec![None; n];
             let mut heap = BinaryHeap::new();
             for &(v, l) in &out[src] {
-                let w = cost(metric, &channels[l.index()]);
+                let w = cost(metric, channels[l.index()]);
                 let cand = (w, 1, v as u32, l);
                 if best[v].is_none_or(|b| (cand.0, cand.1, cand.2) < (b.0, b.1, b.2)) {
                     best[v] = Some(cand);
@@ -56,7 +68,7 @@ impl RoutingTable {
                     if v == src {
                         continue;
                     }
-                    let cand = (c + cost(metric, &channels[l.index()]), h + 1, fh, bu.3);
+                    let cand = (c + cost(metric, channels[l.index()]), h + 1, fh, bu.3);
                     if best[v].is_none_or(|b| (cand.0, cand.1, cand.2) < (b.0, b.1, b.2)) {
                         best[v] = Some(cand);
                         heap.push(Reverse((cand.0, cand.1, cand.2, v)));
@@ -67,7 +79,27 @@ impl RoutingTable {
                 next[src * n + dst] = b.map(|b| b.3);
             }
         }
-        Self { n, next }
+        let ends = channels.iter().map(|c| c.to).collect();
+        Self { n, next, ends }
+    }
+
+    /// The hops of the route from `from` to `dst`, in order, ending at `dst`
+    /// (none when `from == dst`; cut short where no route goes on). At most
+    /// one hop more than there are channels, so a routing loop cannot hang
+    /// a walk. The one route walk: egress lookup, JET offsets and the
+    /// optical-domain checks all follow it.
+    pub fn walk(&self, from: NodeId, dst: NodeId) -> impl Iterator<Item = Hop> + '_ {
+        let mut n = from;
+        let mut left = self.ends.len() + 1;
+        std::iter::from_fn(move || {
+            if n == dst || left == 0 {
+                return None;
+            }
+            let ch = self.next_hop(n, dst)?;
+            n = self.ends[ch.index()];
+            left -= 1;
+            Some(Hop { ch, to: n })
+        })
     }
 
     /// Channel to take from `node` towards `dst`, if any route exists.
@@ -98,13 +130,18 @@ mod tests {
         ]
     }
 
-    #[test]
-    fn hops_versus_delay() {
-        // 0-1-2 with 10 ms hops, and 0-2 direct with 50 ms.
+    /// 0-1-2 with 10 ms hops, and 0-2 direct with 50 ms.
+    fn triangle() -> Vec<Channel> {
         let mut ch = Vec::new();
         ch.extend(link(0, 1, 10));
         ch.extend(link(1, 2, 10));
         ch.extend(link(0, 2, 50));
+        ch
+    }
+
+    #[test]
+    fn hops_versus_delay() {
+        let ch = triangle();
         let transit = vec![true; 3];
         let hops = RoutingTable::shortest_paths(3, &ch, &transit, Routing::Hops);
         assert_eq!(hops.next_hop(NodeId(0), NodeId(2)), Some(LinkId(4)));
@@ -134,5 +171,29 @@ mod tests {
         ch.extend(link(1, 3, 1));
         let rt = RoutingTable::shortest_paths(4, &ch, &[true; 4], Routing::Hops);
         assert_eq!(rt.next_hop(NodeId(0), NodeId(3)), Some(LinkId(2)));
+    }
+
+    #[test]
+    fn walk_lists_the_hops_to_the_destination() {
+        // By delay the route 0 -> 2 crosses node 1.
+        let ch = triangle();
+        let rt = RoutingTable::shortest_paths(3, &ch, &[true; 3], Routing::Delay);
+        let hops: Vec<Hop> = rt.walk(NodeId(0), NodeId(2)).collect();
+        assert_eq!(
+            hops,
+            vec![
+                Hop {
+                    ch: LinkId(0),
+                    to: NodeId(1)
+                },
+                Hop {
+                    ch: LinkId(2),
+                    to: NodeId(2)
+                }
+            ]
+        );
+        assert_eq!(rt.walk(NodeId(2), NodeId(2)).count(), 0);
+        let rt = RoutingTable::shortest_paths(3, &ch, &[true, false, true], Routing::Hops);
+        assert_eq!(rt.walk(NodeId(0), NodeId(1)).count(), 1);
     }
 }

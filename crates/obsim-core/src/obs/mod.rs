@@ -4,7 +4,11 @@
 
 pub mod assembly;
 pub mod burst;
+pub mod edge;
 pub mod loss;
+pub mod paths;
 pub mod scheduler;
+pub mod signalling;
+pub mod switch;
 
 pub use burst::Burst;

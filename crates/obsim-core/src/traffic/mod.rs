@@ -1,5 +1,6 @@
 //! Traffic sources: when flows start and how much they send ([`bulk`]), and
 //! the open-loop UDP cross traffic of the access networks ([`udp`]).
 
+pub mod background;
 pub mod bulk;
 pub mod udp;

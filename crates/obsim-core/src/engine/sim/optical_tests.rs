@@ -33,7 +33,7 @@ fn launch(sim: &mut Simulation<'_>, a: u32, e: u32, bytes: u64, extra: SimDurati
     sim.launch_burst(
         NodeId(a),
         burst(a, e, bytes),
-        bytes,
+        0,
         SimDuration::ZERO,
         extra,
         true,
@@ -131,9 +131,9 @@ fn jet_offset_shrinks_hop_by_hop_and_the_burst_cuts_through() {
             ),
         ]
     );
-    assert_eq!(sim.core.switches[1].bcps, 1);
-    assert_eq!(sim.core.switches[2].bcps, 1);
-    let p = &sim.core.paths[0];
+    assert_eq!(sim.obs.switches[1].counters.bcps, 1);
+    assert_eq!(sim.obs.switches[2].counters.bcps, 1);
+    let p = sim.obs.paths.jet(0);
     assert_eq!((p.hops, p.offset), (3, us(170)));
 }
 
@@ -166,7 +166,7 @@ fn contend(text: &str, extra: &[u64]) -> (u64, u64, usize) {
         .iter()
         .filter(|(_, e)| *e == "arrive")
         .count();
-    let c = &sim.core.switches[0];
+    let c = &sim.obs.switches[0].counters;
     (c.dropped, c.conversions, arrived)
 }
 
@@ -220,20 +220,34 @@ fn void_filling_accepts_a_burst_horizon_refuses() {
     }
 }
 
-#[test]
-fn edge_queue_serialises_bursts_without_loss_and_none_drops_them() {
-    // Two bursts at once from the same edge on one wavelength.
-    let text = star(1, 4, "", 1);
+/// Launches `n` 100 µs bursts at once from `A1` of a one-ingress star with
+/// one wavelength out of `A1` and `edge_queue` (default: unlimited) at
+/// `A1`; returns the arrival times at `E` and the bursts dropped at `A1`.
+fn edge_bursts(edge_queue: Option<&str>, n: usize) -> (Vec<SimTime>, u64) {
+    let mut text = star(1, 4, "", 1);
+    if let Some(q) = edge_queue {
+        text = text.replace(
+            "name = \"A1\"\nkind = \"edge\"",
+            &format!("name = \"A1\"\nkind = \"edge\"\n[nodes.switch]\nedge_queue = \"{q}\""),
+        );
+    }
     let sc = parse_toml(&text).unwrap();
     let mut sim = Simulation::new(&sc, &RunOptions::default()).unwrap();
-    for _ in 0..2 {
+    for _ in 0..n {
         launch(&mut sim, 2, 1, 12_500, SimDuration::ZERO);
     }
-    let arrivals: Vec<SimTime> = drain(&mut sim)
+    let arrivals = drain(&mut sim)
         .into_iter()
         .filter(|(_, e)| *e == "arrive")
         .map(|(t, _)| t)
         .collect();
+    (arrivals, sim.obs.switches[2].counters.dropped)
+}
+
+#[test]
+fn edge_queue_serialises_bursts_without_loss_and_none_drops_them() {
+    // Two bursts at once from the same edge on one wavelength.
+    let (arrivals, _) = edge_bursts(None, 2);
     // Queued: the second leaves when the first has left (100 µs later).
     assert_eq!(
         arrivals,
@@ -243,23 +257,9 @@ fn edge_queue_serialises_bursts_without_loss_and_none_drops_them() {
         ]
     );
     // Bufferless edge: the second is dropped at the edge.
-    let text = text.replace(
-        "name = \"A1\"\nkind = \"edge\"",
-        "name = \"A1\"\nkind = \"edge\"\n[nodes.switch]\nedge_queue = \"none\"",
-    );
-    let sc = parse_toml(&text).unwrap();
-    let mut sim = Simulation::new(&sc, &RunOptions::default()).unwrap();
-    for _ in 0..2 {
-        launch(&mut sim, 2, 1, 12_500, SimDuration::ZERO);
-    }
-    assert_eq!(
-        drain(&mut sim)
-            .iter()
-            .filter(|(_, e)| *e == "arrive")
-            .count(),
-        1
-    );
-    assert_eq!(sim.core.switches[2].dropped, 1);
+    let (arrivals, dropped) = edge_bursts(Some("none"), 2);
+    assert_eq!(arrivals.len(), 1);
+    assert_eq!(dropped, 1);
 }
 
 /// Poisson bursts with exponential lengths (mean 1 ms) offered to a
@@ -502,19 +502,7 @@ length = "40 us"
 fn a_finite_edge_queue_drops_bursts_that_would_wait_too_long() {
     // Three 100 µs bursts at once on one wavelength: they would start at 0,
     // 100 and 200 µs. With at most 150 µs of waiting the third is dropped.
-    let text = star(1, 4, "", 1).replace(
-        "name = \"A1\"\nkind = \"edge\"",
-        "name = \"A1\"\nkind = \"edge\"\n[nodes.switch]\nedge_queue = \"150 us\"",
-    );
-    let sc = parse_toml(&text).unwrap();
-    let mut sim = Simulation::new(&sc, &RunOptions::default()).unwrap();
-    for _ in 0..3 {
-        launch(&mut sim, 2, 1, 12_500, SimDuration::ZERO);
-    }
-    let arrived = drain(&mut sim)
-        .iter()
-        .filter(|(_, e)| *e == "arrive")
-        .count();
-    assert_eq!(arrived, 2);
-    assert_eq!(sim.core.switches[2].dropped, 1);
+    let (arrivals, dropped) = edge_bursts(Some("150 us"), 3);
+    assert_eq!(arrivals.len(), 2);
+    assert_eq!(dropped, 1);
 }

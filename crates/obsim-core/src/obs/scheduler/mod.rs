@@ -24,6 +24,7 @@
 //! scheduling".
 
 mod converter;
+mod edge_queue;
 mod ffuc_vf;
 mod horizon;
 mod lauc;
@@ -36,6 +37,7 @@ use std::collections::VecDeque;
 use crate::time::{SimDuration, SimTime};
 
 pub use converter::ConverterPool;
+pub use edge_queue::queue_reserve;
 pub use ffuc_vf::FfucVf;
 pub use horizon::Horizon;
 pub use lauc::Lauc;

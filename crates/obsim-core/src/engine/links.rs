@@ -1,0 +1,92 @@
+//! The per-channel state of a run, built in one place: every link of the
+//! scenario gives one simplex channel (forward), and a second one (reverse)
+//! when duplex, in link order. A channel's index is its [`LinkId`] in every
+//! table of the run (routes, events, results).
+//!
+//! Random streams, one per channel: `loss/<from>-><to>#<k>` for the packet
+//! loss model (`k` counts earlier parallel channels between the same
+//! nodes) and `burst_loss/<from>-><to>` for the burst loss model of an
+//! optical channel.
+//!
+//! [`LinkId`]: crate::ids::LinkId
+
+use crate::config::scenario::{LossSpec, Scenario};
+use crate::ids::NodeId;
+use crate::metrics::aggregate::BinCounter;
+use crate::net::{Channel, LossModel};
+use crate::obs::loss::{BurstLossModel, BurstLossSpec};
+use crate::obs::switch::OpticalPort;
+use crate::rng::stream;
+
+/// One simplex channel and everything the models keep about it.
+pub struct Link {
+    /// The channel: rate, delay, drop-tail buffer, counters.
+    pub channel: Channel,
+    /// Packet loss model applied after the channel.
+    pub loss: LossModel,
+    /// The optical port of an optical channel (`None`: electronic).
+    pub optical: Option<OpticalPort>,
+}
+
+impl AsRef<Channel> for Link {
+    fn as_ref(&self) -> &Channel {
+        &self.channel
+    }
+}
+
+/// One direction of a scenario link.
+struct Direction<'s> {
+    from: NodeId,
+    to: NodeId,
+    loss: &'s LossSpec,
+    burst_loss: Option<&'s BurstLossSpec>,
+}
+
+/// Builds the channels of `sc` in a run with `seed`.
+pub fn build(sc: &Scenario, seed: u64) -> Vec<Link> {
+    let mut links: Vec<Link> = Vec::new();
+    let name = |n: NodeId| &sc.nodes[n.index()].name;
+    for l in &sc.links {
+        let optical = l.optical.as_ref();
+        let mut dirs = vec![Direction {
+            from: l.from,
+            to: l.to,
+            loss: &l.loss,
+            burst_loss: optical.and_then(|o| o.burst_loss.as_ref()),
+        }];
+        if l.duplex {
+            dirs.push(Direction {
+                from: l.to,
+                to: l.from,
+                loss: &l.reverse_loss,
+                burst_loss: optical.and_then(|o| o.reverse_burst_loss.as_ref()),
+            });
+        }
+        for d in dirs {
+            let parallel = links
+                .iter()
+                .filter(|k| k.channel.from == d.from && k.channel.to == d.to)
+                .count();
+            let loss_stream = format!("loss/{}->{}#{parallel}", name(d.from), name(d.to));
+            let optical = optical.map(|o| {
+                let burst_loss = d.burst_loss.map(|s| {
+                    let bl_stream = format!("burst_loss/{}->{}", name(d.from), name(d.to));
+                    BurstLossModel::new(s, stream(seed, &bl_stream))
+                });
+                let bins = sc.metrics.throughput_bin.map(BinCounter::new);
+                OpticalPort::new(
+                    &sc.nodes[d.from.index()].switch,
+                    o.wavelengths,
+                    burst_loss,
+                    bins,
+                )
+            });
+            links.push(Link {
+                channel: Channel::new(d.from, d.to, l.rate_bps, l.delay, l.buffer),
+                loss: LossModel::new(d.loss, stream(seed, &loss_stream)),
+                optical,
+            });
+        }
+    }
+    links
+}

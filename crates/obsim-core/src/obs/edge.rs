@@ -1,0 +1,286 @@
+//! The OBS edge node, I/O free: the ingress side (which packets it
+//! assembles, where their bursts leave the optical domain, the burst header
+//! and guard time, the class's extra offset, around the [`Assembler`]) and
+//! the burst statistics of the edges ([`BurstCounts`]: bursts per flow,
+//! flows per burst, segments per flow per burst, packets per burst).
+//!
+//! The egress side has no state: a burst that reaches its egress is
+//! disassembled and its packets go on as packets (SYSTEM.md, "bursts are
+//! the unit in the core").
+
+use crate::config::scenario::{AckHandling, EdgeSpec};
+use crate::ids::NodeId;
+use crate::net::Payload;
+use crate::obs::assembly::Assembler;
+use crate::obs::Burst;
+use crate::results::BurstHistTable;
+use crate::rng::SimRng;
+use crate::time::SimDuration;
+
+/// One ingress edge.
+pub struct Edge {
+    /// The burst assembler (`[nodes.assembly]`).
+    pub assembler: Assembler,
+    acks: AckHandling,
+    /// Egress edge towards each destination node (`u32::MAX` = not yet
+    /// known).
+    egress_of: Vec<u32>,
+    header: u32,
+    guard: SimDuration,
+    extra_offset: SimDuration,
+}
+
+impl Edge {
+    /// Edge `me` of a network of `n_nodes` nodes with settings `spec`, which
+    /// sends bursts to the edges `others`; `rng` is its assembly stream.
+    pub fn new(
+        spec: &EdgeSpec,
+        me: NodeId,
+        others: &[NodeId],
+        rng: SimRng,
+        n_nodes: usize,
+    ) -> Self {
+        Self {
+            assembler: Assembler::new(&spec.assembly, me, others, rng),
+            acks: spec.acks,
+            egress_of: vec![u32::MAX; n_nodes],
+            header: spec.assembly.header_bytes,
+            guard: spec.assembly.guard,
+            extra_offset: spec.extra_offset,
+        }
+    }
+
+    /// Whether a packet with `payload` entering the optical domain here is
+    /// assembled: data and cross-traffic datagrams always, ACKs as
+    /// configured (`acks`), burst signals never.
+    pub fn assembles(&self, payload: &Payload) -> bool {
+        match payload {
+            Payload::Data(_) | Payload::Datagram(_) => true,
+            Payload::Ack(_) => self.acks == AckHandling::Assemble,
+            Payload::Signal(_) => false,
+        }
+    }
+
+    /// The egress edge towards `dst`, found by `find` the first time.
+    pub fn egress(&mut self, dst: NodeId, find: impl FnOnce() -> NodeId) -> NodeId {
+        let known = self.egress_of[dst.index()];
+        if known != u32::MAX {
+            return NodeId(known);
+        }
+        let n = find();
+        self.egress_of[dst.index()] = n.0;
+        n
+    }
+
+    /// Burst header bytes (`Burst::wire_bytes`).
+    pub fn header(&self) -> u32 {
+        self.header
+    }
+
+    /// Guard time added to every burst's holding time.
+    pub fn guard(&self) -> SimDuration {
+        self.guard
+    }
+
+    /// Extra offset of this edge's bursts (their QoS class).
+    pub fn extra_offset(&self) -> SimDuration {
+        self.extra_offset
+    }
+}
+
+/// Burst statistics of the edges.
+#[derive(Clone, Debug, Default)]
+pub struct BurstCounts {
+    /// Per flow: bursts carrying its data, and those lost.
+    flow_bursts: Vec<(u64, u64)>,
+    /// Per flow scratch: stamp of the last burst that counted it, and its
+    /// segments in that burst.
+    mark: Vec<(u64, u32)>,
+    stamp: u64,
+    touched: Vec<u32>,
+    /// Histograms (index = value): flows per burst, segments per flow per
+    /// burst (gurel2008 §1, ramantas2007 §3), packets per burst.
+    hist_flows: Vec<u64>,
+    hist_segments: Vec<u64>,
+    hist_packets: Vec<u64>,
+}
+
+fn bump(h: &mut Vec<u64>, i: usize) {
+    if h.len() <= i {
+        h.resize(i + 1, 0);
+    }
+    h[i] += 1;
+}
+
+/// Mean of a histogram whose index is the value (NaN when empty).
+fn hist_mean(h: &[u64]) -> f64 {
+    let (n, sum) = h
+        .iter()
+        .enumerate()
+        .fold((0u64, 0u64), |(n, sum), (v, &c)| {
+            (n + c, sum + v as u64 * c)
+        });
+    if n == 0 {
+        f64::NAN
+    } else {
+        sum as f64 / n as f64
+    }
+}
+
+impl BurstCounts {
+    /// Counters for `n_flows` TCP flows.
+    pub fn new(n_flows: usize) -> Self {
+        Self {
+            flow_bursts: vec![(0, 0); n_flows],
+            mark: vec![(u64::MAX, 0); n_flows],
+            ..Self::default()
+        }
+    }
+
+    /// Counts a newly assembled burst against the flows with data in it,
+    /// and in the histograms when `measured` (after the warm-up).
+    pub fn on_sent(&mut self, burst: &Burst, measured: bool) {
+        self.stamp += 1;
+        self.touched.clear();
+        for p in &burst.packets {
+            if !p.is_data() {
+                continue;
+            }
+            let f = p.flow.index();
+            if self.mark[f].0 == self.stamp {
+                self.mark[f].1 += 1;
+            } else {
+                self.mark[f] = (self.stamp, 1);
+                self.touched.push(f as u32);
+                self.flow_bursts[f].0 += 1;
+            }
+        }
+        if measured {
+            bump(&mut self.hist_flows, self.touched.len());
+            bump(&mut self.hist_packets, burst.packets.len());
+            for &f in &self.touched {
+                bump(&mut self.hist_segments, self.mark[f as usize].1 as usize);
+            }
+        }
+    }
+
+    /// Counts a lost burst against every flow with data in it.
+    pub fn on_lost(&mut self, burst: &Burst) {
+        self.stamp += 1;
+        for p in &burst.packets {
+            if p.data_seq().is_some() {
+                let f = p.flow.index();
+                if self.mark[f].0 != self.stamp {
+                    self.mark[f] = (self.stamp, 0);
+                    self.flow_bursts[f].1 += 1;
+                }
+            }
+        }
+    }
+
+    /// Bursts sent and lost carrying data of flow `f`.
+    pub fn flow(&self, f: usize) -> (u64, u64) {
+        self.flow_bursts.get(f).copied().unwrap_or((0, 0))
+    }
+
+    /// Mean flows per burst (gonzalez2009 Fig. 5; NaN without bursts).
+    pub fn flows_per_burst_mean(&self) -> f64 {
+        hist_mean(&self.hist_flows)
+    }
+
+    /// Mean segments per flow per burst (NaN without bursts).
+    pub fn segments_per_flow_mean(&self) -> f64 {
+        hist_mean(&self.hist_segments)
+    }
+
+    /// The `bursts` result table: the non-empty histogram bins.
+    pub fn table(&self) -> BurstHistTable {
+        let mut bursts = BurstHistTable::default();
+        for (metric, h) in [
+            ("flows_per_burst", &self.hist_flows),
+            ("segments_per_flow", &self.hist_segments),
+            ("packets_per_burst", &self.hist_packets),
+        ] {
+            for (v, &c) in h.iter().enumerate().filter(|(_, &c)| c > 0) {
+                bursts.metric.push(metric.to_string());
+                bursts.value.push(v as u64);
+                bursts.count.push(c);
+            }
+        }
+        bursts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::FlowId;
+    use crate::net::packet::test_data as data;
+    use crate::net::{Datagram, Packet};
+
+    fn pkt(flow: u32, payload: Payload) -> Packet {
+        Packet {
+            flow: FlowId(flow),
+            src: NodeId(0),
+            dst: NodeId(1),
+            bytes: 1040,
+            payload,
+        }
+    }
+
+    fn burst(packets: Vec<Packet>) -> Burst {
+        Burst {
+            packets,
+            ..Burst::default()
+        }
+    }
+
+    #[test]
+    fn bursts_are_counted_per_flow_and_in_histograms() {
+        let mut c = BurstCounts::new(2);
+        let dgram = pkt(5, Payload::Datagram(Datagram { source: 3, seq: 0 }));
+        c.on_sent(
+            &burst(vec![data(0, 1), data(1, 1), data(0, 2), dgram]),
+            true,
+        );
+        c.on_sent(&burst(vec![data(1, 2)]), false); // warm-up: no histograms
+        c.on_lost(&burst(vec![data(1, 2), data(1, 3)]));
+        assert_eq!((c.flow(0), c.flow(1)), ((1, 0), (2, 1)));
+        // One measured burst: 2 flows, segments per flow 2 and 1, 4 packets.
+        assert!((c.flows_per_burst_mean() - 2.0).abs() < 1e-12);
+        assert!((c.segments_per_flow_mean() - 1.5).abs() < 1e-12);
+        let t = c.table();
+        assert_eq!(
+            t.metric,
+            [
+                "flows_per_burst",
+                "segments_per_flow",
+                "segments_per_flow",
+                "packets_per_burst"
+            ]
+        );
+        assert_eq!(t.value, [2, 1, 2, 4]);
+        assert_eq!(t.count, [1, 1, 1, 1]);
+        assert!(BurstCounts::new(1).flows_per_burst_mean().is_nan());
+    }
+
+    #[test]
+    fn the_egress_is_found_once_per_destination() {
+        let spec = EdgeSpec {
+            assembly: crate::obs::assembly::AssemblyConfig::default(),
+            acks: AckHandling::Bypass,
+            extra_offset: SimDuration::ZERO,
+        };
+        let mut e = Edge::new(
+            &spec,
+            NodeId(0),
+            &[NodeId(2)],
+            crate::rng::stream(1, "x"),
+            4,
+        );
+        assert_eq!(e.egress(NodeId(3), || NodeId(2)), NodeId(2));
+        assert_eq!(e.egress(NodeId(3), || unreachable!("cached")), NodeId(2));
+        assert!(e.assembles(&data(0, 0).payload));
+        assert!(!e.assembles(&pkt(0, Payload::Ack(crate::tcp::Ack::default())).payload));
+    }
+}

@@ -1,0 +1,227 @@
+//! The paths of the optical domain, one per (ingress, egress) pair met in a
+//! run: their JET route facts ([`JetPath`]) and their burst counters per
+//! class (assembled TCP bursts, background bursts) and per burst length
+//! (the `paths` and `burst_lengths` result tables; gurel2008 §4 reports
+//! loss per path and class, ramantas2007 §3 loss per burst length).
+
+use std::collections::HashMap;
+
+use crate::ids::NodeId;
+use crate::obs::signalling::JetPath;
+use crate::results::{BurstLengthResult, PathResult};
+
+/// Counters of one path and class.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PathCounters {
+    /// Bursts sent.
+    pub bursts: u64,
+    /// Bursts lost (blocked or lost on a link).
+    pub lost: u64,
+    /// Bursts refused for want of a wavelength.
+    pub blocked: u64,
+    /// Wire bytes sent.
+    pub bytes: u64,
+}
+
+/// One path.
+#[derive(Clone, Debug)]
+struct PathRecord {
+    ingress: NodeId,
+    egress: NodeId,
+    jet: JetPath,
+    /// [assembled, background].
+    counters: [PathCounters; 2],
+    /// Assembled bursts (sent, lost) per length bin.
+    by_len: Vec<(u64, u64)>,
+}
+
+/// Every path of a run, indexed in order of first use.
+#[derive(Clone, Debug, Default)]
+pub struct PathTable {
+    paths: Vec<PathRecord>,
+    index: HashMap<(NodeId, NodeId), u32>,
+    /// Packets per burst-length bin (`metrics.burst_length_bin`, >= 1).
+    bin_width: u32,
+}
+
+impl PathTable {
+    /// An empty table with burst-length bins of `bin_width` packets (0 is
+    /// taken as 1).
+    pub fn new(bin_width: u32) -> Self {
+        Self {
+            bin_width: bin_width.max(1),
+            ..Self::default()
+        }
+    }
+
+    /// The index of the path from `ingress` to `egress`, built with `walk`
+    /// on first use.
+    pub fn path(&mut self, ingress: NodeId, egress: NodeId, walk: impl FnOnce() -> JetPath) -> u32 {
+        if let Some(&i) = self.index.get(&(ingress, egress)) {
+            return i;
+        }
+        let i = self.paths.len() as u32;
+        self.paths.push(PathRecord {
+            ingress,
+            egress,
+            jet: walk(),
+            counters: [PathCounters::default(); 2],
+            by_len: Vec::new(),
+        });
+        self.index.insert((ingress, egress), i);
+        i
+    }
+
+    /// The route facts of path `i`.
+    pub fn jet(&self, i: u32) -> &JetPath {
+        &self.paths[i as usize].jet
+    }
+
+    /// The counters of path `i` for assembled (`background = false`) or
+    /// background bursts.
+    pub fn counters(&self, i: u32, background: bool) -> PathCounters {
+        self.paths[i as usize].counters[usize::from(background)]
+    }
+
+    fn bin(&self, packets: usize) -> usize {
+        packets.saturating_sub(1) / self.bin_width as usize
+    }
+
+    /// Counts a burst of `packets` packets and `wire_bytes` sent on path `i`.
+    pub fn on_sent(&mut self, i: u32, background: bool, wire_bytes: u64, packets: usize) {
+        let b = self.bin(packets);
+        let p = &mut self.paths[i as usize];
+        let c = &mut p.counters[usize::from(background)];
+        c.bursts += 1;
+        c.bytes += wire_bytes;
+        if !background {
+            if p.by_len.len() <= b {
+                p.by_len.resize(b + 1, (0, 0));
+            }
+            p.by_len[b].0 += 1;
+        }
+    }
+
+    /// Counts a burst sent on path `i` refused for want of a wavelength
+    /// (it is then also lost: [`PathTable::on_lost`]).
+    pub fn on_blocked(&mut self, i: u32, background: bool) {
+        self.paths[i as usize].counters[usize::from(background)].blocked += 1;
+    }
+
+    /// Counts a lost burst of `packets` packets sent on path `i` (counted
+    /// sent by [`PathTable::on_sent`]).
+    pub fn on_lost(&mut self, i: u32, background: bool, packets: usize) {
+        let b = self.bin(packets);
+        let p = &mut self.paths[i as usize];
+        p.counters[usize::from(background)].lost += 1;
+        if !background {
+            p.by_len[b].1 += 1;
+        }
+    }
+
+    /// The `paths` and `burst_lengths` tables, paths sorted by (ingress,
+    /// egress) id; `name` names a node.
+    pub fn results(
+        &self,
+        name: impl Fn(NodeId) -> String,
+    ) -> (Vec<PathResult>, Vec<BurstLengthResult>) {
+        let mut paths = Vec::new();
+        let mut lengths = Vec::new();
+        let ratio = |l: u64, b: u64| if b > 0 { l as f64 / b as f64 } else { f64::NAN };
+        let mut order: Vec<&PathRecord> = self.paths.iter().collect();
+        order.sort_by_key(|p| (p.ingress, p.egress));
+        for p in order {
+            for (k, class) in ["tcp", "background"].iter().enumerate() {
+                let c = p.counters[k];
+                if c.bursts == 0 {
+                    continue;
+                }
+                paths.push(PathResult {
+                    ingress: name(p.ingress),
+                    egress: name(p.egress),
+                    class: (*class).to_string(),
+                    hops: p.jet.hops,
+                    offset_s: p.jet.offset.as_secs_f64(),
+                    bursts: c.bursts,
+                    lost: c.lost,
+                    blocked: c.blocked,
+                    bytes: c.bytes,
+                    loss_ratio: ratio(c.lost, c.bursts),
+                });
+            }
+            let w = self.bin_width;
+            for (b, &(sent, lost)) in p.by_len.iter().enumerate() {
+                if sent == 0 {
+                    continue;
+                }
+                lengths.push(BurstLengthResult {
+                    ingress: name(p.ingress),
+                    egress: name(p.egress),
+                    packets_lo: b as u32 * w + 1,
+                    packets_hi: (b as u32 + 1) * w,
+                    bursts: sent,
+                    lost,
+                    loss_ratio: ratio(lost, sent),
+                });
+            }
+        }
+        (paths, lengths)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::LinkId;
+    use crate::time::SimDuration;
+
+    fn jet() -> JetPath {
+        JetPath {
+            first: LinkId(0),
+            hops: 2,
+            offset: SimDuration::from_micros(40),
+        }
+    }
+
+    #[test]
+    fn paths_count_per_class_and_length_bin() {
+        let mut t = PathTable::new(10);
+        let p = t.path(NodeId(3), NodeId(1), jet);
+        assert_eq!(
+            t.path(NodeId(3), NodeId(1), || unreachable!("built once")),
+            p
+        );
+        let q = t.path(NodeId(0), NodeId(1), jet);
+        t.on_sent(p, false, 1000, 10); // bin 1..=10
+        t.on_sent(p, false, 2000, 11); // bin 11..=20
+        t.on_sent(p, true, 500, 0);
+        t.on_blocked(p, false);
+        t.on_lost(p, false, 11);
+        assert_eq!(
+            t.counters(p, false),
+            PathCounters {
+                bursts: 2,
+                lost: 1,
+                blocked: 1,
+                bytes: 3000
+            }
+        );
+        t.on_sent(q, false, 7, 1);
+        let (paths, lengths) = t.results(|n| format!("n{}", n.0));
+        // Sorted by ingress: n0 first; n3 has both classes.
+        let rows: Vec<(&str, &str, u64)> = paths
+            .iter()
+            .map(|r| (r.ingress.as_str(), r.class.as_str(), r.bursts))
+            .collect();
+        assert_eq!(
+            rows,
+            [("n0", "tcp", 1), ("n3", "tcp", 2), ("n3", "background", 1)]
+        );
+        assert_eq!((paths[1].hops, paths[1].loss_ratio), (2, 0.5));
+        let bins: Vec<(u32, u32, u64, u64)> = lengths
+            .iter()
+            .map(|r| (r.packets_lo, r.packets_hi, r.bursts, r.lost))
+            .collect();
+        assert_eq!(bins, [(1, 10, 1, 0), (1, 10, 1, 0), (11, 20, 1, 1)]);
+    }
+}
