@@ -5,7 +5,6 @@
 //! unit in the core").
 
 use super::Simulation;
-use super::{SIG_EGRESS, SIG_INGRESS, SIG_NAK};
 use crate::config::scenario::{AckHandling, NodeKind};
 use crate::engine::event::Event;
 use crate::ids::{FlowId, NodeId};
@@ -15,7 +14,7 @@ use crate::obs::assembly::Assembler;
 use crate::obs::loss::BurstLossModel;
 use crate::obs::Burst;
 use crate::rng::stream;
-use crate::tcp::signal::{BurstSignal, SignalKind};
+use crate::tcp::signal::{BurstSignal, SignalKind, SignalSet};
 use crate::time::{SimDuration, SimTime};
 
 /// State of one edge node.
@@ -61,8 +60,8 @@ pub(super) struct Obs {
     sig_touched: Vec<u32>,
     /// Signal packets to send (scratch).
     sig_out: Vec<Packet>,
-    /// OR of every flow's wanted signals (`SIG_*`).
-    pub(super) signal_mask: u8,
+    /// Every flow's wanted signals, together.
+    pub(super) signal_mask: SignalSet,
     /// Per channel: bytes per bin of optical channels.
     pub(super) bins: Vec<Option<BinCounter>>,
 }
@@ -282,7 +281,7 @@ impl Simulation<'_> {
             } else if let Some(seq) = p.data_seq() {
                 let f = p.flow.index();
                 self.flows[f].data_dropped += 1;
-                self.flows[f].note_drop(seq, true);
+                self.flows[f].judged.note_drop(seq, true);
                 if o.mark[f].0 != o.stamp {
                     o.mark[f] = (o.stamp, 0);
                     o.flow_bursts[f].1 += 1;
@@ -295,12 +294,7 @@ impl Simulation<'_> {
     /// `burst` that wants it (yu2004 §IV.B-C): one packet per flow listing
     /// its segments in the burst, routed like any packet.
     pub(super) fn signal_burst(&mut self, node: NodeId, burst: &Burst, kind: SignalKind) {
-        let want = match kind {
-            SignalKind::IngressAck => SIG_INGRESS,
-            SignalKind::EgressAck => SIG_EGRESS,
-            SignalKind::Nak => SIG_NAK,
-        };
-        if self.obs.signal_mask & want == 0 {
+        if !self.obs.signal_mask.contains(kind) {
             return;
         }
         let o = &mut self.obs;
@@ -309,7 +303,7 @@ impl Simulation<'_> {
         for p in &burst.packets {
             let Some(seq) = p.data_seq() else { continue };
             let f = p.flow.index();
-            if self.flows[f].signals & want == 0 {
+            if !self.flows[f].signals.contains(kind) {
                 continue;
             }
             let a = &mut o.sig_acc[f];

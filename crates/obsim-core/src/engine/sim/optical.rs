@@ -555,7 +555,7 @@ impl Simulation<'_> {
 
     /// Burst `i` is dropped at `node`: BNAK its senders (yu2004 §IV.C).
     fn nak(&mut self, i: u32, node: NodeId) {
-        if self.obs.signal_mask & super::SIG_NAK == 0 {
+        if !self.obs.signal_mask.contains(SignalKind::Nak) {
             return;
         }
         let slot = self.obs.slab[i as usize].take().expect("live burst");
