@@ -28,17 +28,19 @@
 //!
 //! # Designs
 //!
-//! Four designs are kept compiled and tested so that the comparison in
-//! `benches/kernel.rs` (see `docs/PERFORMANCE.md`, "Event queue") can be
-//! rerun; all share a payload slab, 24-byte heap keys and the clock:
+//! [`EventQueue`] wraps [`IndexedDaryQueue`] with `D = 4` (indexed 4-ary
+//! heap, true O(log n) removal): the fastest design in the benchmark that
+//! also keeps memory constant in steady state (see `docs/PERFORMANCE.md`,
+//! "Event queue"). Production code never cancels (its timers are lazy, see
+//! `engine/sim.rs`), so `cancel` is exercised by tests and benchmarks only.
 //!
-//! * [`LazyDaryQueue`]: 4-ary heap, lazy cancellation (tombstones).
-//! * [`StdHeapQueue`]: `std::collections::BinaryHeap`, lazy cancellation.
-//! * [`IndexedDaryQueue`]: indexed 4-ary heap, true O(log n) removal.
-//! * [`RadixQueue`]: radix heap on `(time, seq)` keys, lazy cancellation.
+//! Three alternative designs, compiled only with the `bench-queues` cargo
+//! feature (which `benches/kernel.rs` requires), keep that comparison
+//! rerunnable; all share a payload slab, 24-byte heap keys and the clock:
 //!
-//! [`EventQueue`] wraps [`IndexedDaryQueue`] with `D = 4`: the fastest design that
-//! also keeps memory constant in steady state (see `docs/PERFORMANCE.md`).
+//! * `LazyDaryQueue`: 4-ary heap, lazy cancellation (tombstones).
+//! * `StdHeapQueue`: `std::collections::BinaryHeap`, lazy cancellation.
+//! * `RadixQueue`: radix heap on `(time, seq)` keys, lazy cancellation.
 
 /// Implements [`FutureEventList`] for a design by forwarding every method to
 /// the design's inherent method of the same name (the designs share one API).
@@ -77,14 +79,20 @@ macro_rules! forward_future_event_list {
 mod clock;
 mod dary;
 mod indexed;
+#[cfg(feature = "bench-queues")]
 mod lazy_dary;
+#[cfg(feature = "bench-queues")]
 mod radix;
 mod slab;
+#[cfg(feature = "bench-queues")]
 mod std_heap;
 
 pub use indexed::IndexedDaryQueue;
+#[cfg(feature = "bench-queues")]
 pub use lazy_dary::LazyDaryQueue;
+#[cfg(feature = "bench-queues")]
 pub use radix::RadixQueue;
+#[cfg(feature = "bench-queues")]
 pub use std_heap::StdHeapQueue;
 
 use crate::time::SimTime;
@@ -352,12 +360,15 @@ mod tests {
     macro_rules! for_each_design {
         ($check:ident) => {{
             $check::<EventQueue<_>>();
-            $check::<LazyDaryQueue<_, 4>>();
-            $check::<LazyDaryQueue<_, 2>>();
-            $check::<StdHeapQueue<_>>();
             $check::<IndexedDaryQueue<_, 4>>();
             $check::<IndexedDaryQueue<_, 2>>();
-            $check::<RadixQueue<_>>();
+            #[cfg(feature = "bench-queues")]
+            {
+                $check::<LazyDaryQueue<_, 4>>();
+                $check::<LazyDaryQueue<_, 2>>();
+                $check::<StdHeapQueue<_>>();
+                $check::<RadixQueue<_>>();
+            }
         }};
     }
 
@@ -379,17 +390,21 @@ mod tests {
     #[test]
     fn steady_state_hold_does_not_allocate() {
         no_alloc_in_steady_state::<EventQueue<_>>();
-        no_alloc_in_steady_state::<LazyDaryQueue<_, 4>>();
-        no_alloc_in_steady_state::<LazyDaryQueue<_, 2>>();
-        no_alloc_in_steady_state::<StdHeapQueue<_>>();
         no_alloc_in_steady_state::<IndexedDaryQueue<_, 4>>();
         no_alloc_in_steady_state::<IndexedDaryQueue<_, 2>>();
+        #[cfg(feature = "bench-queues")]
+        {
+            no_alloc_in_steady_state::<LazyDaryQueue<_, 4>>();
+            no_alloc_in_steady_state::<LazyDaryQueue<_, 2>>();
+            no_alloc_in_steady_state::<StdHeapQueue<_>>();
+        }
     }
 
     /// The radix heap's bucket buffers keep growing to new high-water marks
     /// long after warm-up (a known cost of that design), but stay bounded by
     /// the live events plus the tombstones that compaction allows.
     #[test]
+    #[cfg(feature = "bench-queues")]
     fn radix_buffers_stay_bounded() {
         let n = 1000;
         let mut q = RadixQueue::with_capacity(n);
@@ -517,12 +532,15 @@ mod tests {
         #[test]
         fn matches_reference_model(ops in prop::collection::vec(op(), 0..400)) {
             run_against_model::<EventQueue<u64>>(&ops)?;
-            run_against_model::<LazyDaryQueue<u64, 4>>(&ops)?;
-            run_against_model::<LazyDaryQueue<u64, 3>>(&ops)?;
-            run_against_model::<StdHeapQueue<u64>>(&ops)?;
             run_against_model::<IndexedDaryQueue<u64, 4>>(&ops)?;
             run_against_model::<IndexedDaryQueue<u64, 2>>(&ops)?;
-            run_against_model::<RadixQueue<u64>>(&ops)?;
+            #[cfg(feature = "bench-queues")]
+            {
+                run_against_model::<LazyDaryQueue<u64, 4>>(&ops)?;
+                run_against_model::<LazyDaryQueue<u64, 3>>(&ops)?;
+                run_against_model::<StdHeapQueue<u64>>(&ops)?;
+                run_against_model::<RadixQueue<u64>>(&ops)?;
+            }
         }
     }
 }

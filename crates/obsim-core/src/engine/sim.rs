@@ -27,10 +27,11 @@ use crate::engine::{Control, Progress, RunOptions, SimError, PROGRESS_EVERY};
 use crate::ids::{FlowId, LinkId, NodeId};
 use crate::metrics::aggregate::Moments;
 use crate::metrics::aggregate::{FlowSample, Sampler};
+use crate::metrics::judgement::FtoJudgements;
 use crate::metrics::trace::{SenderSample, TraceRecorder};
 use crate::net::{Packet, Payload, RoutingTable};
 use crate::results::{FlowResult, LinkResult, RunMeta, RunResults};
-use crate::tcp::config::{BackSource, FtoDetection};
+use crate::tcp::signal::SignalSet;
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::{SimDuration, SimTime};
 use crate::traffic::bulk;
@@ -51,74 +52,11 @@ struct FlowState {
     data_dropped: u64,
     completed: Option<SimTime>,
     finite: bool,
-    /// Burst signals the sender wants (`SIG_*` bits, from its FTO detector).
-    signals: u8,
-    /// The latest data drops: (segment, lost in the optical core), ring.
-    drops: [(u64, bool); DROP_RING],
-    drops_next: usize,
-    /// FTO judgements and whether they were right (yu2004 §IV; issue 6).
-    judged: Judgements,
-}
-
-/// The burst signals (`SIG_*`) a sender with FTO detector `fto` wants.
-fn wanted_signals(fto: FtoDetection) -> u8 {
-    match fto {
-        FtoDetection::Back { source, .. } => match source {
-            BackSource::Ingress => SIG_INGRESS,
-            BackSource::Egress => SIG_EGRESS,
-            BackSource::Both => SIG_INGRESS | SIG_EGRESS,
-        },
-        FtoDetection::Bnak { .. } => SIG_NAK,
-        FtoDetection::None | FtoDetection::Ble { .. } => 0,
-    }
-}
-
-/// Drops remembered per flow for judging timeouts.
-const DROP_RING: usize = 32;
-/// The flow's sender wants ingress BACKs.
-pub(super) const SIG_INGRESS: u8 = 1;
-/// ... egress BACKs.
-pub(super) const SIG_EGRESS: u8 = 2;
-/// ... BNAKs.
-pub(super) const SIG_NAK: u8 = 4;
-
-/// How one flow's timeouts (and BNAK-started responses) were judged, against
-/// where the segment at `snd_una` was last lost.
-#[derive(Clone, Copy, Default)]
-struct Judgements {
-    false_right: u64,
-    false_wrong: u64,
-    true_right: u64,
-    true_wrong: u64,
-}
-
-impl FlowState {
-    /// Remembers that segment `seq` was lost, in the core or not.
-    fn note_drop(&mut self, seq: u64, obs: bool) {
-        self.drops[self.drops_next] = (seq, obs);
-        self.drops_next = (self.drops_next + 1) % DROP_RING;
-    }
-
-    /// Whether the latest loss of `seq` was in the optical core (false when
-    /// it was elsewhere or is not remembered).
-    fn lost_in_core(&self, seq: u64) -> bool {
-        (1..=DROP_RING)
-            .map(|k| self.drops[(self.drops_next + DROP_RING - k) % DROP_RING])
-            .find(|&(s, _)| s == seq)
-            .is_some_and(|(_, obs)| obs)
-    }
-
-    /// Records a judgement made with `snd_una = una`.
-    fn judge(&mut self, una: u64, judged_false: bool) {
-        let core = self.lost_in_core(una);
-        let j = &mut self.judged;
-        match (judged_false, core) {
-            (true, true) => j.false_right += 1,
-            (true, false) => j.false_wrong += 1,
-            (false, false) => j.true_right += 1,
-            (false, true) => j.true_wrong += 1,
-        }
-    }
+    /// Burst signals the sender wants (its timeout plug-in declares them).
+    signals: SignalSet,
+    /// The flow's latest drops and its FTO judgements, scored (yu2004 §IV;
+    /// issue 6).
+    judged: FtoJudgements,
 }
 
 /// The network: the channel records (indexed by link id) and routes.
@@ -199,12 +137,11 @@ impl<'s> Simulation<'s> {
                 }
             }
             let AppSpec::Bulk(bytes) = f.app;
+            let sender = TcpSender::new(&f.tcp, bytes);
             flows.push(FlowState {
-                signals: wanted_signals(f.tcp.fto),
-                drops: [(u64::MAX, false); DROP_RING],
-                drops_next: 0,
-                judged: Judgements::default(),
-                sender: TcpSender::new(&f.tcp, bytes),
+                signals: sender.wanted_signals(),
+                judged: FtoJudgements::default(),
+                sender,
                 receiver: TcpReceiver::new(&f.tcp),
                 src: f.src,
                 dst: f.dst,
@@ -223,7 +160,7 @@ impl<'s> Simulation<'s> {
             (t.cwnd || t.seq).then(|| TraceRecorder::new(flows.len(), &t.flows, t.cwnd, t.seq));
         let finite_remaining = flows.iter().filter(|f| f.finite).count();
         let n_ch = links.len();
-        let signal_mask = flows.iter().fold(0, |m, f| m | f.signals);
+        let signal_mask = flows.iter().fold(SignalSet::NONE, |m, f| m | f.signals);
         let obs = bursts::Obs::new(scenario, seed, flows.len(), signal_mask);
         let traffic = udp::Traffic::new(scenario, seed, &routes, flows.len())?;
         let mut sim = Self {
@@ -372,10 +309,8 @@ impl<'s> Simulation<'s> {
             Payload::Signal(sig) => {
                 let fl = &mut self.flows[f.index()];
                 let una = fl.sender.snd_una();
-                let before = fl.sender.stats().early_fto_events;
-                fl.sender.on_burst_signal(self.now, &sig);
-                if fl.sender.stats().early_fto_events > before {
-                    fl.judge(una, true);
+                if let Some(judged_false) = fl.sender.on_burst_signal(self.now, &sig).judged_false() {
+                    fl.judged.judge(una, judged_false);
                 }
                 self.pump_sender(f);
             }
@@ -392,7 +327,7 @@ impl<'s> Simulation<'s> {
         } else if let Some(seq) = pkt.data_seq() {
             let fl = &mut self.flows[pkt.flow.index()];
             fl.data_dropped += 1;
-            fl.note_drop(seq, core);
+            fl.judged.note_drop(seq, core);
         }
     }
 
@@ -410,7 +345,7 @@ impl<'s> Simulation<'s> {
             };
             if !self.net.transmit(&mut self.queue, self.now, fl.src, pkt) {
                 fl.data_dropped += 1;
-                fl.note_drop(seg.seq, false);
+                fl.judged.note_drop(seg.seq, false);
             }
         }
         if let Some(d) = fl.sender.rto_deadline() {
@@ -441,11 +376,8 @@ impl<'s> Simulation<'s> {
         match fl.sender.rto_deadline() {
             Some(d) if d <= self.now => {
                 let una = fl.sender.snd_una();
-                let (to, fto) = (fl.sender.stats().to_events, fl.sender.stats().fto_events);
-                fl.sender.on_timeout(self.now);
-                if fl.sender.stats().to_events > to {
-                    let judged_false = fl.sender.stats().fto_events > fto;
-                    fl.judge(una, judged_false);
+                if let Some(judged_false) = fl.sender.on_timeout(self.now).judged_false() {
+                    fl.judged.judge(una, judged_false);
                 }
                 self.pump_sender(f);
             }
@@ -609,10 +541,10 @@ impl<'s> Simulation<'s> {
                 fto_judged_false: st.fto_events,
                 early_fto_events: st.early_fto_events,
                 signals_received: st.signals_received,
-                judged_false_right: fl.judged.false_right,
-                judged_false_wrong: fl.judged.false_wrong,
-                judged_true_right: fl.judged.true_right,
-                judged_true_wrong: fl.judged.true_wrong,
+                judged_false_right: fl.judged.counts().false_right,
+                judged_false_wrong: fl.judged.counts().false_wrong,
+                judged_true_right: fl.judged.counts().true_right,
+                judged_true_wrong: fl.judged.counts().true_wrong,
                 packets_dropped: fl.data_dropped,
                 segments_received: fl.receiver.stats().segments_received,
                 segments_in_flight: in_flight[i],

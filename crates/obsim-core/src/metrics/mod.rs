@@ -1,6 +1,7 @@
 //! Recorders of what happens during a run.
 
 pub mod aggregate;
+pub mod judgement;
 pub mod trace;
 
 pub use trace::TraceRecorder;

@@ -2,7 +2,7 @@
 //! loss recovery (`recovery`) and the timeout response (`timeout`) share, as
 //! in ns-3's `TcpSocketState`. Sequence numbers count segments.
 
-use crate::tcp::config::{SsthreshBasis, TcpConfig};
+use crate::tcp::config::TcpConfig;
 
 /// Congestion-control state of the sender (the Linux/ns-3 names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,8 +59,6 @@ pub struct ControlBlock {
     pub wnd_limit: u32,
     /// Segments the application offers (`u64::MAX` = infinite backlog).
     pub end_seq: u64,
-    /// Which window a loss halves.
-    pub ssthresh_basis: SsthreshBasis,
     /// Limited transmit (RFC 3042) enabled.
     pub limited_transmit: bool,
 }
@@ -87,7 +85,6 @@ impl ControlBlock {
             consecutive_timeouts: 0,
             wnd_limit: cfg.max_window.min(cfg.rwnd).max(1),
             end_seq,
-            ssthresh_basis: cfg.ssthresh_basis,
             limited_transmit: cfg.limited_transmit,
         }
     }

@@ -25,4 +25,4 @@ mod tests;
 pub use config::{TcpConfig, Variant};
 pub use receiver::{ReceiverStats, TcpReceiver};
 pub use segment::{Ack, SackBlock, Segment};
-pub use sender::{SenderStats, TcpSender};
+pub use sender::{LossDecision, SenderStats, TcpSender};

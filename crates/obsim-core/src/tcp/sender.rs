@@ -11,7 +11,8 @@ use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::recovery::{self, Actions, LossRecovery};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::segment::{Ack, Segment};
-use crate::tcp::timeout::{self, TimeoutReaction, TimeoutResponse};
+use crate::tcp::signal::{BurstSignal, SignalSet};
+use crate::tcp::timeout::{self, SignalReaction, TimeoutReaction, TimeoutResponse};
 use crate::time::{SimDuration, SimTime};
 
 /// Counters of one sender.
@@ -51,6 +52,37 @@ pub struct SenderStats {
     pub started_at: Option<SimTime>,
     /// When a finite flow was fully acknowledged.
     pub completed_at: Option<SimTime>,
+}
+
+/// What the sender decided on a timer expiry or a burst signal, as its
+/// timeout plug-in answered it. The engine scores Burst TCP's judgements
+/// from it (`metrics::judgement`); the counters in [`SenderStats`] count
+/// the same decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LossDecision {
+    /// Nothing taken: the timer was not due or nothing was outstanding, or
+    /// the signal started no response.
+    Nothing,
+    /// The retransmission timer expired with data outstanding (a "TO" loss
+    /// indication, counted in `to_events`) and the plug-in answered so.
+    Timeout(TimeoutReaction),
+    /// A burst signal started the FTO response before the timer fired
+    /// (BNAK, yu2004 §IV.C; counted in `early_fto_events`).
+    EarlyFto,
+}
+
+impl LossDecision {
+    /// The FTO verdict the decision carries (yu2004 §IV): `Some(true)` when
+    /// the loss was judged a false timeout (at the timer or early, on a
+    /// BNAK), `Some(false)` for a timeout judged true, `None` when nothing
+    /// was judged.
+    pub fn judged_false(self) -> Option<bool> {
+        match self {
+            LossDecision::Nothing => None,
+            LossDecision::Timeout(r) => Some(r == TimeoutReaction::FalseTimeout),
+            LossDecision::EarlyFto => Some(true),
+        }
+    }
 }
 
 /// A TCP sender (Tahoe, Reno, `NewReno` or SACK, per [`TcpConfig::variant`]).
@@ -103,6 +135,12 @@ impl TcpSender {
     /// Replaces the timeout-response plug-in (Burst TCP).
     pub fn set_timeout_response(&mut self, t: Box<dyn TimeoutResponse>) {
         self.timeout = t;
+    }
+
+    /// The burst signals the timeout plug-in reads (yu2004 §IV.B-C): the
+    /// ones the OBS nodes should send this flow.
+    pub fn wanted_signals(&self) -> SignalSet {
+        self.timeout.signals()
     }
 
     /// The application starts sending at `now`.
@@ -209,15 +247,15 @@ impl TcpSender {
     }
 
     /// The retransmission timer expired (the engine calls this when `now >=
-    /// rto_deadline()`).
-    pub fn on_timeout(&mut self, now: SimTime) {
+    /// rto_deadline()`); says what the timeout plug-in decided.
+    pub fn on_timeout(&mut self, now: SimTime) -> LossDecision {
         match self.rto_deadline {
             Some(d) if now >= d => {}
-            _ => return,
+            _ => return LossDecision::Nothing,
         }
         if self.cb.snd_nxt <= self.cb.snd_una {
             self.rto_deadline = None;
-            return;
+            return LossDecision::Nothing;
         }
         self.stats.to_events += 1;
         if self.cb.consecutive_timeouts > 0 {
@@ -232,7 +270,8 @@ impl TcpSender {
         // response, so a timeout during fast recovery halves (and BLE
         // judges) the un-inflated cwnd.
         self.cb.clear_inflation();
-        match self.timeout.on_timeout(&mut self.cb, self.cc.as_mut()) {
+        let reaction = self.timeout.on_timeout(&mut self.cb, self.cc.as_mut());
+        match reaction {
             TimeoutReaction::GoBackN => {
                 // RFC 6298 §5.5: back off the timer.
                 self.rtt.on_timeout();
@@ -255,28 +294,34 @@ impl TcpSender {
         }
         // RFC 6298 §5.6: start the timer with the (backed-off) RTO.
         self.rto_deadline = Some(now + self.rtt.rto());
+        LossDecision::Timeout(reaction)
     }
 
     /// A burst signal (BACK or BNAK, yu2004 §IV.B-C) reached the sender. If
     /// the timeout plug-in answers it with the FTO response (BNAK), the
     /// sender resends the lost burst now, counts a TD loss and an FTO, and
     /// restarts the timer without backing off, as for a false timeout.
-    pub fn on_burst_signal(&mut self, now: SimTime, sig: &crate::tcp::signal::BurstSignal) {
+    /// Says whether it did ([`LossDecision::EarlyFto`]).
+    pub fn on_burst_signal(&mut self, now: SimTime, sig: &BurstSignal) -> LossDecision {
         self.stats.signals_received += 1;
         if !self.started || self.cb.snd_nxt <= self.cb.snd_una {
-            return;
+            return LossDecision::Nothing;
         }
-        if self
+        match self
             .timeout
             .on_burst_signal(&mut self.cb, self.cc.as_mut(), sig)
         {
-            self.stats.fto_events += 1;
-            self.stats.early_fto_events += 1;
-            self.stats.td_events += 1;
-            self.timing = None;
-            self.pending_rtx = None;
-            self.recovery.on_timeout(&mut self.cb);
-            self.rto_deadline = Some(now + self.rtt.rto());
+            SignalReaction::Noted => LossDecision::Nothing,
+            SignalReaction::FalseTimeout => {
+                self.stats.fto_events += 1;
+                self.stats.early_fto_events += 1;
+                self.stats.td_events += 1;
+                self.timing = None;
+                self.pending_rtx = None;
+                self.recovery.on_timeout(&mut self.cb);
+                self.rto_deadline = Some(now + self.rtt.rto());
+                LossDecision::EarlyFto
+            }
         }
     }
 

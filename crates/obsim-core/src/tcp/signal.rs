@@ -17,6 +17,65 @@ pub enum SignalKind {
     Nak,
 }
 
+impl SignalKind {
+    /// This kind's bit in a [`SignalSet`].
+    const fn bit(self) -> u8 {
+        match self {
+            SignalKind::IngressAck => 1,
+            SignalKind::EgressAck => 2,
+            SignalKind::Nak => 4,
+        }
+    }
+}
+
+/// The kinds of burst signal a sender wants: its timeout plug-in declares
+/// them ([`crate::tcp::timeout::TimeoutResponse::signals`]), and the OBS
+/// nodes send a flow only those (a BACK or BNAK nobody reads is not sent).
+/// One byte, `Copy`, so the engine keeps it per flow and ORs it over flows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SignalSet(u8);
+
+impl SignalSet {
+    /// No signal (Reno, `NewReno`, SACK and BLE read none).
+    pub const NONE: SignalSet = SignalSet(0);
+
+    /// The set holding only `kind`.
+    pub const fn of(kind: SignalKind) -> Self {
+        SignalSet(kind.bit())
+    }
+
+    /// This set with `kind` added.
+    #[must_use]
+    pub const fn with(self, kind: SignalKind) -> Self {
+        SignalSet(self.0 | kind.bit())
+    }
+
+    /// Every kind in either set.
+    #[must_use]
+    pub const fn union(self, other: SignalSet) -> Self {
+        SignalSet(self.0 | other.0)
+    }
+
+    /// Whether `kind` is wanted.
+    #[inline]
+    pub const fn contains(self, kind: SignalKind) -> bool {
+        self.0 & kind.bit() != 0
+    }
+
+    /// Whether no kind is wanted.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+impl std::ops::BitOr for SignalSet {
+    type Output = SignalSet;
+    fn bitor(self, rhs: SignalSet) -> SignalSet {
+        self.union(rhs)
+    }
+}
+
 /// One burst signal about one flow's segments in one burst. The segments
 /// are summarised as the smallest and largest segment number and how many
 /// there were (`count == hi - lo + 1` when they are contiguous), which keeps
@@ -77,5 +136,17 @@ mod tests {
         assert!(!s(10, 19, 9).covers(10, 20), "a gap: not sure");
         assert!(!s(10, 19, 10).covers(10, 10), "nothing outstanding");
         assert_eq!(BurstSignal::burst_key(3, 7), (3 << 40) | 7);
+    }
+
+    #[test]
+    fn signal_sets_hold_each_kind_apart() {
+        use SignalKind::{EgressAck, IngressAck, Nak};
+        assert!(SignalSet::NONE.is_empty());
+        let both = SignalSet::of(IngressAck).with(EgressAck);
+        assert!(both.contains(IngressAck) && both.contains(EgressAck) && !both.contains(Nak));
+        let all = both | SignalSet::of(Nak);
+        assert!([IngressAck, EgressAck, Nak].iter().all(|&k| all.contains(k)));
+        assert_eq!(SignalSet::NONE | SignalSet::NONE, SignalSet::default());
+        assert!(!SignalSet::of(Nak).contains(IngressAck));
     }
 }

@@ -152,7 +152,9 @@ pub(super) fn remove_at<const D: usize>(
     out
 }
 
-/// Restores the heap property over the whole array in O(n) (Floyd).
+/// Restores the heap property over the whole array in O(n) (Floyd); used by
+/// the lazy designs' compaction.
+#[cfg(feature = "bench-queues")]
 pub(super) fn heapify<const D: usize>(heap: &mut [Entry], mut moved: impl FnMut(u32, usize)) {
     if heap.len() < 2 {
         for (i, e) in heap.iter().enumerate() {

@@ -82,7 +82,8 @@ impl<E> Slab<E> {
         self.payload[i].take().expect("slab slot was occupied")
     }
 
-    /// Number of occupied slots.
+    /// Number of occupied slots (the lazy designs' pending count).
+    #[cfg(feature = "bench-queues")]
     #[inline]
     pub(super) fn len(&self) -> usize {
         self.live

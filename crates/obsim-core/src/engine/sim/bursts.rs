@@ -26,7 +26,6 @@ mod tests;
 mod btcp_tests;
 
 use super::Simulation;
-use super::{SIG_EGRESS, SIG_INGRESS, SIG_NAK};
 use crate::config::scenario::{BurstLength, NodeKind, Scenario};
 use crate::engine::event::Event;
 use crate::engine::timer::LazyTimer;
@@ -42,7 +41,7 @@ use crate::obs::switch::Switch;
 use crate::obs::Burst;
 use crate::results::{BurstHistTable, BurstLengthResult, NodeResult, PathResult, WavelengthResult};
 use crate::rng::stream;
-use crate::tcp::signal::{BurstSignal, SignalKind};
+use crate::tcp::signal::{BurstSignal, SignalKind, SignalSet};
 use crate::time::{SimDuration, SimTime};
 use crate::traffic::background::BackgroundSource;
 
@@ -83,8 +82,8 @@ pub(super) struct Obs {
     signals: SignalAggregator,
     /// Signals to send (scratch).
     sig_out: Vec<(FlowId, BurstSignal)>,
-    /// OR of every flow's wanted signals (`SIG_*`).
-    signal_mask: u8,
+    /// Every flow's wanted signals, together.
+    signal_mask: SignalSet,
     /// Bursts in flight; `free` lists reusable slots.
     slab: Vec<Option<BurstSlot>>,
     free: Vec<u32>,
@@ -96,7 +95,7 @@ pub(super) struct Obs {
 impl Obs {
     /// The edges, switches and generators of `sc` in a run with `seed` and
     /// `n_flows` TCP flows, which want the burst signals in `signal_mask`.
-    pub(super) fn new(sc: &Scenario, seed: u64, n_flows: usize, signal_mask: u8) -> Self {
+    pub(super) fn new(sc: &Scenario, seed: u64, n_flows: usize, signal_mask: SignalSet) -> Self {
         let n = sc.nodes.len();
         // Egresses an edge may send to: every other edge node.
         let edge_ids: Vec<NodeId> = sc
@@ -228,12 +227,7 @@ impl Simulation<'_> {
     /// `burst` that wants it (yu2004 §IV.B-C): one packet per flow listing
     /// its segments in the burst, routed like any packet.
     fn signal_burst(&mut self, node: NodeId, burst: &Burst, kind: SignalKind) {
-        let want = match kind {
-            SignalKind::IngressAck => SIG_INGRESS,
-            SignalKind::EgressAck => SIG_EGRESS,
-            SignalKind::Nak => SIG_NAK,
-        };
-        if self.obs.signal_mask & want == 0 {
+        if !self.obs.signal_mask.contains(kind) {
             return;
         }
         let mut out = std::mem::take(&mut self.obs.sig_out);
@@ -241,7 +235,7 @@ impl Simulation<'_> {
         self.obs.signals.aggregate(
             kind,
             burst,
-            |f| flows[f.index()].signals & want != 0,
+            |f| flows[f.index()].signals.contains(kind),
             &mut out,
         );
         let bytes = self.scenario.nodes[node.index()].switch.signal_size;
@@ -377,7 +371,7 @@ impl Simulation<'_> {
 
     /// Burst `i` is dropped at `node`: BNAK its senders (yu2004 §IV.C).
     fn nak(&mut self, i: u32, node: NodeId) {
-        if self.obs.signal_mask & SIG_NAK == 0 {
+        if !self.obs.signal_mask.contains(SignalKind::Nak) {
             return;
         }
         let slot = self.obs.slab[i as usize].take().expect("live burst");

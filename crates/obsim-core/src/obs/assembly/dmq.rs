@@ -16,6 +16,11 @@
 //! queues", "allocation ... with equal probabilities"), which is a uniform
 //! draw among the n queues from the assembler's rng.
 
+use super::per_egress::uniform_below;
+use super::select::{Arrival, QueueSelection, Slot};
+use super::{Queue, Selection};
+use crate::obs::burst::Burst;
+
 /// Which flows the DMQ allocation algorithm is applied to (gonzalez2009 §4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum DmqAllocation {
@@ -30,28 +35,6 @@ pub enum DmqAllocation {
     APosteriori,
 }
 
-/// Per-flow allocation state in one egress group.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Slot {
-    /// Queue (index at the ingress) the flow is in, `NONE` if never allocated.
-    pub queue: u32,
-    /// Cycle (burst count, mod 2^32) of `queue` the flow joined.
-    pub cycle: u32,
-    /// A posteriori: the flow lost a segment and awaits re-allocation.
-    pub realloc: bool,
-}
-
-impl Slot {
-    /// Not yet allocated.
-    pub const NONE: u32 = u32::MAX;
-    /// An unallocated flow.
-    pub const EMPTY: Slot = Slot {
-        queue: Slot::NONE,
-        cycle: 0,
-        realloc: false,
-    };
-}
-
 /// Whether a flow in `slot` needs a new allocation, given the current cycle
 /// number of the queue it is in (ignored when unallocated).
 #[inline]
@@ -63,5 +46,67 @@ pub(super) fn needs_allocation(alloc: DmqAllocation, slot: &Slot, queue_cycle: u
     match alloc {
         DmqAllocation::Proactive => cycle_over,
         DmqAllocation::APosteriori => slot.realloc && cycle_over,
+    }
+}
+
+/// DMQ with `queues` queues per egress.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Dmq {
+    queues: u32,
+    allocation: DmqAllocation,
+}
+
+impl QueueSelection for Dmq {
+    const NAME: &'static str = "dmq";
+
+    fn from_selection(sel: &Selection) -> Option<Self> {
+        match *sel {
+            Selection::Dmq { queues, allocation } => Some(Dmq { queues, allocation }),
+            _ => None,
+        }
+    }
+
+    fn initial_queues(&self) -> u32 {
+        self.queues.max(1)
+    }
+
+    /// The flow's queue for this cycle: kept, or drawn anew when
+    /// [`needs_allocation`] says so.
+    #[inline]
+    fn select(&self, a: &mut Arrival<'_>) -> u32 {
+        let slot = *a.slot();
+        let cycle = a.cycle(slot.queue).unwrap_or(0);
+        let realloc = needs_allocation(self.allocation, &slot, cycle);
+        let q = if realloc {
+            a.first + uniform_below(a.rng, self.queues.max(1))
+        } else {
+            slot.queue
+        };
+        let cycle = a.cycle(q).expect("a queue of this group") as u32;
+        let s = a.slot();
+        s.queue = q;
+        s.cycle = cycle;
+        if realloc {
+            s.realloc = false;
+        }
+        q
+    }
+
+    /// A posteriori: the flows with a data segment in the lost burst are
+    /// re-allocated when their current cycle ends (gonzalez2009 §4).
+    fn on_burst_lost(&self, burst: &Burst, flows: &mut [Slot], queues: &[Queue]) {
+        if self.allocation != DmqAllocation::APosteriori {
+            return;
+        }
+        for p in burst.packets.iter().filter(|p| p.is_data()) {
+            if let Some(slot) = flows.get_mut(p.flow.index()) {
+                let same_egress = queues
+                    .get(slot.queue as usize)
+                    .is_some_and(|q| q.egress == burst.egress);
+                if same_egress {
+                    slot.realloc = true;
+                }
+            }
+        }
     }
 }

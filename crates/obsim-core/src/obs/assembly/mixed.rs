@@ -2,8 +2,26 @@
 //! shares (gonzalez2009 §3, "normal case in OBS networks"; gurel2008 §2-3
 //! with M = 1, "per-destination burstification").
 
-/// Queue of the egress group a packet of any flow joins: the only one.
-#[inline]
-pub(super) const fn local_queue() -> u32 {
-    0
+use super::select::{Arrival, QueueSelection};
+use super::Selection;
+
+/// MF: every packet joins its egress group's only queue.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct MixedFlow;
+
+impl QueueSelection for MixedFlow {
+    const NAME: &'static str = "mixed_flow";
+
+    fn from_selection(sel: &Selection) -> Option<Self> {
+        matches!(sel, Selection::MixedFlow).then_some(MixedFlow)
+    }
+
+    fn initial_queues(&self) -> u32 {
+        1
+    }
+
+    #[inline]
+    fn select(&self, a: &mut Arrival<'_>) -> u32 {
+        a.first
+    }
 }

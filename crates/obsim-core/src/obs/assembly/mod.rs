@@ -8,6 +8,11 @@
 //! ([`Assembler::on_timer`]) at [`Assembler::next_deadline`], and receives
 //! closed bursts in a caller-owned `Vec`.
 //!
+//! Queue selection is a trait with one file per policy (`select.rs` holds the
+//! trait, the per-flow slot and the registry; `mixed.rs`, `per_flow.rs`,
+//! `per_egress.rs`, `smq.rs`, `dmq.rs`, `window.rs` the policies); the
+//! closing trigger is `trigger.rs`.
+//!
 //! Per-packet work allocates nothing in steady state: burst packet buffers
 //! come back through [`Assembler::recycle`], per-flow state is one `Vec` of
 //! 12-byte slots indexed by flow id (grown when a new flow id appears; a TCP
@@ -19,6 +24,7 @@ mod dmq;
 mod mixed;
 mod per_egress;
 mod per_flow;
+mod select;
 mod smq;
 mod trigger;
 mod window;
@@ -28,16 +34,17 @@ use std::collections::BinaryHeap;
 
 pub use dmq::DmqAllocation;
 pub use per_egress::FlowMapping;
+pub use select::SELECTION_NAMES;
 pub use trigger::{SizeLimit, Trigger};
 pub use window::class as window_class;
 
-use crate::ids::{FlowId, NodeId};
+use crate::ids::NodeId;
 use crate::net::Packet;
 use crate::obs::burst::Burst;
 use crate::rng::SimRng;
 use crate::time::{SimDuration, SimTime};
 
-use dmq::Slot;
+use select::{Arrival, Selector, Slot};
 
 /// Burst assembly parameters of one ingress edge node.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -72,7 +79,8 @@ impl Default for AssemblyConfig {
 }
 
 /// Queue-selection policy: how the packets for one egress are spread over
-/// burstifier queues.
+/// burstifier queues. The configuration of the policies in `select.rs`'s
+/// registry, one file each.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub enum Selection {
     /// One queue per egress shared by all flows: MF (gonzalez2009 §3),
@@ -118,15 +126,9 @@ pub enum Selection {
 }
 
 impl Selection {
-    /// Queues each egress group starts with (per-flow queues grow later).
-    fn initial_queues(&self) -> u32 {
-        match *self {
-            Selection::MixedFlow => 1,
-            Selection::PerFlow => per_flow::INITIAL_QUEUES,
-            Selection::PerEgress { m, .. } => m.max(1),
-            Selection::Smq { queues } | Selection::Dmq { queues, .. } => queues.max(1),
-            Selection::WindowBased { .. } => 3,
-        }
+    /// The policy's name in scenario files (one of [`SELECTION_NAMES`]).
+    pub fn name(&self) -> &'static str {
+        Selector::new(self).name()
     }
 }
 
@@ -189,7 +191,7 @@ enum Closer {
 #[derive(Debug)]
 pub struct Assembler {
     trigger: Trigger,
-    selection: Selection,
+    selector: Selector,
     min_burst_bytes: Option<u64>,
     ingress: NodeId,
     /// Group index by egress node index (`u32::MAX` when not an egress).
@@ -218,7 +220,7 @@ impl Assembler {
     pub fn new(cfg: &AssemblyConfig, ingress: NodeId, egresses: &[NodeId], rng: SimRng) -> Self {
         let mut a = Assembler {
             trigger: cfg.trigger,
-            selection: cfg.selection.clone(),
+            selector: Selector::new(&cfg.selection),
             min_burst_bytes: cfg.min_burst_bytes,
             ingress,
             group_of: Vec::new(),
@@ -258,7 +260,19 @@ impl Assembler {
     ) {
         self.on_timer(now, out);
         let g = self.group(egress);
-        let q = self.select(g, pkt.flow, cwnd);
+        let group = &self.groups[g as usize];
+        let q = self.selector.select(&mut Arrival {
+            flow: pkt.flow,
+            cwnd,
+            first: group.first,
+            group: g,
+            egress: group.egress,
+            timer: self.trigger.timer(),
+            flows: &mut self.flows,
+            queues: &mut self.queues,
+            stats: &mut self.stats,
+            rng: &mut self.rng,
+        });
         let size = self.trigger.size();
         let queue = &mut self.queues[q as usize];
         if queue.packets.is_empty() {
@@ -318,24 +332,8 @@ impl Assembler {
     /// (gonzalez2009 §4). The engine calls it when the loss becomes known at
     /// the ingress (idealised: at the drop, as with a BNAK, yu2004 §IV).
     pub fn on_burst_lost(&mut self, burst: &Burst) {
-        let Selection::Dmq {
-            allocation: DmqAllocation::APosteriori,
-            ..
-        } = self.selection
-        else {
-            return;
-        };
-        for p in burst.packets.iter().filter(|p| p.is_data()) {
-            if let Some(slot) = self.flows.get_mut(p.flow.index()) {
-                let same_egress = self
-                    .queues
-                    .get(slot.queue as usize)
-                    .is_some_and(|q| q.egress == burst.egress);
-                if same_egress {
-                    slot.realloc = true;
-                }
-            }
-        }
+        self.selector
+            .on_burst_lost(burst, &mut self.flows, &self.queues);
     }
 
     /// Counters: bursts, packets, bytes, padding, per-queue counts.
@@ -385,99 +383,11 @@ impl Assembler {
         self.group_of[i] = g;
         let first = self.queues.len() as u32;
         self.groups.push(Group { egress, first });
-        for k in 0..self.selection.initial_queues() {
-            let timer = match self.selection {
-                Selection::WindowBased { timers, .. } => Some(timers[k as usize]),
-                _ => self.trigger.timer(),
-            };
-            self.add_queue(g, egress, timer);
+        for k in 0..self.selector.initial_queues() {
+            let timer = self.selector.queue_timer(k, self.trigger.timer());
+            add_queue(&mut self.queues, &mut self.stats, g, egress, timer);
         }
         g
-    }
-
-    fn add_queue(&mut self, group: u32, egress: NodeId, timer: Option<SimDuration>) -> u32 {
-        let q = self.queues.len() as u32;
-        self.queues.push(Queue {
-            egress,
-            group,
-            packets: Vec::new(),
-            bytes: 0,
-            opened: SimTime::ZERO,
-            deadline: SimTime::MAX,
-            timer,
-            cycle: 0,
-        });
-        self.stats.queue_bursts.push(0);
-        self.stats.queue_packets.push(0);
-        q
-    }
-
-    /// The flow's slot for group `g`, growing the per-flow table on demand;
-    /// a slot allocated in another group is reset.
-    fn slot(&mut self, g: u32, flow: FlowId) -> &mut Slot {
-        let i = flow.index();
-        if i >= self.flows.len() {
-            self.flows.resize(i + 1, Slot::EMPTY);
-        }
-        let slot = &mut self.flows[i];
-        if slot.queue != Slot::NONE && self.queues[slot.queue as usize].group != g {
-            *slot = Slot::EMPTY;
-        }
-        slot
-    }
-
-    /// The queue (index at the ingress) a packet of `flow` joins in group `g`.
-    fn select(&mut self, g: u32, flow: FlowId, cwnd: f64) -> u32 {
-        let first = self.groups[g as usize].first;
-        match self.selection {
-            Selection::MixedFlow => first + mixed::local_queue(),
-            Selection::Smq { queues } => first + smq::group(flow, queues),
-            Selection::PerEgress {
-                m,
-                mapping: FlowMapping::Modulo,
-            } => first + per_egress::modulo(flow, m),
-            Selection::PerEgress {
-                m,
-                mapping: FlowMapping::Random,
-            } => {
-                let q = self.slot(g, flow).queue;
-                if q != Slot::NONE {
-                    return q;
-                }
-                let q = first + per_egress::uniform_below(&mut self.rng, m.max(1));
-                self.slot(g, flow).queue = q;
-                q
-            }
-            Selection::PerFlow => {
-                let q = self.slot(g, flow).queue;
-                if q != Slot::NONE {
-                    return q;
-                }
-                let egress = self.groups[g as usize].egress;
-                let q = self.add_queue(g, egress, self.trigger.timer());
-                self.slot(g, flow).queue = q;
-                q
-            }
-            Selection::Dmq { queues, allocation } => {
-                let slot = *self.slot(g, flow);
-                let cycle = self.queues.get(slot.queue as usize).map_or(0, |q| q.cycle);
-                let realloc = dmq::needs_allocation(allocation, &slot, cycle);
-                let q = if realloc {
-                    first + per_egress::uniform_below(&mut self.rng, queues.max(1))
-                } else {
-                    slot.queue
-                };
-                let cycle = self.queues[q as usize].cycle as u32;
-                let s = self.slot(g, flow);
-                s.queue = q;
-                s.cycle = cycle;
-                if realloc {
-                    s.realloc = false;
-                }
-                q
-            }
-            Selection::WindowBased { b, c, .. } => first + window::class(cwnd, b, c) as u32,
-        }
     }
 
     /// Closes queue `q`'s open burst into `out`.
@@ -526,6 +436,31 @@ impl Assembler {
             self.timers.pop();
         }
     }
+}
+
+/// Appends a new idle queue of `group` (for `egress`) to `queues`, with its
+/// counters in `stats`; returns its index at the ingress.
+fn add_queue(
+    queues: &mut Vec<Queue>,
+    stats: &mut AssemblyStats,
+    group: u32,
+    egress: NodeId,
+    timer: Option<SimDuration>,
+) -> u32 {
+    let q = queues.len() as u32;
+    queues.push(Queue {
+        egress,
+        group,
+        packets: Vec::new(),
+        bytes: 0,
+        opened: SimTime::ZERO,
+        deadline: SimTime::MAX,
+        timer,
+        cycle: 0,
+    });
+    stats.queue_bursts.push(0);
+    stats.queue_packets.push(0);
+    q
 }
 
 #[cfg(test)]

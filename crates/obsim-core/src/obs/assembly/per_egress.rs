@@ -3,7 +3,10 @@
 //! the same egress node"; M is chosen among the divisors of N there so that
 //! the modulo mapping is balanced).
 
+use super::select::{Arrival, QueueSelection, Slot};
+use super::Selection;
 use crate::ids::FlowId;
+pub(crate) use crate::rng::uniform_below;
 
 /// How a flow is mapped to one of the M burstifiers of its egress.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -23,4 +26,41 @@ pub(super) fn modulo(flow: FlowId, m: u32) -> u32 {
     flow.0 % m.max(1)
 }
 
-pub(crate) use crate::rng::uniform_below;
+/// M burstifiers per egress (gurel2008 §2).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PerEgress {
+    /// Burstifiers per egress (M).
+    m: u32,
+    mapping: FlowMapping,
+}
+
+impl QueueSelection for PerEgress {
+    const NAME: &'static str = "per_egress";
+
+    fn from_selection(sel: &Selection) -> Option<Self> {
+        match *sel {
+            Selection::PerEgress { m, mapping } => Some(PerEgress { m, mapping }),
+            _ => None,
+        }
+    }
+
+    fn initial_queues(&self) -> u32 {
+        self.m.max(1)
+    }
+
+    #[inline]
+    fn select(&self, a: &mut Arrival<'_>) -> u32 {
+        match self.mapping {
+            FlowMapping::Modulo => a.first + modulo(a.flow, self.m),
+            FlowMapping::Random => {
+                let q = a.slot().queue;
+                if q != Slot::NONE {
+                    return q;
+                }
+                let q = a.first + uniform_below(a.rng, self.m.max(1));
+                a.slot().queue = q;
+                q
+            }
+        }
+    }
+}

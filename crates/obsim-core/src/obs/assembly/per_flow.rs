@@ -3,5 +3,33 @@
 //! created the first time a flow sends to an egress and kept for the rest of
 //! the run, so a flow's queue index never changes.
 
-/// Queue slots an egress group starts with: none, they grow with the flows.
-pub(super) const INITIAL_QUEUES: u32 = 0;
+use super::select::{Arrival, QueueSelection, Slot};
+use super::Selection;
+
+/// PF: a flow's first packet to an egress opens its own queue there.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PerFlow;
+
+impl QueueSelection for PerFlow {
+    const NAME: &'static str = "per_flow";
+
+    fn from_selection(sel: &Selection) -> Option<Self> {
+        matches!(sel, Selection::PerFlow).then_some(PerFlow)
+    }
+
+    /// None: the queues grow with the flows.
+    fn initial_queues(&self) -> u32 {
+        0
+    }
+
+    #[inline]
+    fn select(&self, a: &mut Arrival<'_>) -> u32 {
+        let q = a.slot().queue;
+        if q != Slot::NONE {
+            return q;
+        }
+        let q = a.open_queue();
+        a.slot().queue = q;
+        q
+    }
+}

@@ -5,10 +5,32 @@
 //! number of queues, which gives balanced groups for consecutive flow ids and
 //! makes SMQ with n queues the same as `PerEgress { m: n, mapping: Modulo }`.
 
-use crate::ids::FlowId;
+use super::select::{Arrival, QueueSelection};
+use super::Selection;
 
-/// The static group (queue) of `flow` among `queues`.
-#[inline]
-pub(super) fn group(flow: FlowId, queues: u32) -> u32 {
-    super::per_egress::modulo(flow, queues)
+/// SMQ with `queues` queues per egress.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Smq {
+    queues: u32,
+}
+
+impl QueueSelection for Smq {
+    const NAME: &'static str = "smq";
+
+    fn from_selection(sel: &Selection) -> Option<Self> {
+        match *sel {
+            Selection::Smq { queues } => Some(Smq { queues }),
+            _ => None,
+        }
+    }
+
+    fn initial_queues(&self) -> u32 {
+        self.queues.max(1)
+    }
+
+    /// The flow's static group: flow id modulo the number of queues.
+    #[inline]
+    fn select(&self, a: &mut Arrival<'_>) -> u32 {
+        a.first + super::per_egress::modulo(a.flow, self.queues)
+    }
 }

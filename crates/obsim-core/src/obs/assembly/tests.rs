@@ -1,6 +1,7 @@
 //! Tests of the burst assembler, grouped by concern.
 
 use super::*;
+use crate::ids::FlowId;
 use crate::net::Payload;
 use crate::rng::stream;
 use crate::tcp::Segment;
@@ -630,52 +631,4 @@ fn burst_flow_helpers() {
     assert_eq!(segs, vec![0, 2]);
     assert!(b[0].carries_data_of(FlowId(9)) && !b[0].carries_data_of(FlowId(3)));
     assert_eq!(b[0].data_segments(), 4);
-}
-
-#[test]
-fn per_flow_state_is_small() {
-    // One slot per flow id per ingress: keep it small for 10^5-flow runs.
-    assert_eq!(std::mem::size_of::<dmq::Slot>(), 12);
-}
-
-/// Throughput check with hundreds of queues (run with
-/// `cargo test --release -p obsim-core assembly_throughput -- --ignored --nocapture`).
-#[test]
-#[ignore = "timing, release builds only"]
-fn assembly_throughput() {
-    for sel in [
-        Selection::MixedFlow,
-        Selection::PerFlow,
-        Selection::Dmq {
-            queues: 8,
-            allocation: DmqAllocation::Proactive,
-        },
-    ] {
-        let conf = cfg(Trigger::Hybrid(MS, SizeLimit::Packets(40)), sel.clone());
-        let egresses: Vec<NodeId> = (1..8).map(NodeId).collect();
-        let mut a = Assembler::new(&conf, NodeId(0), &egresses, stream(1, "asm"));
-        let mut rng = stream(3, "arr");
-        let mut out = Vec::new();
-        let n = 2_000_000u64;
-        let start = std::time::Instant::now();
-        let mut t = 0u64;
-        for i in 0..n {
-            t += 800;
-            let now = SimTime(t);
-            if a.next_deadline().is_some_and(|d| d <= now) {
-                a.on_timer(now, &mut out);
-            }
-            let f = per_egress::uniform_below(&mut rng, 700);
-            a.on_packet(now, NodeId(1 + f % 7), pkt(f, i, now), 10.0, &mut out);
-            for b in out.drain(..) {
-                a.recycle(b.packets);
-            }
-        }
-        let ns = start.elapsed().as_nanos() as f64 / n as f64;
-        println!(
-            "{sel:?}: {ns:.1} ns/packet, {} queues, {} bursts",
-            a.queue_count(),
-            a.stats().bursts
-        );
-    }
 }

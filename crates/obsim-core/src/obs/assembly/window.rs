@@ -14,6 +14,10 @@
 //! upgraded "when their congestion windows reach the limit", which is `>=`.
 //! With B = C the middle queue is never used (the papers' "no B value" rows).
 
+use super::select::{Arrival, QueueSelection};
+use super::Selection;
+use crate::time::SimDuration;
+
 /// The window class (0 slow, 1 medium, 2 fast) of a flow with window `cwnd`
 /// segments under thresholds `b` and `c`.
 #[inline]
@@ -22,5 +26,40 @@ pub fn class(cwnd: f64, b: f64, c: f64) -> usize {
         2
     } else {
         usize::from(cwnd >= b)
+    }
+}
+
+/// Window-based selection with thresholds B, C and one timer per class.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct WindowBased {
+    b: f64,
+    c: f64,
+    timers: [SimDuration; 3],
+}
+
+impl QueueSelection for WindowBased {
+    const NAME: &'static str = "window";
+
+    fn from_selection(sel: &Selection) -> Option<Self> {
+        match *sel {
+            Selection::WindowBased { b, c, timers } => Some(WindowBased { b, c, timers }),
+            _ => None,
+        }
+    }
+
+    /// One queue per window class.
+    fn initial_queues(&self) -> u32 {
+        3
+    }
+
+    /// The class's own timer; the trigger's is ignored (its size limit, if
+    /// any, still applies).
+    fn queue_timer(&self, k: u32, _trigger: Option<SimDuration>) -> Option<SimDuration> {
+        Some(self.timers[k as usize])
+    }
+
+    #[inline]
+    fn select(&self, a: &mut Arrival<'_>) -> u32 {
+        a.first + class(a.cwnd, self.b, self.c) as u32
     }
 }

@@ -24,5 +24,5 @@ pub trait WindowGrowth: std::fmt::Debug {
 /// The window-growth rule a configuration selects (all variants share RFC
 /// 5681 growth).
 pub fn for_config(cfg: &TcpConfig) -> Box<dyn WindowGrowth> {
-    Box::new(Rfc5681::new(cfg.abc))
+    Box::new(Rfc5681::new(cfg.abc, cfg.ssthresh_basis))
 }

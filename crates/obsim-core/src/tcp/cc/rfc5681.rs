@@ -11,19 +11,22 @@ const ABC_L: u64 = 2;
 /// RFC 5681 window growth: +1 segment per new ACK in slow start, +1/cwnd per
 /// new ACK in congestion avoidance (eq. (3)); with ABC, growth by acknowledged
 /// segments instead of ACKs.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Rfc5681 {
     abc: bool,
+    /// Which window a loss halves (RFC 5681 `FlightSize`, or ns-2's cwnd).
+    basis: SsthreshBasis,
     /// ABC: segments acknowledged in congestion avoidance since the last
     /// increase (RFC 3465 §2.1 `bytes_acked`).
     acked_in_ca: u64,
 }
 
 impl Rfc5681 {
-    /// The rule, with ABC on or off.
-    pub fn new(abc: bool) -> Self {
+    /// The rule, with ABC on or off, halving the window `basis` names.
+    pub fn new(abc: bool, basis: SsthreshBasis) -> Self {
         Rfc5681 {
             abc,
+            basis,
             acked_in_ca: 0,
         }
     }
@@ -58,7 +61,7 @@ impl WindowGrowth for Rfc5681 {
     }
 
     fn ssthresh(&self, cb: &ControlBlock) -> f64 {
-        match cb.ssthresh_basis {
+        match self.basis {
             // RFC 5681 eq. (4): ssthresh = max(FlightSize / 2, 2*SMSS).
             SsthreshBasis::FlightSize => (cb.flight_size() as f64 / 2.0).max(2.0),
             // ns-2 `slowdown(CLOSE_SSTHRESH_HALF)`: int(min(cwnd, window_)/2),

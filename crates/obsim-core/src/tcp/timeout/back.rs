@@ -18,11 +18,11 @@
 //! A false timeout gets [`super::fto_response`]; consecutive FTOs are capped
 //! by [`super::FtoRun`] as for BLE.
 
-use super::{fto_response, FtoRun, Standard, TimeoutReaction, TimeoutResponse};
+use super::{fto_response, FtoRun, SignalReaction, Standard, TimeoutReaction, TimeoutResponse};
 use crate::tcp::cc::WindowGrowth;
 use crate::tcp::config::BackSource;
 use crate::tcp::control::ControlBlock;
-use crate::tcp::signal::{BurstSignal, SignalKind};
+use crate::tcp::signal::{BurstSignal, SignalKind, SignalSet};
 
 /// BACKs remembered per kind (most recent first wins).
 const KEEP: usize = 8;
@@ -37,12 +37,16 @@ pub struct Back {
     egress: [Option<BurstSignal>; KEEP],
     next_in: usize,
     next_eg: usize,
+    /// The response to a timeout judged true.
+    true_timeout: Standard,
 }
 
 impl Back {
-    /// A sender that reads BACKs from `source`.
-    pub fn new(source: BackSource, max_consecutive_fto: u32) -> Self {
+    /// A sender that reads BACKs from `source`; `true_timeout` answers
+    /// the timeouts it judges true.
+    pub fn new(source: BackSource, max_consecutive_fto: u32, true_timeout: Standard) -> Self {
         Back {
+            true_timeout,
             source,
             run: FtoRun::new(max_consecutive_fto),
             ingress: [None; KEEP],
@@ -94,7 +98,16 @@ impl TimeoutResponse for Back {
             TimeoutReaction::FalseTimeout
         } else {
             self.run.reset();
-            Standard.on_timeout(cb, cc)
+            self.true_timeout.on_timeout(cb, cc)
+        }
+    }
+
+    /// The BACKs of the configured edges (yu2004 §IV.B).
+    fn signals(&self) -> SignalSet {
+        match self.source {
+            BackSource::Ingress => SignalSet::of(SignalKind::IngressAck),
+            BackSource::Egress => SignalSet::of(SignalKind::EgressAck),
+            BackSource::Both => SignalSet::of(SignalKind::IngressAck).with(SignalKind::EgressAck),
         }
     }
 
@@ -103,7 +116,7 @@ impl TimeoutResponse for Back {
         _cb: &mut ControlBlock,
         _cc: &mut dyn WindowGrowth,
         sig: &BurstSignal,
-    ) -> bool {
+    ) -> SignalReaction {
         match sig.kind {
             SignalKind::IngressAck => {
                 self.ingress[self.next_in] = Some(*sig);
@@ -115,7 +128,7 @@ impl TimeoutResponse for Back {
             }
             SignalKind::Nak => {}
         }
-        false
+        SignalReaction::Noted
     }
 }
 
@@ -134,8 +147,8 @@ mod tests {
     }
 
     fn with(source: BackSource, sigs: &[BurstSignal]) -> Back {
-        let mut b = Back::new(source, 4);
         let cfg = crate::tcp::profile::profile("rfc").unwrap();
+        let mut b = Back::new(source, 4, Standard::new(&cfg));
         let mut cb = ControlBlock::new(&cfg, u64::MAX);
         let mut cc = crate::tcp::cc::for_config(&cfg);
         for s in sigs {

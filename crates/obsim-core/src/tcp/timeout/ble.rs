@@ -58,11 +58,13 @@ pub struct Ble {
     max_consecutive_fto: u32,
     /// Judgements so far.
     counts: FtoCounts,
+    /// The response to a timeout judged true.
+    true_timeout: Standard,
 }
 
 impl Default for Ble {
     fn default() -> Self {
-        Ble::new(DEFAULT_MAX_CONSECUTIVE_FTO)
+        Ble::new(DEFAULT_MAX_CONSECUTIVE_FTO, Standard::default())
     }
 }
 
@@ -70,8 +72,10 @@ impl Ble {
     /// A new flow's estimator. yu2004 §IV.A step 1: "When a new BTCP flow
     /// starts to transmit, it resets `burst_wd` to zero, then enters the Slow
     /// Start phase."
-    pub fn new(max_consecutive_fto: u32) -> Self {
+    /// `true_timeout` answers the timeouts it judges true.
+    pub fn new(max_consecutive_fto: u32, true_timeout: Standard) -> Self {
         Ble {
+            true_timeout,
             burst_wd: 0.0,
             losses: 0,
             timeouts: 0,
@@ -175,7 +179,7 @@ impl TimeoutResponse for Ble {
             self.run = 0;
             self.last_fto_una = None;
             self.counts.judged_true += 1;
-            Standard.on_timeout(cb, cc)
+            self.true_timeout.on_timeout(cb, cc)
         }
     }
 }
@@ -301,7 +305,7 @@ mod tests {
 
     #[test]
     fn consecutive_ftos_end_in_a_true_timeout() {
-        let mut b = Ble::new(2);
+        let mut b = Ble::new(2, Standard::new(&profile("ns2").unwrap()));
         // Same snd_una: no progress between the timeouts.
         assert_eq!(timeout(&mut b, 40.0, 7).0, TimeoutReaction::FalseTimeout);
         assert_eq!(timeout(&mut b, 20.0, 7).0, TimeoutReaction::FalseTimeout);
@@ -319,7 +323,7 @@ mod tests {
 
     #[test]
     fn limit_zero_never_judges_false() {
-        let mut b = Ble::new(0);
+        let mut b = Ble::new(0, Standard::new(&profile("ns2").unwrap()));
         assert_eq!(timeout(&mut b, 40.0, 0).0, TimeoutReaction::GoBackN);
     }
 

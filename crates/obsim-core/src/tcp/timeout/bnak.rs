@@ -11,21 +11,24 @@
 //! obsim's reading), and consecutive BNAK-started responses are capped by
 //! [`super::FtoRun`] as for BLE.
 
-use super::{fto_response, FtoRun, Standard, TimeoutReaction, TimeoutResponse};
+use super::{fto_response, FtoRun, SignalReaction, Standard, TimeoutReaction, TimeoutResponse};
 use crate::tcp::cc::WindowGrowth;
 use crate::tcp::control::{CaState, ControlBlock};
-use crate::tcp::signal::{BurstSignal, SignalKind};
+use crate::tcp::signal::{BurstSignal, SignalKind, SignalSet};
 
 /// BTCP's BNAK response.
 #[derive(Clone, Debug)]
 pub struct Bnak {
     run: FtoRun,
+    /// The response to every timeout (all are true).
+    true_timeout: Standard,
 }
 
 impl Bnak {
-    /// A sender acting on BNAKs.
-    pub fn new(max_consecutive_fto: u32) -> Self {
+    /// A sender acting on BNAKs; `true_timeout` answers every timeout.
+    pub fn new(max_consecutive_fto: u32, true_timeout: Standard) -> Self {
         Bnak {
+            true_timeout,
             run: FtoRun::new(max_consecutive_fto),
         }
     }
@@ -38,7 +41,12 @@ impl TimeoutResponse for Bnak {
 
     fn on_timeout(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth) -> TimeoutReaction {
         self.run.reset();
-        Standard.on_timeout(cb, cc)
+        self.true_timeout.on_timeout(cb, cc)
+    }
+
+    /// BNAKs from the dropping node (yu2004 §IV.C).
+    fn signals(&self) -> SignalSet {
+        SignalSet::of(SignalKind::Nak)
     }
 
     fn on_burst_signal(
@@ -46,16 +54,16 @@ impl TimeoutResponse for Bnak {
         cb: &mut ControlBlock,
         cc: &mut dyn WindowGrowth,
         sig: &BurstSignal,
-    ) -> bool {
+    ) -> SignalReaction {
         if sig.kind != SignalKind::Nak
             || cb.state != CaState::Open
             || !sig.covers(cb.snd_una, cb.snd_nxt)
             || !self.run.allows(cb.snd_una)
         {
-            return false;
+            return SignalReaction::Noted;
         }
         self.run.record(cb.snd_una);
         fto_response(cb, cc);
-        true
+        SignalReaction::FalseTimeout
     }
 }

@@ -23,7 +23,7 @@ pub use standard::Standard;
 use crate::tcp::cc::WindowGrowth;
 use crate::tcp::config::{FtoDetection, TcpConfig};
 use crate::tcp::control::{CaState, ControlBlock};
-use crate::tcp::signal::BurstSignal;
+use crate::tcp::signal::{BurstSignal, SignalSet};
 
 /// Burst TCP's answer to a false timeout (yu2004 §IV.A rule 1: "halves its
 /// congestion window and starts fast retransmission of all packets lost"),
@@ -109,6 +109,20 @@ pub enum TimeoutReaction {
     FalseTimeout,
 }
 
+/// What a timeout plug-in did with a burst signal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SignalReaction {
+    /// Nothing the sender must act on (a BACK is only remembered for the
+    /// next timeout; a signal the plug-in does not read is ignored).
+    Noted,
+    /// The plug-in applied the FTO response now (BNAK, yu2004 §IV.C: "the
+    /// sender can start retransmission of lost packets as soon as the BNAK
+    /// is received"): ssthresh and cwnd halved and `tx_next` rewound to
+    /// `snd_una`, as [`TimeoutReaction::FalseTimeout`]. The sender counts a
+    /// TD loss and an FTO and restarts the timer without backing off.
+    FalseTimeout,
+}
+
 /// A timeout-response plug-in.
 pub trait TimeoutResponse: std::fmt::Debug {
     /// Short name, for traces.
@@ -120,33 +134,72 @@ pub trait TimeoutResponse: std::fmt::Debug {
     /// value before the halving). Burst-length estimation (yu2004 §IV.A
     /// steps 2-3) learns from it; the default ignores it.
     fn on_td_loss(&mut self, _window: f64) {}
-    /// A burst signal (BACK or BNAK, yu2004 §IV.B-C) reached the sender.
-    /// Returns true when the plug-in applied the FTO response now (BNAK:
-    /// "the sender can start retransmission of lost packets as soon as the
-    /// BNAK is received"); the default ignores signals.
+    /// The burst signals (yu2004 §IV.B-C) this plug-in reads; the OBS
+    /// nodes send the flow only these. The default reads none.
+    fn signals(&self) -> SignalSet {
+        SignalSet::NONE
+    }
+    /// A burst signal (BACK or BNAK, yu2004 §IV.B-C) reached the sender;
+    /// says whether the plug-in started the FTO response now. The default
+    /// ignores signals.
     fn on_burst_signal(
         &mut self,
         _cb: &mut ControlBlock,
         _cc: &mut dyn WindowGrowth,
         _sig: &BurstSignal,
-    ) -> bool {
-        false
+    ) -> SignalReaction {
+        SignalReaction::Noted
     }
 }
 
 /// The timeout response a configuration selects (the registry).
 pub fn for_config(cfg: &TcpConfig) -> Box<dyn TimeoutResponse> {
+    let standard = Standard::new(cfg);
     match cfg.fto {
-        FtoDetection::None => Box::new(Standard),
+        FtoDetection::None => Box::new(standard),
         FtoDetection::Ble {
             max_consecutive_fto,
-        } => Box::new(Ble::new(max_consecutive_fto)),
+        } => Box::new(Ble::new(max_consecutive_fto, standard)),
         FtoDetection::Back {
             source,
             max_consecutive_fto,
-        } => Box::new(Back::new(source, max_consecutive_fto)),
+        } => Box::new(Back::new(source, max_consecutive_fto, standard)),
         FtoDetection::Bnak {
             max_consecutive_fto,
-        } => Box::new(Bnak::new(max_consecutive_fto)),
+        } => Box::new(Bnak::new(max_consecutive_fto, standard)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::config::BackSource;
+    use crate::tcp::signal::SignalKind::{EgressAck, IngressAck, Nak};
+
+    /// Each detector declares exactly the burst signals it reads.
+    #[test]
+    fn detectors_declare_the_signals_they_read() {
+        let mut cfg = crate::tcp::profile::profile("ns2").unwrap();
+        let wants = |cfg: &TcpConfig| for_config(cfg).signals();
+        assert_eq!(wants(&cfg), SignalSet::NONE);
+        cfg.fto = FtoDetection::Ble {
+            max_consecutive_fto: 3,
+        };
+        assert_eq!(wants(&cfg), SignalSet::NONE);
+        for (source, want) in [
+            (BackSource::Ingress, SignalSet::of(IngressAck)),
+            (BackSource::Egress, SignalSet::of(EgressAck)),
+            (BackSource::Both, SignalSet::of(IngressAck).with(EgressAck)),
+        ] {
+            cfg.fto = FtoDetection::Back {
+                source,
+                max_consecutive_fto: 3,
+            };
+            assert_eq!(wants(&cfg), want, "{source:?}");
+        }
+        cfg.fto = FtoDetection::Bnak {
+            max_consecutive_fto: 3,
+        };
+        assert_eq!(wants(&cfg), SignalSet::of(Nak));
     }
 }

@@ -3,13 +3,39 @@
 //! and RFC 6675 §5.1 (recovery point after a timeout).
 
 use crate::tcp::cc::WindowGrowth;
-use crate::tcp::config::SsthreshBasis;
+use crate::tcp::config::{SsthreshBasis, TcpConfig};
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::timeout::{TimeoutReaction, TimeoutResponse};
 
 /// Go back to slow start from `snd_una` with cwnd = 1 (loss window).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Standard;
+#[derive(Clone, Copy, Debug)]
+pub struct Standard {
+    /// RFC 5681 §3.1: ssthresh is "held constant" on a repeated expiry of
+    /// the same segment (a backed-off timer). False emulates ns-2, whose
+    /// `slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)` recomputes it from
+    /// min(cwnd, window_) on every expiry.
+    hold_ssthresh_on_backoff: bool,
+}
+
+impl Default for Standard {
+    /// The RFC 5681 response (ssthresh held on a backed-off expiry).
+    fn default() -> Self {
+        Standard {
+            hold_ssthresh_on_backoff: true,
+        }
+    }
+}
+
+impl Standard {
+    /// The response a configuration selects: ns-2's when losses halve the
+    /// window ns-2 halves (`ssthresh_basis = cwnd`, the `ns2` profile),
+    /// RFC 5681's otherwise.
+    pub fn new(cfg: &TcpConfig) -> Self {
+        Standard {
+            hold_ssthresh_on_backoff: cfg.ssthresh_basis != SsthreshBasis::Cwnd,
+        }
+    }
+}
 
 impl TimeoutResponse for Standard {
     fn name(&self) -> &'static str {
@@ -21,7 +47,7 @@ impl TimeoutResponse for Standard {
         // constant" when the segment was already retransmitted by the timer.
         // ns-2 (`slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)`) recomputes
         // it from min(cwnd, window_) on every expiry.
-        if cb.consecutive_timeouts == 0 || cb.ssthresh_basis == SsthreshBasis::Cwnd {
+        if cb.consecutive_timeouts == 0 || !self.hold_ssthresh_on_backoff {
             cb.ssthresh = cc.ssthresh(cb);
         }
         // RFC 5681 §3.1: cwnd = LW = 1 segment.
