@@ -1,7 +1,7 @@
 //! Field parsers shared by every table of the schema: quantities with units
 //! (durations, rates, sizes), lists of integers, arrays of tables and the
 //! flow-id reason. A leaf: it reads values through [`walk`](super::walk) and
-//! [`units`](super::units) only, so every topic module may use it.
+//! [`units`] only, so every topic module may use it.
 
 use super::units::{self, quote, UnitError, DURATION_UNITS, RATE_UNITS};
 use super::walk::{index, int_in, Errors, Table, Val};

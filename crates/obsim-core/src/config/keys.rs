@@ -1,4 +1,4 @@
-//! [`key_table!`]: one declaration per key of a table whose keys each set
+//! `key_table!`: one declaration per key of a table whose keys each set
 //! one field of a resolved type over a base (TCP parameters over a profile,
 //! switching settings over `[optical]`, metrics and trace settings over
 //! their defaults). From the one list follow the table's allowed keys, the

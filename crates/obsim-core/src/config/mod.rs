@@ -5,6 +5,20 @@
 //! Both formats are read into one value tree ([`walk::Val`]) and validated by
 //! the same walk ([`schema`]), which reports every problem it finds, each with
 //! its key path, instead of stopping at the first.
+//!
+//! Where things are: [`schema`] reads the document (`name`,
+//! `[simulation]`) and hands each table to its topic module: `tcp`
+//! (`[tcp]`, `[flows.tcp]` and profile layering), `nodes`, `links`, `flows`,
+//! `traffic`, `obs` (`[nodes.assembly]`, `burst_loss`), `optical`
+//! (`[optical]`, `[nodes.switch]`, `[[generators]]`), `trace` and
+//! `metrics`; `endpoints` holds what flow and traffic groups share. The
+//! leaves below them: `fields` (quantities with units and other shared
+//! field parsers), [`walk`] (the value tree, tables, errors), [`units`],
+//! and `keys` (`key_table!`: one declaration per key of the tables whose
+//! keys each set one field). Adding a TCP parameter is one line in
+//! `tcp.rs`'s table, its field in `TcpConfig` (with its value in each
+//! profile) and its line in docs/SCENARIOS.md; tests are in `tests/`, one
+//! file per topic.
 
 #[macro_use]
 mod keys;

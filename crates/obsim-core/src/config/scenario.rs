@@ -43,7 +43,7 @@ pub struct Scenario {
     pub generators: Vec<GeneratorSpec>,
     /// UDP cross-traffic sources (`[[traffic]]`), one entry per source after
     /// expanding `count` and source lists.
-    pub traffic: Vec<super::traffic::TrafficSpec>,
+    pub traffic: Vec<TrafficSpec>,
 }
 
 /// Sampling of the aggregate metrics (`[metrics]`): gonzalez2009 §3.
@@ -475,4 +475,66 @@ pub struct TraceSpec {
     pub interval: Option<SimDuration>,
     /// Flows to trace; empty = all.
     pub flows: Vec<FlowId>,
+}
+
+/// How long on and off periods last (`distribution`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OnOffDistribution {
+    /// Exponential with the given means, as ns-2's
+    /// `Application/Traffic/Exponential` (`burst_time_`, `idle_time_`).
+    Exponential,
+    /// Every period lasts exactly its mean.
+    Fixed,
+}
+
+impl OnOffDistribution {
+    /// Every value with its name in scenarios (`traffic[i].distribution`), in the order
+    /// messages list them.
+    pub const ALL: [(&'static str, OnOffDistribution); 2] = [
+        ("exponential", OnOffDistribution::Exponential),
+        ("fixed", OnOffDistribution::Fixed),
+    ];
+}
+
+/// What a source sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TrafficModel {
+    /// Constant bit rate: one packet every `packet · 8 / rate` seconds
+    /// (ns-2 `Application/Traffic/CBR` with `random_ 0`).
+    Cbr,
+    /// On/off: bursts at `rate` separated by silences (ns-2
+    /// `Application/Traffic/Exponential`).
+    OnOff {
+        /// Mean on (burst) time (`on`, ns-2 `burst_time_`).
+        on: SimDuration,
+        /// Mean off (idle) time (`off`, ns-2 `idle_time_`).
+        off: SimDuration,
+        /// Distribution of both periods.
+        distribution: OnOffDistribution,
+    },
+}
+
+/// One UDP traffic source, after expansion (`[[traffic]]`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TrafficSpec {
+    /// Dense source id (`traffic` table row, datagram `source`).
+    pub id: u32,
+    /// Group name (`traffic[i].name`, default `"traffic[i]"`).
+    pub group: String,
+    /// Sending node.
+    pub src: NodeId,
+    /// Receiving node (counts what arrives).
+    pub dst: NodeId,
+    /// Constant rate or on/off.
+    pub model: TrafficModel,
+    /// Bit rate while sending (`rate`), bit/s.
+    pub rate_bps: u64,
+    /// Datagram size on the wire (`packet`), bytes.
+    pub packet_bytes: u32,
+    /// When the source starts (`start`).
+    pub start: StartSpec,
+    /// No datagram is sent at or after this time (`stop`).
+    pub stop: Option<SimTime>,
 }

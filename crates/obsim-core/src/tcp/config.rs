@@ -53,8 +53,10 @@ pub enum RtoEstimator {
 
 impl RtoEstimator {
     /// Every estimator with its name in scenarios (`tcp.rto.estimator`).
-    pub const ALL: [(&'static str, RtoEstimator); 2] =
-        [("rfc6298", RtoEstimator::Rfc6298), ("ns2", RtoEstimator::Ns2)];
+    pub const ALL: [(&'static str, RtoEstimator); 2] = [
+        ("rfc6298", RtoEstimator::Rfc6298),
+        ("ns2", RtoEstimator::Ns2),
+    ];
 }
 
 /// Which window the timeout and fast-retransmit responses halve.

@@ -118,7 +118,10 @@ pub(super) const BAD: &[Row] = &[
     ),
     (
         "too many flows in total",
-        &[("name = \"f\"\nfrom = \"a\"", "name = \"f\"\nfrom = [\"a\", \"r\"]\ncount = 1000000")],
+        &[(
+            "name = \"f\"\nfrom = \"a\"",
+            "name = \"f\"\nfrom = [\"a\", \"r\"]\ncount = 1000000",
+        )],
         "flows[0].count",
         "a scenario may have at most 1000000 flows in total",
     ),
