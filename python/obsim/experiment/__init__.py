@@ -40,7 +40,8 @@ file, e.g. ``sweep.grid."links[9].rate"``) and ``.reason``.
 One module per job: :mod:`.errors` (the error), :mod:`.keypaths` (key paths
 into a scenario), :mod:`.seeds` (replication seeds), :mod:`.metrics` (metrics
 and their expressions), :mod:`.plot` (plots), :mod:`.model` (the experiment,
-its points and runs), :mod:`.load` (reading and validating a file),
+its points and runs), :mod:`.schema` (the file's structure, declared with
+pydantic), :mod:`.load` (reading and validating a file),
 :mod:`.stored` (``experiment.json`` of a result directory). Every public name
 is importable from here.
 """

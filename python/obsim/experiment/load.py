@@ -1,5 +1,7 @@
-"""Reading an experiment file and validating it: every problem is collected
-with its key path and raised as one :class:`ExperimentError`."""
+"""Reading an experiment file and validating it: the structure against its
+declaration (:mod:`obsim.experiment.schema`, pydantic), then the rules that
+relate keys to each other and to the base scenario. Every problem is
+collected with its key path and raised as one :class:`ExperimentError`."""
 
 from __future__ import annotations
 
@@ -8,25 +10,22 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
+from . import schema
 from .errors import ExperimentError, found
 from .keypaths import parse_key_path, set_key_path
-from .metrics import AGGREGATIONS, METRIC_KEYS, TABLE_NAMES, Metric, expr_names
+from .metrics import Metric, expr_names
 from .model import Experiment
-from .plot import PLOT_KEYS, Plot
+from .plot import Plot
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python < 3.11
     import tomli as tomllib
 
-TOP_KEYS = ("name", "description", "scenario", "replications", "sweep", "metrics", "plots")
+TOP_KEYS = schema.TOP_KEYS
 """The top-level keys of an experiment file."""
-REPLICATION_KEYS = ("count", "base_seed")
-"""The keys of ``[replications]``."""
-SWEEP_KEYS = ("grid", "zip")
-"""The keys of ``[sweep]``."""
 
 
 def load_experiment(path: Union[str, "Path"]) -> Experiment:
@@ -49,72 +48,18 @@ def from_dict(
     doc: Mapping[str, Any], base_dir: Optional[Path] = None, source: Optional[str] = None
 ) -> Experiment:
     """Validate an experiment given as a dict (the TOML structure). Every
-    problem is collected and raised as one :class:`ExperimentError`."""
-    errs: List[Tuple[str, str]] = []
+    problem is collected and raised as one :class:`ExperimentError`: first
+    those of the structure (:func:`obsim.experiment.schema.check`), then,
+    once it is sound, those between keys and with the base scenario."""
+    f, errs = schema.check(doc)
+    if f is None:
+        raise ExperimentError.from_errors(errs)
+    name = f.name if f.name is not None else (Path(source).stem if source else "experiment")
+    scenario = _load_scenario(f.scenario, base_dir, errs)
 
-    def unknown(table: Mapping[str, Any], allowed: Sequence[str], prefix: str) -> None:
-        for k in table:
-            if k not in allowed:
-                errs.append((f"{prefix}{k}", f"unknown key; allowed keys are {', '.join(allowed)}"))
-
-    if not isinstance(doc, Mapping):
-        raise ExperimentError.from_errors([("", f"expected a table, found {type(doc).__name__}")])
-    unknown(doc, TOP_KEYS, "")
-
-    name = doc.get("name", Path(source).stem if source else "experiment")
-    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
-        errs.append(("name", f"expected a name of letters, digits, _ . -, found {found(name)}"))
-        name = "experiment"
-    description = doc.get("description", "")
-    if not isinstance(description, str):
-        errs.append(("description", f"expected a string, found {found(description)}"))
-        description = ""
-
-    scenario = _load_scenario(doc.get("scenario"), base_dir, errs)
-
-    # replications
-    repl = doc.get("replications", {})
-    count, base_seed = 1, 1
-    if not isinstance(repl, Mapping):
-        errs.append(("replications", f"expected a table with count and base_seed, found {found(repl)}"))
-    else:
-        unknown(repl, REPLICATION_KEYS, "replications.")
-        count = repl.get("count", 1)
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            errs.append(("replications.count", f"expected an integer >= 1, found {found(count)}"))
-            count = 1
-        base_seed = repl.get("base_seed", 1)
-        if isinstance(base_seed, bool) or not isinstance(base_seed, int) or base_seed < 0:
-            errs.append(("replications.base_seed", f"expected an integer >= 0, found {found(base_seed)}"))
-            base_seed = 1
-
-    # sweep
-    grid: Dict[str, List[Any]] = {}
+    grid = {k: v for k, v in f.sweep.grid.items() if _check_axis(k, v, f'sweep.grid."{k}"', scenario, errs)}
     zips: List[Dict[str, List[Any]]] = []
-    sweep = doc.get("sweep", {})
-    if not isinstance(sweep, Mapping):
-        errs.append(("sweep", f"expected a table with grid and zip, found {found(sweep)}"))
-        sweep = {}
-    unknown(sweep, SWEEP_KEYS, "sweep.")
-    g = sweep.get("grid", {})
-    if not isinstance(g, Mapping):
-        errs.append(("sweep.grid", f"expected a table of key path = [values], found {found(g)}"))
-        g = {}
-    for key, vals in g.items():
-        if _check_axis(key, vals, f'sweep.grid."{key}"', scenario, errs):
-            grid[key] = list(vals)
-    z = sweep.get("zip", [])
-    if isinstance(z, Mapping):
-        z = [z]
-    if not isinstance(z, list):
-        errs.append(("sweep.zip", f"expected an array of tables ([[sweep.zip]]), found {found(z)}"))
-        z = []
-    for i, group in enumerate(z):
-        if not isinstance(group, Mapping) or not group:
-            errs.append(
-                (f"sweep.zip[{i}]", f"expected a table of key path = [values], found {found(group)}")
-            )
-            continue
+    for i, group in enumerate(f.sweep.zip):
         ok = {k: v for k, v in group.items() if _check_axis(k, v, f'sweep.zip[{i}]."{k}"', scenario, errs)}
         lengths = {k: len(v) for k, v in ok.items()}
         if len(set(lengths.values())) > 1:
@@ -126,7 +71,7 @@ def from_dict(
                 )
             )
         elif ok:
-            zips.append({k: list(v) for k, v in ok.items()})
+            zips.append(ok)
     seen: Dict[str, str] = {}
     for path, keys in [("sweep.grid", list(grid))] + [
         (f"sweep.zip[{i}]", list(zz)) for i, zz in enumerate(zips)
@@ -136,9 +81,8 @@ def from_dict(
                 errs.append((f'{path}."{k}"', f"key path already swept in {seen[k]}; sweep each key once"))
             seen[k] = path
 
-    metrics = _load_metrics(doc.get("metrics", {}), errs)
-    plots = _load_plots(doc.get("plots", []), list(seen), metrics, errs)
-
+    metrics = _metrics(f.metrics, errs)
+    plots = _plots(f.plots, list(seen), metrics, errs)
     if errs:
         raise ExperimentError.from_errors(errs)
     return Experiment(
@@ -146,11 +90,11 @@ def from_dict(
         scenario=scenario,
         grid=grid,
         zips=zips,
-        replications=count,
-        base_seed=base_seed,
+        replications=f.replications.count,
+        base_seed=f.replications.base_seed,
         metrics=metrics,
         plots=plots,
-        description=description,
+        description=f.description,
         source=source,
     )
 
@@ -199,9 +143,6 @@ def _check_axis(
     if parse_key_path(key)[:2] == ["simulation", "seed"]:
         errs.append((where, "the seed is set per replication (replications.base_seed); do not sweep it"))
         return False
-    if not isinstance(vals, list) or not vals:
-        errs.append((where, f"expected a non-empty array of values, found {found(vals)}"))
-        return False
     if scenario:
         try:
             set_key_path(copy.deepcopy(scenario), key, vals[0])
@@ -211,35 +152,18 @@ def _check_axis(
     return True
 
 
-def _load_metrics(value: Any, errs: List[Tuple[str, str]]) -> Dict[str, Metric]:
+def _metrics(tables: Mapping[str, schema.MetricTable], errs: List[Tuple[str, str]]) -> Dict[str, Metric]:
+    """The metrics, in file order; an expression may use the metrics above it."""
     out: Dict[str, Metric] = {}
-    if not isinstance(value, Mapping):
-        errs.append(("metrics", f"expected a table of [metrics.NAME] tables, found {found(value)}"))
-        return out
-    for name, m in value.items():
+    for name, m in tables.items():
         where = f"metrics.{name}"
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
             errs.append((where, "a metric name must be an identifier (letters, digits, _)"))
             continue
-        if not isinstance(m, Mapping):
-            errs.append((where, f"expected a table with table, column, agg (or expr), found {found(m)}"))
-            continue
         n0 = len(errs)
-        for k in m:
-            if k not in METRIC_KEYS:
-                errs.append((f"{where}.{k}", f"unknown key; allowed keys are {', '.join(METRIC_KEYS)}"))
-        scale = m.get("scale", 1.0)
-        if isinstance(scale, bool) or not isinstance(scale, (int, float)):
-            errs.append((f"{where}.scale", f"expected a number, found {found(scale)}"))
-        for k in ("unit", "label"):
-            if not isinstance(m.get(k, ""), str):
-                errs.append((f"{where}.{k}", f"expected a string, found {found(m.get(k))}"))
-        if "expr" in m:
-            expr = m["expr"]
+        if m.expr is not None:
             try:
-                if not isinstance(expr, str):
-                    raise ValueError(f"expected a string, found {found(expr)}")
-                for ref in expr_names(expr):
+                for ref in expr_names(m.expr):
                     if ref not in out:
                         raise ValueError(
                             f"unknown metric {ref!r} (an expression may use metrics defined above it: "
@@ -247,109 +171,68 @@ def _load_metrics(value: Any, errs: List[Tuple[str, str]]) -> Dict[str, Metric]:
                         )
             except (SyntaxError, ValueError) as e:
                 errs.append((f"{where}.expr", str(e)))
-            extra = [k for k in ("table", "column", "agg", "where") if k in m]
+            extra = [k for k in ("table", "column", "agg", "where") if getattr(m, k) is not None]
             if extra:
                 errs.append((where, f"expr cannot be combined with {', '.join(extra)}"))
             if len(errs) == n0:
-                out[name] = Metric(
-                    name, expr=expr, scale=float(scale), unit=m.get("unit", ""), label=m.get("label", "")
-                )
+                out[name] = Metric(name, expr=m.expr, scale=m.scale, unit=m.unit, label=m.label)
             continue
-        table = m.get("table", "flows")
-        if table not in TABLE_NAMES:
-            errs.append(
-                (f"{where}.table", f"expected one of {', '.join(TABLE_NAMES)}, found {found(table)}")
-            )
-        column = m.get("column")
-        if not isinstance(column, str) or not column:
-            errs.append(
-                (f"{where}.column", f"required: a column of the {table} table, found {found(column)}")
-            )
-        agg = m.get("agg", "sum" if table != "meta" else "first")
-        if agg not in AGGREGATIONS:
-            errs.append((f"{where}.agg", f"expected one of {', '.join(AGGREGATIONS)}, found {found(agg)}"))
-        where_tbl = m.get("where", {})
-        if not isinstance(where_tbl, Mapping):
-            errs.append((f"{where}.where", f"expected a table column = value, found {found(where_tbl)}"))
-        if len(errs) == n0:
-            out[name] = Metric(
-                name,
-                table=table,
-                column=str(column),
-                agg=agg,
-                where=dict(where_tbl),
-                scale=float(scale),
-                unit=m.get("unit", ""),
-                label=m.get("label", ""),
-            )
+        table = m.table or "flows"
+        if not m.column:
+            reason = f"required: a column of the {table} table, found {found(m.column)}"
+            errs.append((f"{where}.column", reason))
+            continue
+        out[name] = Metric(
+            name,
+            table=table,
+            column=m.column,
+            agg=m.agg or ("first" if table == "meta" else "sum"),
+            where=dict(m.where or {}),
+            scale=m.scale,
+            unit=m.unit,
+            label=m.label,
+        )
     return out
 
 
-def _load_plots(
-    value: Any, axes: List[str], metrics: Mapping[str, Metric], errs: List[Tuple[str, str]]
+def _plots(
+    tables: List[schema.PlotTable],
+    axes: List[str],
+    metrics: Mapping[str, Metric],
+    errs: List[Tuple[str, str]],
 ) -> List[Plot]:
+    """The plots: ``x`` an axis or a metric, ``y`` a metric, ``series``
+    another axis."""
     out: List[Plot] = []
-    if isinstance(value, Mapping):
-        value = [value]
-    if not isinstance(value, list):
-        errs.append(("plots", f"expected an array of tables ([[plots]]), found {found(value)}"))
-        return out
-    for i, p in enumerate(value):
+    for i, p in enumerate(tables):
         where = f"plots[{i}]"
-        if not isinstance(p, Mapping):
-            errs.append((where, f"expected a table with x, y, series, found {found(p)}"))
-            continue
         n0 = len(errs)
-        for k in p:
-            if k not in PLOT_KEYS:
-                errs.append((f"{where}.{k}", f"unknown key; allowed keys are {', '.join(PLOT_KEYS)}"))
-        x = p.get("x")
-        if x not in axes and x not in metrics:
+        if p.x not in axes and p.x not in metrics:
             errs.append(
                 (
                     f"{where}.x",
                     f"expected a swept key path ({', '.join(axes) or 'none swept'}) or a metric name, "
-                    f"found {found(x)}",
+                    f"found {found(p.x)}",
                 )
             )
-        y = p.get("y")
-        if y not in metrics:
+        if p.y not in metrics:
             errs.append(
                 (
                     f"{where}.y",
-                    f"expected a metric name ({', '.join(metrics) or 'none defined'}), found {found(y)}",
+                    f"expected a metric name ({', '.join(metrics) or 'none defined'}), found {found(p.y)}",
                 )
             )
-        series = p.get("series")
-        if series is not None and (series not in axes or series == x):
+        if p.series is not None and (p.series not in axes or p.series == p.x):
             errs.append(
                 (
                     f"{where}.series",
-                    f"expected another swept key path than x ({', '.join(a for a in axes if a != x)}), "
-                    f"found {found(series)}",
+                    f"expected another swept key path than x ({', '.join(a for a in axes if a != p.x)}), "
+                    f"found {found(p.series)}",
                 )
             )
-        for k in ("logx", "logy"):
-            if not isinstance(p.get(k, False), bool):
-                errs.append((f"{where}.{k}", f"expected true or false, found {found(p.get(k))}"))
-        for k in ("title", "xlabel", "ylabel", "name"):
-            if not isinstance(p.get(k, ""), str):
-                errs.append((f"{where}.{k}", f"expected a string, found {found(p.get(k))}"))
         if len(errs) == n0:
-            out.append(
-                Plot(
-                    x=str(x),
-                    y=str(y),
-                    series=series,
-                    logx=p.get("logx", False),
-                    logy=p.get("logy", False),
-                    title=p.get("title", ""),
-                    xlabel=p.get("xlabel", ""),
-                    ylabel=p.get("ylabel", ""),
-                    name=p.get("name", ""),
-                )
-            )
+            out.append(Plot(**p.model_dump()))
     return out
 
 
-__all__ = ["REPLICATION_KEYS", "SWEEP_KEYS", "TOP_KEYS", "from_dict", "load_experiment"]
+__all__ = ["TOP_KEYS", "from_dict", "load_experiment"]
