@@ -37,7 +37,9 @@ def test_no_private_cross_module_imports() -> None:
                 for alias in node.names
                 if _private(alias.name) and alias.name != "_core"
             )
-    assert not bad, "private names imported across modules (make them public or pass them):\n" + "\n".join(bad)
+    assert not bad, "private names imported across modules (make them public or pass them):\n" + "\n".join(
+        bad
+    )
 
 
 def test_no_global_statements() -> None:
