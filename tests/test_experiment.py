@@ -177,7 +177,8 @@ def test_every_structure_error_is_reported_at_once_with_its_path():
     doc["plots"].append(3)
     e = errors_of(doc)
     assert dict(e.errors) == {
-        "bogus": "unknown key; allowed keys are name, description, scenario, replications, sweep, metrics, plots",
+        "bogus": "unknown key; allowed keys are "
+        "name, description, scenario, replications, sweep, metrics, plots",
         "description": "expected a string, found 3",
         "replications.count": "expected an integer >= 1, found true",
         "replications.base_seed": "expected an integer >= 0, found -1",
