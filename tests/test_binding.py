@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -102,15 +105,11 @@ def test_rust_panic_becomes_simulation_error() -> None:
     assert _core.core_version()
 
 
-def _stub() -> "ast.Module":
-    import ast
-
+def _stub() -> ast.Module:
     return ast.parse(Path(_core.__file__ or "").with_name("_core.pyi").read_text(encoding="utf-8"))
 
 
 def _stub_names() -> "dict[str, object]":
-    import ast
-
     out: "dict[str, object]" = {}
     for node in _stub().body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
@@ -121,9 +120,6 @@ def _stub_names() -> "dict[str, object]":
 
 
 def test_stub_declares_exactly_the_module_contents() -> None:
-    import ast
-    import inspect
-
     stub = _stub_names()
     real = {n for n in dir(_core) if not n.startswith("__") or n == "__version__"}
     assert set(stub) == real, "python/obsim/_core.pyi is stale: regenerate it from the module"
@@ -145,8 +141,6 @@ def test_stub_declares_exactly_the_module_contents() -> None:
 
 
 def test_stub_documents_every_result_table() -> None:
-    import ast
-
     body = _stub().body
     docs = {}
     for node, after in zip(body, body[1:]):
@@ -170,11 +164,12 @@ def test_result_tables_come_from_the_binding() -> None:
 
     tables = [k for k, v in obsim.Results.__annotations__.items() if v in ("pa.Table", pa.Table)]
     assert tables == list(TABLES)
+    # ... and its docstring describes each one.
+    for name in TABLES:
+        assert f"\n        {name}: " in (obsim.Results.__doc__ or ""), name
 
 
 def test_readme_output_files_list_exactly_the_result_tables() -> None:
-    import re
-
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     section = readme.split("### Output files", 1)[1].split("\n#", 1)[0]
     rows = re.findall(r"^\| `([a-z_]+)\.parquet` \| (.*) \|$", section, flags=re.M)

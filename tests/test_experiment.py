@@ -164,3 +164,29 @@ def test_toml_roundtrip_of_helper(tmp_path):
     p.write_text(to_toml(tiny_experiment()), encoding="utf-8")
     exp = load_experiment(p)
     assert exp.to_dict() == from_dict(tiny_experiment()).to_dict() | {"source": str(p)}
+
+
+def test_every_structure_error_is_reported_at_once_with_its_path():
+    doc = tiny_experiment()
+    doc["bogus"] = 1
+    doc["description"] = 3
+    doc["replications"].update(count=True, base_seed=-1, extra=1)
+    doc["sweep"]["zip"] = {"tcp.mss": []}
+    doc["metrics"]["goodput"].update(scale="big", unit=3)
+    doc["plots"][0].update(logx="yes")
+    doc["plots"].append(3)
+    e = errors_of(doc)
+    assert dict(e.errors) == {
+        "bogus": "unknown key; allowed keys are "
+        "name, description, scenario, replications, sweep, metrics, plots",
+        "description": "expected a string, found 3",
+        "replications.count": "expected an integer >= 1, found true",
+        "replications.base_seed": "expected an integer >= 0, found -1",
+        "replications.extra": "unknown key; allowed keys are count, base_seed",
+        'sweep.zip[0]."tcp.mss"': "expected a non-empty array of values, found []",
+        "metrics.goodput.scale": 'expected a number, found "big"',
+        "metrics.goodput.unit": "expected a string, found 3",
+        "plots[0].logx": 'expected true or false, found "yes"',
+        "plots[1]": "expected a table with x, y, series, found 3",
+    }
+    assert len(e.errors) == 10

@@ -1,7 +1,8 @@
 """The topologies of obsim's scenarios, built as dicts: the reproductions'
-experiments start from them, and ``scripts/core_scenarios.py`` writes the
-shipped ``scenarios/*.toml`` files they describe from them (so an installed
-package does not need the repository, and each topology is written once).
+experiments start from them, and every shipped ``scenarios/*.toml`` file is
+generated from them (:mod:`obsim.scenario_files`, written by
+``scripts/core_scenarios.py``), so an installed package does not need the
+repository and each topology is written once.
 
 >>> from obsim import topologies
 >>> obsim.run(topologies.gurel_chain(), seed=1)
@@ -497,4 +498,80 @@ def single_link(
             }
         ],
         "metrics": {"throughput_bin": "none"},
+    }
+
+
+def dumbbell(
+    *,
+    n: int = 10,
+    p: float = 0.001,
+    access_rate: str = "155 Mbit/s",
+    access_delay: str = "1 ms",
+    bottleneck_rate: str = "1 Gbit/s",
+    bottleneck_delay: str = "10 ms",
+    duration: str = "100 s",
+) -> Dict[str, Any]:
+    """The project's reference scenario (``scenarios/dumbbell.toml``): ``n``
+    bulk Reno flows s_i -> d_i share a bottleneck r0 -> r1 with Bernoulli
+    loss ``p`` and an unlimited buffer (random loss, not congestion loss);
+    access links with 1000-packet buffers; MSS 1040 B, rwnd and W_M 10 000
+    MSS (ns-2 defaults, ``ns2``); starts uniform in [0, 1] s."""
+    access = {"rate": access_rate, "delay": access_delay, "buffer": "1000 packets"}
+    nodes: List[Dict[str, Any]] = [{"name": "r0", "kind": "router"}, {"name": "r1", "kind": "router"}]
+    nodes += [{"name": f"s{i}", "kind": "host"} for i in range(n)]
+    nodes += [{"name": f"d{i}", "kind": "host"} for i in range(n)]
+    links: List[Dict[str, Any]] = [
+        {
+            "from": "r0",
+            "to": "r1",
+            "rate": bottleneck_rate,
+            "delay": bottleneck_delay,
+            "buffer": "unlimited",
+            "loss": {"model": "bernoulli", "p": p},
+            "reverse_loss": {"model": "none"},
+        }
+    ]
+    links += [{"from": f"s{i}", "to": "r0", **access} for i in range(n)]
+    links += [{"from": "r1", "to": f"d{i}", **access} for i in range(n)]
+    return {
+        "name": "dumbbell",
+        "simulation": {"duration": duration, "warmup": "0 s", "seed": 1, "stop": "time", "routing": "hops"},
+        "tcp": {"profile": "ns2", "variant": "reno", "mss": "1040 B", "rwnd": 10000, "max_window": 10000},
+        "nodes": nodes,
+        "links": links,
+        "flows": [
+            {
+                "name": "ftp",
+                "from": [f"s{i}" for i in range(n)],
+                "to": [f"d{i}" for i in range(n)],
+                "count": 1,
+                "start": ["0 s", "1 s"],
+                "size": "infinite",
+            }
+        ],
+        "trace": {"cwnd": False, "seq": False},
+    }
+
+
+def single_flow(*, duration: str = "5 s") -> Dict[str, Any]:
+    """One bulk NewReno flow over a 3-link path, lossless (RFC profile, MSS
+    1000 B, W_M 64): h0 -> r0 (100 Mbit/s, 1 ms) -> r1 (10 Mbit/s, 10 ms,
+    100 packets) -> h1 (100 Mbit/s, 1 ms). ``scenarios/single_flow.toml``;
+    small and fast, for the engine's end-to-end tests."""
+    return {
+        "name": "single_flow",
+        "simulation": {"duration": duration},
+        "tcp": {"profile": "rfc", "variant": "newreno", "mss": "1000 B", "max_window": 64},
+        "nodes": [
+            {"name": "h0", "kind": "host"},
+            {"name": "r0"},
+            {"name": "r1"},
+            {"name": "h1", "kind": "host"},
+        ],
+        "links": [
+            {"from": "h0", "to": "r0", "rate": "100 Mbit/s", "delay": "1 ms"},
+            {"from": "r0", "to": "r1", "rate": "10 Mbit/s", "delay": "10 ms", "buffer": "100 packets"},
+            {"from": "r1", "to": "h1", "rate": "100 Mbit/s", "delay": "1 ms"},
+        ],
+        "flows": [{"name": "bulk", "from": "h0", "to": "h1"}],
     }

@@ -1,0 +1,121 @@
+"""Metrics: one number per run, read from a result table or computed from
+other metrics by an arithmetic expression."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field, fields
+from typing import Any, Dict, List, Mapping
+
+from ..results import TABLES
+
+TABLE_NAMES = (*TABLES, "meta")
+"""Where a metric can read a column from (``meta``: the run facts)."""
+
+AGGREGATIONS = ("sum", "mean", "min", "max", "median", "std", "count", "first", "last")
+"""How a metric reduces a column to one number per run."""
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One number per run: ``agg`` over ``table.column`` (rows filtered by
+    ``where``), times ``scale``; or ``expr``, arithmetic over other metrics."""
+
+    name: str
+    table: str = "flows"
+    column: str = ""
+    agg: str = "sum"
+    where: Mapping[str, Any] = field(default_factory=dict)
+    scale: float = 1.0
+    unit: str = ""
+    label: str = ""
+    expr: str = ""
+
+    @property
+    def title(self) -> str:
+        """Label with unit, for axes and table headers."""
+        label = self.label or self.name
+        return f"{label} ({self.unit})" if self.unit else label
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The metric as stored: ``expr`` or ``table``/``column``/``agg``/``where``."""
+        d: Dict[str, Any] = {"name": self.name, "scale": self.scale, "unit": self.unit, "label": self.label}
+        if self.expr:
+            d["expr"] = self.expr
+        else:
+            d.update(table=self.table, column=self.column, agg=self.agg, where=dict(self.where))
+        return d
+
+
+METRIC_KEYS = tuple(f.name for f in fields(Metric) if f.name != "name")
+"""The keys of a ``[metrics.NAME]`` table (the fields of :class:`Metric`)."""
+
+_EXPR_NODES = (
+    ast.Expression,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.Name,
+    ast.Load,
+    ast.Constant,
+    ast.Add,
+    ast.Sub,
+    ast.Mult,
+    ast.Div,
+    ast.Pow,
+    ast.USub,
+    ast.UAdd,
+)
+
+
+def expr_names(expr: str) -> List[str]:
+    """The metric names an arithmetic expression uses.
+
+    Raises:
+        SyntaxError: ``expr`` is not a Python expression.
+        ValueError: it is not arithmetic over numbers and names.
+    """
+    tree = ast.parse(expr, mode="eval")
+    for node in ast.walk(tree):
+        if not isinstance(node, _EXPR_NODES):
+            raise ValueError(
+                "expected arithmetic (+ - * / **, numbers, metric names), "
+                f"found {type(node).__name__} in {expr!r}"
+            )
+        if isinstance(node, ast.Constant) and not isinstance(node.value, (int, float)):
+            raise ValueError(f"expected numbers and metric names, found {node.value!r} in {expr!r}")
+    return [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)]
+
+
+def eval_expr(expr: str, values: Mapping[str, float]) -> float:
+    """Evaluate an arithmetic ``expr`` over metric ``values`` (no Python
+    ``eval``: only numbers, names and + - * / **)."""
+
+    def ev(node: ast.AST) -> float:
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant):
+            return float(node.value)  # type: ignore[arg-type]  # numbers only (expr_names)
+        if isinstance(node, ast.Name):
+            return float(values[node.id])
+        if isinstance(node, ast.UnaryOp):
+            v = ev(node.operand)
+            return -v if isinstance(node.op, ast.USub) else v
+        if isinstance(node, ast.BinOp):
+            a, b = ev(node.left), ev(node.right)
+            op = node.op
+            if isinstance(op, ast.Add):
+                return a + b
+            if isinstance(op, ast.Sub):
+                return a - b
+            if isinstance(op, ast.Mult):
+                return a * b
+            if isinstance(op, ast.Div):
+                return a / b if b != 0 else float("nan")
+            return float(a**b)
+        raise ValueError(f"unsupported expression {ast.dump(node)}")  # pragma: no cover
+
+    expr_names(expr)
+    return ev(ast.parse(expr, mode="eval"))
+
+
+__all__ = ["AGGREGATIONS", "METRIC_KEYS", "TABLE_NAMES", "Metric", "eval_expr", "expr_names"]
