@@ -90,8 +90,13 @@ impl Feed {
                 sent_at: now,
             }),
         };
-        self.a
-            .on_packet(now, NodeId(1 + f % EGRESSES), black_box(pkt), 10.0, &mut self.out);
+        self.a.on_packet(
+            now,
+            NodeId(1 + f % EGRESSES),
+            black_box(pkt),
+            10.0,
+            &mut self.out,
+        );
         for b in self.out.drain(..) {
             self.a.recycle(b.packets);
         }

@@ -7,10 +7,11 @@
 //! retransmission-timer pattern: every 4th operation also cancels a random
 //! pending event and reschedules it (`now + Exp`). Payloads are 96 bytes, as
 //! the simulator's packet-carrying events. Reported time is per hold
-//! operation. Rerun with:
+//! operation. The alternative designs exist only with the cargo feature
+//! `bench-queues`, which this benchmark requires. Rerun with:
 //!
 //! ```text
-//! cargo bench -p obsim-core --bench kernel -- event_queue --measurement-time 3 --warm-up-time 1
+//! cargo bench -p obsim-core --features bench-queues --bench kernel -- event_queue --measurement-time 3 --warm-up-time 1
 //! ```
 //!
 //! On a shared machine, the interleaved duel (all designs round-robin in
@@ -18,7 +19,7 @@
 //! the fairer comparison:
 //!
 //! ```text
-//! OBSIM_QUEUE_DUEL=1 cargo bench -p obsim-core --bench kernel
+//! OBSIM_QUEUE_DUEL=1 cargo bench -p obsim-core --features bench-queues --bench kernel
 //! ```
 
 use std::hint::black_box;

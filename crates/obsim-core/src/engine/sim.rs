@@ -309,7 +309,8 @@ impl<'s> Simulation<'s> {
             Payload::Signal(sig) => {
                 let fl = &mut self.flows[f.index()];
                 let una = fl.sender.snd_una();
-                if let Some(judged_false) = fl.sender.on_burst_signal(self.now, &sig).judged_false() {
+                let decision = fl.sender.on_burst_signal(self.now, &sig);
+                if let Some(judged_false) = decision.judged_false() {
                     fl.judged.judge(una, judged_false);
                 }
                 self.pump_sender(f);
@@ -376,7 +377,8 @@ impl<'s> Simulation<'s> {
         match fl.sender.rto_deadline() {
             Some(d) if d <= self.now => {
                 let una = fl.sender.snd_una();
-                if let Some(judged_false) = fl.sender.on_timeout(self.now).judged_false() {
+                let decision = fl.sender.on_timeout(self.now);
+                if let Some(judged_false) = decision.judged_false() {
                     fl.judged.judge(una, judged_false);
                 }
                 self.pump_sender(f);

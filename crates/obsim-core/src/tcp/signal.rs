@@ -145,7 +145,9 @@ mod tests {
         let both = SignalSet::of(IngressAck).with(EgressAck);
         assert!(both.contains(IngressAck) && both.contains(EgressAck) && !both.contains(Nak));
         let all = both | SignalSet::of(Nak);
-        assert!([IngressAck, EgressAck, Nak].iter().all(|&k| all.contains(k)));
+        assert!([IngressAck, EgressAck, Nak]
+            .iter()
+            .all(|&k| all.contains(k)));
         assert_eq!(SignalSet::NONE | SignalSet::NONE, SignalSet::default());
         assert!(!SignalSet::of(Nak).contains(IngressAck));
     }

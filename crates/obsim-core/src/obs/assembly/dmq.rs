@@ -17,8 +17,9 @@
 //! draw among the n queues from the assembler's rng.
 
 use super::per_egress::uniform_below;
-use super::select::{Arrival, QueueSelection, Slot};
-use super::{Queue, Selection};
+use super::select::{QueueSelection, QueueTable, Slot};
+use super::Selection;
+use crate::ids::FlowId;
 use crate::obs::burst::Burst;
 
 /// Which flows the DMQ allocation algorithm is applied to (gonzalez2009 §4).
@@ -73,17 +74,17 @@ impl QueueSelection for Dmq {
     /// The flow's queue for this cycle: kept, or drawn anew when
     /// [`needs_allocation`] says so.
     #[inline]
-    fn select(&self, a: &mut Arrival<'_>) -> u32 {
-        let slot = *a.slot();
-        let cycle = a.cycle(slot.queue).unwrap_or(0);
+    fn select(&self, t: &mut QueueTable, g: u32, flow: FlowId, _cwnd: f64) -> u32 {
+        let slot = *t.slot(g, flow);
+        let cycle = t.cycle(slot.queue).unwrap_or(0);
         let realloc = needs_allocation(self.allocation, &slot, cycle);
         let q = if realloc {
-            a.first + uniform_below(a.rng, self.queues.max(1))
+            t.first(g) + uniform_below(&mut t.rng, self.queues.max(1))
         } else {
             slot.queue
         };
-        let cycle = a.cycle(q).expect("a queue of this group") as u32;
-        let s = a.slot();
+        let cycle = t.queues[q as usize].cycle as u32;
+        let s = t.slot(g, flow);
         s.queue = q;
         s.cycle = cycle;
         if realloc {
@@ -94,13 +95,14 @@ impl QueueSelection for Dmq {
 
     /// A posteriori: the flows with a data segment in the lost burst are
     /// re-allocated when their current cycle ends (gonzalez2009 §4).
-    fn on_burst_lost(&self, burst: &Burst, flows: &mut [Slot], queues: &[Queue]) {
+    fn on_burst_lost(&self, burst: &Burst, t: &mut QueueTable) {
         if self.allocation != DmqAllocation::APosteriori {
             return;
         }
         for p in burst.packets.iter().filter(|p| p.is_data()) {
-            if let Some(slot) = flows.get_mut(p.flow.index()) {
-                let same_egress = queues
+            if let Some(slot) = t.flows.get_mut(p.flow.index()) {
+                let same_egress = t
+                    .queues
                     .get(slot.queue as usize)
                     .is_some_and(|q| q.egress == burst.egress);
                 if same_egress {
@@ -108,5 +110,100 @@ impl QueueSelection for Dmq {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::select::table_for;
+    use super::*;
+    use crate::ids::NodeId;
+    use crate::net::{Packet, Payload};
+    use crate::tcp::Segment;
+    use crate::time::SimTime;
+
+    fn dmq(allocation: DmqAllocation) -> Dmq {
+        Dmq {
+            queues: 4,
+            allocation,
+        }
+    }
+
+    #[test]
+    fn proactive_keeps_a_flow_within_a_cycle_and_redraws_after() {
+        let p = dmq(DmqAllocation::Proactive);
+        let mut t = table_for(&p, 1);
+        let q = p.select(&mut t, 0, FlowId(7), 1.0);
+        assert_eq!(p.select(&mut t, 0, FlowId(7), 1.0), q, "same cycle");
+        assert!(!needs_allocation(
+            p.allocation,
+            &t.flows[7],
+            t.queues[q as usize].cycle
+        ));
+        t.queues[q as usize].cycle += 1; // its burst closed
+        assert!(needs_allocation(
+            p.allocation,
+            &t.flows[7],
+            t.queues[q as usize].cycle
+        ));
+        let redrawn = p.select(&mut t, 0, FlowId(7), 1.0);
+        let slot = t.flows[7];
+        assert_eq!(slot.queue, redrawn);
+        assert_eq!(
+            u64::from(slot.cycle),
+            t.queues[redrawn as usize].cycle,
+            "allocated anew"
+        );
+    }
+
+    #[test]
+    fn a_posteriori_marks_only_flows_in_the_lost_burst() {
+        let p = dmq(DmqAllocation::APosteriori);
+        let mut t = table_for(&p, 1);
+        let qa = p.select(&mut t, 0, FlowId(1), 1.0);
+        p.select(&mut t, 0, FlowId(2), 1.0);
+        let data = |flow| Packet {
+            flow: FlowId(flow),
+            src: NodeId(0),
+            dst: NodeId(9),
+            bytes: 1040,
+            payload: Payload::Data(Segment {
+                seq: 0,
+                len: 1000,
+                retransmit: false,
+                sent_at: SimTime::ZERO,
+            }),
+        };
+        let lost = Burst {
+            id: 0,
+            ingress: NodeId(0),
+            egress: NodeId(1),
+            queue: qa,
+            opened: SimTime::ZERO,
+            closed: SimTime::ZERO,
+            payload_bytes: 1040,
+            padding_bytes: 0,
+            packets: vec![data(1)],
+        };
+        p.on_burst_lost(&lost, &mut t);
+        assert!(t.flows[1].realloc && !t.flows[2].realloc);
+        // Kept until its cycle ends, then re-allocated once.
+        assert!(!needs_allocation(
+            p.allocation,
+            &t.flows[1],
+            t.queues[qa as usize].cycle
+        ));
+        t.queues[qa as usize].cycle += 1;
+        assert!(needs_allocation(
+            p.allocation,
+            &t.flows[1],
+            t.queues[qa as usize].cycle
+        ));
+        p.select(&mut t, 0, FlowId(1), 1.0);
+        assert!(!t.flows[1].realloc);
+        // Proactive allocation ignores losses.
+        let pro = dmq(DmqAllocation::Proactive);
+        pro.on_burst_lost(&lost, &mut t);
+        assert!(!t.flows[1].realloc);
     }
 }

@@ -2,8 +2,9 @@
 //! shares (gonzalez2009 §3, "normal case in OBS networks"; gurel2008 §2-3
 //! with M = 1, "per-destination burstification").
 
-use super::select::{Arrival, QueueSelection};
+use super::select::{QueueSelection, QueueTable};
 use super::Selection;
+use crate::ids::FlowId;
 
 /// MF: every packet joins its egress group's only queue.
 #[derive(Clone, Copy, Debug)]
@@ -21,7 +22,7 @@ impl QueueSelection for MixedFlow {
     }
 
     #[inline]
-    fn select(&self, a: &mut Arrival<'_>) -> u32 {
-        a.first
+    fn select(&self, t: &mut QueueTable, g: u32, _flow: FlowId, _cwnd: f64) -> u32 {
+        t.first(g)
     }
 }

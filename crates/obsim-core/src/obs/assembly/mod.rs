@@ -44,7 +44,7 @@ use crate::obs::burst::Burst;
 use crate::rng::SimRng;
 use crate::time::{SimDuration, SimTime};
 
-use select::{Arrival, Selector, Slot};
+use select::{QueueTable, Selector};
 
 /// Burst assembly parameters of one ingress edge node.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -196,20 +196,15 @@ pub struct Assembler {
     ingress: NodeId,
     /// Group index by egress node index (`u32::MAX` when not an egress).
     group_of: Vec<u32>,
-    groups: Vec<Group>,
-    queues: Vec<Queue>,
-    /// Per-flow state, indexed by flow id: the queue of PF and random
-    /// mapping, the allocation of DMQ. A slot whose queue belongs to another
-    /// egress group is treated as unallocated in this one.
-    flows: Vec<Slot>,
+    /// Groups, queues, per-flow slots, rng and counters: what the
+    /// queue-selection policy reads and changes.
+    table: QueueTable,
     /// Pending timers `(deadline, queue, cycle)`; an entry is live while the
     /// queue is still in that cycle. The top is always live.
     timers: BinaryHeap<Reverse<(SimTime, u32, u64)>>,
     /// Recycled packet buffers.
     pool: Vec<Vec<Packet>>,
     next_id: u64,
-    rng: SimRng,
-    stats: AssemblyStats,
 }
 
 impl Assembler {
@@ -224,14 +219,17 @@ impl Assembler {
             min_burst_bytes: cfg.min_burst_bytes,
             ingress,
             group_of: Vec::new(),
-            groups: Vec::with_capacity(egresses.len()),
-            queues: Vec::new(),
-            flows: Vec::new(),
+            table: QueueTable {
+                groups: Vec::with_capacity(egresses.len()),
+                queues: Vec::new(),
+                flows: Vec::new(),
+                rng,
+                stats: AssemblyStats::default(),
+                timer: cfg.trigger.timer(),
+            },
             timers: BinaryHeap::new(),
             pool: Vec::new(),
             next_id: 0,
-            rng,
-            stats: AssemblyStats::default(),
         };
         for &e in egresses {
             a.group(e);
@@ -260,21 +258,9 @@ impl Assembler {
     ) {
         self.on_timer(now, out);
         let g = self.group(egress);
-        let group = &self.groups[g as usize];
-        let q = self.selector.select(&mut Arrival {
-            flow: pkt.flow,
-            cwnd,
-            first: group.first,
-            group: g,
-            egress: group.egress,
-            timer: self.trigger.timer(),
-            flows: &mut self.flows,
-            queues: &mut self.queues,
-            stats: &mut self.stats,
-            rng: &mut self.rng,
-        });
+        let q = self.selector.select(&mut self.table, g, pkt.flow, cwnd);
         let size = self.trigger.size();
-        let queue = &mut self.queues[q as usize];
+        let queue = &mut self.table.queues[q as usize];
         if queue.packets.is_empty() {
             // First packet into an empty queue: the burst opens, its timer starts.
             if queue.packets.capacity() == 0 {
@@ -304,7 +290,7 @@ impl Assembler {
                 break;
             }
             self.timers.pop();
-            if self.queues[q as usize].cycle == cycle {
+            if self.table.queues[q as usize].cycle == cycle {
                 self.close(q, now, Closer::Timer, out);
             }
             self.drop_stale_timers();
@@ -332,36 +318,35 @@ impl Assembler {
     /// (gonzalez2009 §4). The engine calls it when the loss becomes known at
     /// the ingress (idealised: at the drop, as with a BNAK, yu2004 §IV).
     pub fn on_burst_lost(&mut self, burst: &Burst) {
-        self.selector
-            .on_burst_lost(burst, &mut self.flows, &self.queues);
+        self.selector.on_burst_lost(burst, &mut self.table);
     }
 
     /// Counters: bursts, packets, bytes, padding, per-queue counts.
     pub fn stats(&self) -> &AssemblyStats {
-        &self.stats
+        &self.table.stats
     }
 
     /// Number of burstifier queues over all egresses (per-flow assembly adds
     /// one per new flow).
     pub fn queue_count(&self) -> usize {
-        self.queues.len()
+        self.table.queues.len()
     }
 
     /// The egress node a queue (a `Burst::queue` index) belongs to.
     pub fn queue_egress(&self, queue: u32) -> Option<NodeId> {
-        self.queues.get(queue as usize).map(|q| q.egress)
+        self.table.queues.get(queue as usize).map(|q| q.egress)
     }
 
     /// Packets waiting in open bursts.
     pub fn pending_packets(&self) -> usize {
-        self.queues.iter().map(|q| q.packets.len()).sum()
+        self.table.queues.iter().map(|q| q.packets.len()).sum()
     }
 
     /// Closes every open burst now, whatever its trigger (end of run); these
     /// count as timer closes in the stats.
     pub fn flush(&mut self, now: SimTime, out: &mut Vec<Burst>) {
-        for q in 0..self.queues.len() as u32 {
-            if !self.queues[q as usize].packets.is_empty() {
+        for q in 0..self.table.queues.len() as u32 {
+            if !self.table.queues[q as usize].packets.is_empty() {
                 self.close(q, now, Closer::Timer, out);
             }
         }
@@ -379,20 +364,20 @@ impl Assembler {
         if self.group_of[i] != u32::MAX {
             return self.group_of[i];
         }
-        let g = self.groups.len() as u32;
+        let g = self.table.groups.len() as u32;
         self.group_of[i] = g;
-        let first = self.queues.len() as u32;
-        self.groups.push(Group { egress, first });
+        let first = self.table.queues.len() as u32;
+        self.table.groups.push(Group { egress, first });
         for k in 0..self.selector.initial_queues() {
             let timer = self.selector.queue_timer(k, self.trigger.timer());
-            add_queue(&mut self.queues, &mut self.stats, g, egress, timer);
+            self.table.add_queue(g, egress, timer);
         }
         g
     }
 
     /// Closes queue `q`'s open burst into `out`.
     fn close(&mut self, q: u32, now: SimTime, why: Closer, out: &mut Vec<Burst>) {
-        let queue = &mut self.queues[q as usize];
+        let queue = &mut self.table.queues[q as usize];
         debug_assert!(!queue.packets.is_empty(), "closing an empty queue");
         let packets = std::mem::take(&mut queue.packets);
         let payload = std::mem::take(&mut queue.bytes);
@@ -402,7 +387,7 @@ impl Assembler {
             .min_burst_bytes
             .map_or(0, |m| m.saturating_sub(payload));
         let n = packets.len() as u64;
-        let s = &mut self.stats;
+        let s = &mut self.table.stats;
         s.bursts += 1;
         s.packets += n;
         s.payload_bytes += payload;
@@ -430,37 +415,12 @@ impl Assembler {
     /// Pops timer entries of cycles that already closed, so the heap top is live.
     fn drop_stale_timers(&mut self) {
         while let Some(&Reverse((_, q, cycle))) = self.timers.peek() {
-            if self.queues[q as usize].cycle == cycle {
+            if self.table.queues[q as usize].cycle == cycle {
                 break;
             }
             self.timers.pop();
         }
     }
-}
-
-/// Appends a new idle queue of `group` (for `egress`) to `queues`, with its
-/// counters in `stats`; returns its index at the ingress.
-fn add_queue(
-    queues: &mut Vec<Queue>,
-    stats: &mut AssemblyStats,
-    group: u32,
-    egress: NodeId,
-    timer: Option<SimDuration>,
-) -> u32 {
-    let q = queues.len() as u32;
-    queues.push(Queue {
-        egress,
-        group,
-        packets: Vec::new(),
-        bytes: 0,
-        opened: SimTime::ZERO,
-        deadline: SimTime::MAX,
-        timer,
-        cycle: 0,
-    });
-    stats.queue_bursts.push(0);
-    stats.queue_packets.push(0);
-    q
 }
 
 #[cfg(test)]

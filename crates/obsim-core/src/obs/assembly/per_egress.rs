@@ -3,7 +3,7 @@
 //! the same egress node"; M is chosen among the divisors of N there so that
 //! the modulo mapping is balanced).
 
-use super::select::{Arrival, QueueSelection, Slot};
+use super::select::{QueueSelection, QueueTable, Slot};
 use super::Selection;
 use crate::ids::FlowId;
 pub(crate) use crate::rng::uniform_below;
@@ -49,18 +49,54 @@ impl QueueSelection for PerEgress {
     }
 
     #[inline]
-    fn select(&self, a: &mut Arrival<'_>) -> u32 {
+    fn select(&self, t: &mut QueueTable, g: u32, flow: FlowId, _cwnd: f64) -> u32 {
         match self.mapping {
-            FlowMapping::Modulo => a.first + modulo(a.flow, self.m),
+            FlowMapping::Modulo => t.first(g) + modulo(flow, self.m),
             FlowMapping::Random => {
-                let q = a.slot().queue;
+                let q = t.slot(g, flow).queue;
                 if q != Slot::NONE {
                     return q;
                 }
-                let q = a.first + uniform_below(a.rng, self.m.max(1));
-                a.slot().queue = q;
+                let q = t.first(g) + uniform_below(&mut t.rng, self.m.max(1));
+                t.slot(g, flow).queue = q;
                 q
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::select::table_for;
+    use super::*;
+
+    #[test]
+    fn modulo_maps_flow_ids_into_the_group() {
+        let p = PerEgress {
+            m: 3,
+            mapping: FlowMapping::Modulo,
+        };
+        let mut t = table_for(&p, 2);
+        let got: Vec<u32> = (0..4)
+            .map(|f| p.select(&mut t, 1, FlowId(f), 1.0))
+            .collect();
+        assert_eq!(got, vec![3, 4, 5, 3]);
+    }
+
+    #[test]
+    fn random_mapping_draws_once_per_flow() {
+        let p = PerEgress {
+            m: 4,
+            mapping: FlowMapping::Random,
+        };
+        let mut t = table_for(&p, 1);
+        let first: Vec<u32> = (0..50)
+            .map(|f| p.select(&mut t, 0, FlowId(f), 1.0))
+            .collect();
+        let again: Vec<u32> = (0..50)
+            .map(|f| p.select(&mut t, 0, FlowId(f), 1.0))
+            .collect();
+        assert_eq!(first, again, "static after the first draw");
+        assert!((0..4).all(|q| first.contains(&q)), "{first:?}");
     }
 }

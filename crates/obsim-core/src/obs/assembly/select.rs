@@ -9,11 +9,11 @@
 //! variant in [`Selection`] (the scenario's configuration of it).
 
 use super::{dmq, mixed, per_egress, per_flow, smq, window};
-use super::{AssemblyStats, Queue, Selection};
+use super::{AssemblyStats, Group, Queue, Selection};
 use crate::ids::{FlowId, NodeId};
 use crate::obs::burst::Burst;
 use crate::rng::SimRng;
-use crate::time::SimDuration;
+use crate::time::{SimDuration, SimTime};
 
 /// Per-flow selection state in one egress group: the queue of PF and of the
 /// random mapping, the allocation of DMQ. One 12-byte slot per flow id
@@ -39,58 +39,77 @@ impl Slot {
     };
 }
 
-/// What a policy sees of the assembler when a packet arrives: the packet's
-/// flow and window, its egress group, and on demand the flow's slot, the
-/// queues' cycles, the random stream and a new queue.
-pub(super) struct Arrival<'a> {
-    /// The packet's flow.
-    pub flow: FlowId,
-    /// The flow's congestion window in segments (window-based assembly).
-    pub cwnd: f64,
-    /// Index at the ingress of the egress group's first fixed queue.
-    pub first: u32,
-    /// The egress group.
-    pub(super) group: u32,
-    /// Its egress node.
-    pub(super) egress: NodeId,
+/// The assembler's queues, as a policy sees and changes them: the egress
+/// groups, every queue, the per-flow slots, the random stream and the
+/// per-queue counters.
+#[derive(Debug)]
+pub(super) struct QueueTable {
+    /// Egress groups, by group index.
+    pub(super) groups: Vec<Group>,
+    /// Every queue of the ingress, by index.
+    pub(super) queues: Vec<Queue>,
+    /// Per-flow state, indexed by flow id. A slot whose queue belongs to
+    /// another egress group is treated as unallocated in this one.
+    pub(super) flows: Vec<Slot>,
+    /// The assembler's random stream (random mapping, DMQ allocation).
+    pub(super) rng: SimRng,
+    /// Counters.
+    pub(super) stats: AssemblyStats,
     /// The trigger's assembly timer, for queues opened on arrival.
     pub(super) timer: Option<SimDuration>,
-    pub(super) flows: &'a mut Vec<Slot>,
-    pub(super) queues: &'a mut Vec<Queue>,
-    pub(super) stats: &'a mut AssemblyStats,
-    /// The assembler's random stream (random mapping, DMQ allocation).
-    pub rng: &'a mut SimRng,
 }
 
-impl Arrival<'_> {
-    /// The flow's slot in this group, growing the per-flow table on demand;
-    /// a slot allocated in another group is reset.
-    pub fn slot(&mut self) -> &mut Slot {
-        let i = self.flow.index();
+impl QueueTable {
+    /// Index at the ingress of group `g`'s first fixed queue.
+    #[inline]
+    pub fn first(&self, g: u32) -> u32 {
+        self.groups[g as usize].first
+    }
+
+    /// The slot of `flow` in group `g`, growing the per-flow table on
+    /// demand; a slot allocated in another group is reset.
+    #[inline]
+    pub fn slot(&mut self, g: u32, flow: FlowId) -> &mut Slot {
+        let i = flow.index();
         if i >= self.flows.len() {
             self.flows.resize(i + 1, Slot::EMPTY);
         }
         let slot = &mut self.flows[i];
-        if slot.queue != Slot::NONE && self.queues[slot.queue as usize].group != self.group {
+        if slot.queue != Slot::NONE && self.queues[slot.queue as usize].group != g {
             *slot = Slot::EMPTY;
         }
         slot
     }
 
     /// The current cycle (bursts closed so far) of queue `q`, if it exists.
+    #[inline]
     pub fn cycle(&self, q: u32) -> Option<u64> {
         self.queues.get(q as usize).map(|q| q.cycle)
     }
 
-    /// Opens a new queue in this group, with the trigger's timer.
-    pub fn open_queue(&mut self) -> u32 {
-        super::add_queue(
-            self.queues,
-            self.stats,
-            self.group,
-            self.egress,
-            self.timer,
-        )
+    /// Opens a new queue in group `g`, with the trigger's timer.
+    pub fn open_queue(&mut self, g: u32) -> u32 {
+        let egress = self.groups[g as usize].egress;
+        self.add_queue(g, egress, self.timer)
+    }
+
+    /// Appends a new idle queue of group `g` (for `egress`) with its
+    /// counters; returns its index at the ingress.
+    pub(super) fn add_queue(&mut self, g: u32, egress: NodeId, timer: Option<SimDuration>) -> u32 {
+        let q = self.queues.len() as u32;
+        self.queues.push(Queue {
+            egress,
+            group: g,
+            packets: Vec::new(),
+            bytes: 0,
+            opened: SimTime::ZERO,
+            deadline: SimTime::MAX,
+            timer,
+            cycle: 0,
+        });
+        self.stats.queue_bursts.push(0);
+        self.stats.queue_packets.push(0);
+        q
     }
 }
 
@@ -110,11 +129,11 @@ pub(super) trait QueueSelection {
     fn queue_timer(&self, _k: u32, trigger: Option<SimDuration>) -> Option<SimDuration> {
         trigger
     }
-    /// The queue (index at the ingress) the arriving packet joins.
-    fn select(&self, a: &mut Arrival<'_>) -> u32;
-    /// `burst` (assembled here) was lost in the core; `flows` are the
-    /// per-flow slots and `queues` the ingress's queues. The default ignores it.
-    fn on_burst_lost(&self, _burst: &Burst, _flows: &mut [Slot], _queues: &[Queue]) {}
+    /// The queue (index at the ingress) a packet of `flow` joins in egress
+    /// group `g`, when the flow's congestion window is `cwnd` segments.
+    fn select(&self, t: &mut QueueTable, g: u32, flow: FlowId, cwnd: f64) -> u32;
+    /// `burst` (assembled here) was lost in the core. The default ignores it.
+    fn on_burst_lost(&self, _burst: &Burst, _t: &mut QueueTable) {}
 }
 
 /// Declares the registry: the [`Selector`] enum, its static dispatch, and
@@ -170,16 +189,16 @@ macro_rules! selectors {
 
             /// See [`QueueSelection::select`].
             #[inline]
-            pub(super) fn select(&self, a: &mut Arrival<'_>) -> u32 {
+            pub(super) fn select(&self, t: &mut QueueTable, g: u32, flow: FlowId, cwnd: f64) -> u32 {
                 match self {
-                    $(Selector::$variant(p) => p.select(a),)+
+                    $(Selector::$variant(p) => p.select(t, g, flow, cwnd),)+
                 }
             }
 
             /// See [`QueueSelection::on_burst_lost`].
-            pub(super) fn on_burst_lost(&self, burst: &Burst, flows: &mut [Slot], queues: &[Queue]) {
+            pub(super) fn on_burst_lost(&self, burst: &Burst, t: &mut QueueTable) {
                 match self {
-                    $(Selector::$variant(p) => p.on_burst_lost(burst, flows, queues),)+
+                    $(Selector::$variant(p) => p.on_burst_lost(burst, t),)+
                 }
             }
         }
@@ -193,6 +212,30 @@ selectors! {
     Smq(smq::Smq),
     Dmq(dmq::Dmq),
     Window(window::WindowBased),
+}
+
+/// A table of `groups` egress groups (egress node `1 + g`) for `policy`,
+/// built as the assembler builds it, for the policies' own tests.
+#[cfg(test)]
+pub(super) fn table_for<P: QueueSelection>(policy: &P, groups: u32) -> QueueTable {
+    let timer = Some(SimDuration::from_millis(1));
+    let mut t = QueueTable {
+        groups: Vec::new(),
+        queues: Vec::new(),
+        flows: Vec::new(),
+        rng: crate::rng::stream(1, "select"),
+        stats: AssemblyStats::default(),
+        timer,
+    };
+    for g in 0..groups {
+        let egress = NodeId(1 + g);
+        let first = t.queues.len() as u32;
+        t.groups.push(Group { egress, first });
+        for k in 0..policy.initial_queues() {
+            t.add_queue(g, egress, policy.queue_timer(k, timer));
+        }
+    }
+    t
 }
 
 #[cfg(test)]

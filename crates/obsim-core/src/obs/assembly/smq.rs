@@ -5,8 +5,9 @@
 //! number of queues, which gives balanced groups for consecutive flow ids and
 //! makes SMQ with n queues the same as `PerEgress { m: n, mapping: Modulo }`.
 
-use super::select::{Arrival, QueueSelection};
+use super::select::{QueueSelection, QueueTable};
 use super::Selection;
+use crate::ids::FlowId;
 
 /// SMQ with `queues` queues per egress.
 #[derive(Clone, Copy, Debug)]
@@ -30,7 +31,7 @@ impl QueueSelection for Smq {
 
     /// The flow's static group: flow id modulo the number of queues.
     #[inline]
-    fn select(&self, a: &mut Arrival<'_>) -> u32 {
-        a.first + super::per_egress::modulo(a.flow, self.queues)
+    fn select(&self, t: &mut QueueTable, g: u32, flow: FlowId, _cwnd: f64) -> u32 {
+        t.first(g) + super::per_egress::modulo(flow, self.queues)
     }
 }

@@ -14,8 +14,9 @@
 //! upgraded "when their congestion windows reach the limit", which is `>=`.
 //! With B = C the middle queue is never used (the papers' "no B value" rows).
 
-use super::select::{Arrival, QueueSelection};
+use super::select::{QueueSelection, QueueTable};
 use super::Selection;
+use crate::ids::FlowId;
 use crate::time::SimDuration;
 
 /// The window class (0 slow, 1 medium, 2 fast) of a flow with window `cwnd`
@@ -59,7 +60,32 @@ impl QueueSelection for WindowBased {
     }
 
     #[inline]
-    fn select(&self, a: &mut Arrival<'_>) -> u32 {
-        a.first + class(a.cwnd, self.b, self.c) as u32
+    fn select(&self, t: &mut QueueTable, g: u32, _flow: FlowId, cwnd: f64) -> u32 {
+        t.first(g) + class(cwnd, self.b, self.c) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::select::table_for;
+    use super::*;
+
+    #[test]
+    fn the_window_picks_the_queue_and_each_queue_has_its_timer() {
+        let ms = SimDuration::from_millis;
+        let p = WindowBased {
+            b: 4.0,
+            c: 16.0,
+            timers: [ms(1), ms(5), ms(10)],
+        };
+        let mut t = table_for(&p, 1);
+        let timers: Vec<_> = t.queues.iter().map(|q| q.timer).collect();
+        assert_eq!(timers, vec![Some(ms(1)), Some(ms(5)), Some(ms(10))]);
+        let q = |t: &mut QueueTable, w| p.select(t, 0, FlowId(0), w);
+        assert_eq!([q(&mut t, 1.0), q(&mut t, 3.99), q(&mut t, 4.0)], [0, 0, 1]);
+        assert_eq!(
+            [q(&mut t, 15.9), q(&mut t, 16.0), q(&mut t, 99.0)],
+            [1, 2, 2]
+        );
     }
 }
