@@ -263,7 +263,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ConfigError", py.get_type::<ConfigError>())?;
     m.add("SimulationError", py.get_type::<SimulationError>())?;
     m.add("TABLES", PyTuple::new(py, tables::names())?)?;
-    m.add("OPTIONAL_TABLES", PyTuple::new(py, tables::optional_names())?)?;
+    m.add(
+        "OPTIONAL_TABLES",
+        PyTuple::new(py, tables::optional_names())?,
+    )?;
     m.add_function(wrap_pyfunction!(parse_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(core_version, m)?)?;

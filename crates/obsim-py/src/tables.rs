@@ -90,7 +90,11 @@ pub fn names() -> Vec<&'static str> {
 
 /// Names of the tables written only when they have rows.
 pub fn optional_names() -> Vec<&'static str> {
-    TABLES.iter().filter(|t| t.optional).map(|t| t.name).collect()
+    TABLES
+        .iter()
+        .filter(|t| t.optional)
+        .map(|t| t.name)
+        .collect()
 }
 
 /// Every table of `results` as named columns, in [`TABLES`] order.

@@ -8,7 +8,7 @@ use super::units::{self, Amount, SIZE_UNITS};
 use super::walk::{choice, int_in, named, probability, u32_in, Errors, Got, Table, Val};
 use crate::ids::FlowId;
 use crate::obs::assembly::{
-    AssemblyConfig, DmqAllocation, FlowMapping, Selection, SizeLimit, Trigger,
+    AssemblyConfig, DmqAllocation, FlowMapping, Selection, SizeLimit, Trigger, SELECTION_NAMES,
 };
 use crate::obs::loss::{BurstLossPattern, BurstLossSpec};
 use crate::time::SimDuration;
@@ -34,14 +34,6 @@ pub(crate) const ASSEMBLY_KEYS: &[&str] = &[
 pub(crate) const BURST_LOSS_KEYS: &[&str] = &["p", "pattern", "batch", "index", "flow"];
 
 const TRIGGERS: &[&str] = &["timer", "size", "hybrid"];
-const SELECTIONS: &[&str] = &[
-    "mixed_flow",
-    "per_flow",
-    "per_egress",
-    "smq",
-    "dmq",
-    "window",
-];
 const PATTERNS: &[&str] = &["random", "even", "batch", "single"];
 
 const BURST_SIZE: Quantity = Quantity {
@@ -144,7 +136,7 @@ pub(crate) fn assembly(errs: &mut Errors, path: &str, value: &Val) -> Option<Edg
         .get(errs, "trigger", |v| choice(v, TRIGGERS))
         .or("timer")?;
     let selection_name = t
-        .get(errs, "selection", |v| choice(v, SELECTIONS))
+        .get(errs, "selection", |v| choice(v, SELECTION_NAMES))
         .or("mixed_flow")?;
     let needs_timer = trigger_name != "size" && selection_name != "window";
     let timeout = if needs_timer {
