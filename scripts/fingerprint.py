@@ -3,7 +3,7 @@ refactor changes no behaviour (DEVELOPERS.md: "record the outputs of every
 scenario and every --quick reproduction at fixed seeds before you start, and
 show them byte-identical after").
 
-    python scripts/fingerprint.py OUT.json [--only scenarios|reproductions] [--jobs N]
+    python scripts/fingerprint.py OUT.json [--only scenarios|reproductions] [--jobs N] [--scenario-dir DIR]
     python scripts/fingerprint.py --compare BEFORE.json AFTER.json
 
 Each scenario in `scenarios/` runs at seeds 1 and 7 and is written with
@@ -60,11 +60,11 @@ def _content_hash(path: Path) -> str:
     return _sha(path.read_bytes())
 
 
-def scenarios() -> Dict[str, str]:
+def scenarios(directory: Path) -> Dict[str, str]:
     import obsim
 
     out: Dict[str, str] = {}
-    for path in sorted((ROOT / "scenarios").glob("*.toml")):
+    for path in sorted(directory.glob("*.toml")):
         for seed in SEEDS:
             with tempfile.TemporaryDirectory() as d:
                 obsim.run(str(path), seed=seed).write(d)
@@ -125,6 +125,12 @@ def main() -> int:
     ap.add_argument("out", nargs="?", type=Path)
     ap.add_argument("--only", choices=("scenarios", "reproductions"))
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument(
+        "--scenario-dir",
+        type=Path,
+        default=ROOT / "scenarios",
+        help="run the scenarios of this folder (e.g. an older revision's, extracted with git archive)",
+    )
     ap.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"))
     args = ap.parse_args()
     if args.compare:
@@ -133,7 +139,7 @@ def main() -> int:
         ap.error("OUT.json is required")
     result: Dict[str, str] = {}
     if args.only != "reproductions":
-        result.update(scenarios())
+        result.update(scenarios(args.scenario_dir))
     if args.only != "scenarios":
         result.update(reproductions(args.jobs))
     args.out.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
