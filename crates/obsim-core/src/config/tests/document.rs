@@ -428,22 +428,22 @@ fn every_listed_key_is_read() {
         (BASE, &["metrics"], METRICS_KEYS),
         (BASE, &["optical"], SWITCH_KEYS),
         (
-            super::obs::OBS_BASE,
+            &super::obs::OBS_BASE,
             &["nodes", "1", "assembly"],
             ASSEMBLY_KEYS,
         ),
         (
-            super::obs::OBS_BASE,
+            &super::obs::OBS_BASE,
             &["links", "1", "burst_loss"],
             BURST_LOSS_KEYS,
         ),
         (
-            super::optical::CORE_BASE,
+            &super::optical::CORE_BASE,
             &["nodes", "2", "switch"],
             SWITCH_KEYS,
         ),
         (
-            super::optical::CORE_BASE,
+            &super::optical::CORE_BASE,
             &["generators", "0"],
             GENERATOR_KEYS,
         ),
