@@ -1,9 +1,12 @@
-//! Scenario text shared by the crate's unit tests: the `[[nodes]]` and
-//! `[[links]]` tables that config, engine and OBS test topologies are made
-//! of, written once here so each test spells out only what makes its
-//! scenario different (a sub-table, a loss model, a buffer). Tables come out
-//! in the order of the words given and with the keys in the order the
-//! scenario files use, so a test may still edit the text it builds.
+//! What the crate's unit tests share: the `[[nodes]]` and `[[links]]` tables
+//! that config, engine and OBS test topologies are made of, written once
+//! here so each test spells out only what makes its scenario different (a
+//! sub-table, a loss model, a buffer), and the look-up of a link's result
+//! row. Tables come out in the order of the words given and with the keys in
+//! the order the scenario files use, so a test may still edit the text it
+//! builds.
+
+use crate::results::{LinkResult, RunResults};
 
 /// `[[nodes]]` tables, one per whitespace-separated word of `spec`:
 /// `name:kind`, or a bare `name` for a node of the default kind (router).
@@ -56,4 +59,14 @@ fn link_tables(pairs: &str, kind: &str, rate: &str, delay: &str, extra: &str) ->
             )
         })
         .collect()
+}
+
+/// The result row of the link `from -> to` of a run; panics if the run has
+/// no such link.
+#[track_caller]
+pub(crate) fn link_result<'a>(r: &'a RunResults, from: &str, to: &str) -> &'a LinkResult {
+    r.links
+        .iter()
+        .find(|l| l.from == from && l.to == to)
+        .unwrap_or_else(|| panic!("no link {from} -> {to} in the results"))
 }

@@ -8,7 +8,7 @@
 use crate::config::parse_toml;
 use crate::engine::{run, RunOptions};
 use crate::results::{FlowResult, RunResults};
-use crate::test_support::{buffered_links, nodes, optical_links};
+use crate::test_support::{buffered_links, link_result, nodes, optical_links};
 
 /// yu2004 §III's path with a fast flow (1 MB/s access, T_b = 0.2 s, W = 20):
 /// src - E1 = C1 = C2 = E2 - dst. `fto` is the `[tcp]` detection, `core`
@@ -176,11 +176,7 @@ fn signals_are_packets_counted_at_nodes_and_senders() {
     assert_eq!(e2.signals_sent + 1, e1.signals_sent);
     assert_eq!(f.signals_received, sent, "none lost, all delivered");
     // They load the reverse links: 40 B each.
-    let back_link = r
-        .links
-        .iter()
-        .find(|l| l.from == "E1" && l.to == "src")
-        .unwrap();
+    let back_link = link_result(&r, "E1", "src");
     assert!(back_link.bytes >= 40 * sent);
     // BNAK: one NAK from C1, before C1 -> C2.
     let r = go(&scenario("bnak", ONE_BURST, "", ""));

@@ -202,7 +202,7 @@ mod tests {
     use crate::config::parse_toml;
     use crate::engine::{run, RunOptions};
     use crate::results::{RunResults, TrafficResult};
-    use crate::test_support::{buffered_links, nodes, optical_links};
+    use crate::test_support::{buffered_links, link_result, nodes, optical_links};
 
     #[track_caller]
     fn run_toml(text: &str, seed: Option<u64>) -> RunResults {
@@ -248,13 +248,7 @@ rate = "9 Mbit/s"
         let shared = run_toml(&bottleneck(CBR_9M), None);
         assert!(alone.traffic.is_empty());
         let (fa, fs) = (&alone.flows[0], &shared.flows[0]);
-        let bottleneck_drops = |r: &RunResults| {
-            r.links
-                .iter()
-                .find(|l| l.from == "r" && l.to == "d")
-                .unwrap()
-                .drops_buffer
-        };
+        let bottleneck_drops = |r: &RunResults| link_result(r, "r", "d").drops_buffer;
         // The CBR source takes 9 of the 10 Mbit/s: the flow's segments are
         // dropped at the full drop-tail buffer, and its windows are so small
         // that losses end in retransmission timeouts.
@@ -362,11 +356,7 @@ stop = "50 s"
             conserved(t);
             assert_eq!(t.packets_dropped, 0, "{assembly}: lossless core");
             assert!(t.packets_delivered > 12_000, "{assembly}: {t:?}");
-            let fwd = r
-                .links
-                .iter()
-                .find(|l| l.from == "E1" && l.to == "E2")
-                .unwrap();
+            let fwd = link_result(&r, "E1", "E2");
             // ACKs bypass assembly by default; datagrams and data never do:
             // nothing crosses E1 -> E2 as a packet.
             assert_eq!(fwd.packets, 0, "{assembly}: {fwd:?}");
