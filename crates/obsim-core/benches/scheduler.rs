@@ -19,7 +19,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use obsim_core::obs::scheduler::{
-    ChannelScheduler, ChannelSet, LaucVf, PortSchedule, SchedulerKind,
+    ChannelScheduler, ChannelSet, LaucVf, PortSchedule, Request, SchedulerKind,
 };
 use obsim_core::rng::{stream, uniform01};
 use obsim_core::time::SimTime;
@@ -80,10 +80,12 @@ impl<'a, S: ChannelScheduler> Runner<'a, S> {
         let sh = self.shift;
         let got = self.sched.reserve(
             &mut self.port,
-            SimTime(now + sh),
-            SimTime(s + sh),
-            SimTime(e + sh),
-            ChannelSet::All,
+            Request::new(
+                SimTime(now + sh),
+                SimTime(s + sh),
+                SimTime(e + sh),
+                ChannelSet::All,
+            ),
         );
         self.i += 1;
         if self.i == self.d.reqs.len() {

@@ -23,5 +23,8 @@ pub mod tcp;
 pub mod time;
 pub mod traffic;
 
+#[cfg(test)]
+mod test_support;
+
 /// Version of obsim-core, recorded in every result's metadata.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

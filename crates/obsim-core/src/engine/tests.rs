@@ -8,6 +8,7 @@ use crate::engine::{run, RunOptions};
 use crate::ids::{FlowId, NodeId};
 use crate::tcp::profile::profile;
 use crate::tcp::TcpConfig;
+use crate::test_support::link_result;
 use crate::time::{SimDuration, SimTime};
 
 /// Host `s` -- router -- host `d`: access `a_bps`/`a_delay`, bottleneck
@@ -245,20 +246,12 @@ fn obs_conservation_counts_packets_inside_bursts_and_assemblers() {
             f.flow
         );
     }
-    let optical = r
-        .links
-        .iter()
-        .find(|l| l.from == "O1" && l.to == "O2")
-        .unwrap();
+    let optical = link_result(&r, "O1", "O2");
     assert!(
         optical.bursts > 0 && optical.packets == 0,
         "data crosses O1->O2 only in bursts"
     );
-    let back = r
-        .links
-        .iter()
-        .find(|l| l.from == "O2" && l.to == "O1")
-        .unwrap();
+    let back = link_result(&r, "O2", "O1");
     assert!(
         back.bursts == 0 && back.packets > 0,
         "ACKs bypass assembly by default"
@@ -273,11 +266,7 @@ fn acks_can_be_assembled_and_lost_with_their_bursts() {
         .replace("timeout = \"1 ms\"\nacks = \"bypass\"", "timeout = \"1 ms\"\nacks = \"assemble\"")
         .replace("burst_loss = { p = 0.001, pattern = \"random\" }", "burst_loss = { p = 0.001, pattern = \"random\" }\nreverse_burst_loss = { p = 0.01, pattern = \"random\" }");
     let r = toml_run(&text);
-    let back = r
-        .links
-        .iter()
-        .find(|l| l.from == "O2" && l.to == "O1")
-        .unwrap();
+    let back = link_result(&r, "O2", "O1");
     assert!(
         back.bursts > 0 && back.packets == 0 && back.bursts_lost > 0,
         "{back:?}"

@@ -18,7 +18,8 @@ use crate::config::scenario::{Conversion, ConverterSharing, EdgeQueue, NodeKind,
 use crate::metrics::aggregate::{BinCounter, Moments};
 use crate::obs::loss::BurstLossModel;
 use crate::obs::scheduler::{
-    queue_reserve, ChannelScheduler, ChannelSet, ConverterPool, PortSchedule, SchedulerKind,
+    queue_reserve, ChannelScheduler, ChannelSet, ConverterPool, PortSchedule, Request,
+    SchedulerKind,
 };
 use crate::time::{SimDuration, SimTime};
 
@@ -192,10 +193,7 @@ impl Switch {
                 .scheduler
                 .reserve(
                     &mut port.schedule,
-                    now,
-                    earliest,
-                    earliest + tx,
-                    ChannelSet::All,
+                    Request::new(now, earliest, earliest + tx, ChannelSet::All),
                 )
                 .map(|w| (w, earliest)),
         }
@@ -232,7 +230,7 @@ impl Switch {
         };
         let c = self
             .scheduler
-            .reserve(&mut port.schedule, now, start, end, allowed)?;
+            .reserve(&mut port.schedule, Request::new(now, start, end, allowed))?;
         if let (Some(k), true) = (converter, c != w) {
             self.counters.conversions += 1;
             match port.pool.as_mut() {

@@ -7,7 +7,7 @@ use super::*;
 
 #[test]
 fn base_is_valid() {
-    let s = ok(BASE);
+    let s = ok(&BASE);
     assert_eq!(s.flows.len(), 1);
 }
 
@@ -300,7 +300,7 @@ fn dumbbell_resolves() {
 
 #[test]
 fn json_matches_toml() {
-    for text in [DUMBBELL, SINGLE_FLOW, BASE] {
+    for text in [DUMBBELL, SINGLE_FLOW, &BASE] {
         let table: toml::Table = toml::from_str(text).unwrap();
         let json = serde_json::to_string(&table).unwrap();
         assert_eq!(parse_json(&json).unwrap(), parse_toml(text).unwrap());
@@ -414,36 +414,36 @@ fn every_listed_key_is_read() {
     use crate::config::tcp::{RTO_KEYS, TCP_KEYS};
     use crate::config::trace::TRACE_KEYS;
     use crate::config::traffic::TRAFFIC_KEYS;
-    let traffic = format!("{BASE}{}", super::traffic::TRAFFIC);
+    let traffic = format!("{}{}", *BASE, super::traffic::TRAFFIC);
     // (base, where the table is: keys and array indices, its keys)
     let tables: &[(&str, &[&str], &[&str])] = &[
-        (BASE, &[], TOP_KEYS),
-        (BASE, &["simulation"], SIM_KEYS),
-        (BASE, &["tcp"], TCP_KEYS),
-        (BASE, &["tcp", "rto"], RTO_KEYS),
-        (BASE, &["nodes", "1"], NODE_KEYS),
-        (BASE, &["links", "1"], LINK_KEYS),
-        (BASE, &["flows", "0"], FLOW_KEYS),
-        (BASE, &["trace"], TRACE_KEYS),
-        (BASE, &["metrics"], METRICS_KEYS),
-        (BASE, &["optical"], SWITCH_KEYS),
+        (&BASE, &[], TOP_KEYS),
+        (&BASE, &["simulation"], SIM_KEYS),
+        (&BASE, &["tcp"], TCP_KEYS),
+        (&BASE, &["tcp", "rto"], RTO_KEYS),
+        (&BASE, &["nodes", "1"], NODE_KEYS),
+        (&BASE, &["links", "1"], LINK_KEYS),
+        (&BASE, &["flows", "0"], FLOW_KEYS),
+        (&BASE, &["trace"], TRACE_KEYS),
+        (&BASE, &["metrics"], METRICS_KEYS),
+        (&BASE, &["optical"], SWITCH_KEYS),
         (
-            super::obs::OBS_BASE,
+            &super::obs::OBS_BASE,
             &["nodes", "1", "assembly"],
             ASSEMBLY_KEYS,
         ),
         (
-            super::obs::OBS_BASE,
+            &super::obs::OBS_BASE,
             &["links", "1", "burst_loss"],
             BURST_LOSS_KEYS,
         ),
         (
-            super::optical::CORE_BASE,
+            &super::optical::CORE_BASE,
             &["nodes", "2", "switch"],
             SWITCH_KEYS,
         ),
         (
-            super::optical::CORE_BASE,
+            &super::optical::CORE_BASE,
             &["generators", "0"],
             GENERATOR_KEYS,
         ),

@@ -3,11 +3,14 @@
 //! files resolve with defaults and layering applied; no input makes the
 //! parser panic. This file holds the shared base scenario and helpers.
 
+use std::sync::LazyLock;
+
 use crate::config::scenario::{AppSpec, Buffer, LossSpec, NodeKind, Routing, StartSpec};
 use crate::config::{parse_json, parse_toml, to_json, ConfigErrors, Scenario};
 use crate::ids::{FlowId, NodeId};
 use crate::tcp::config::{SsthreshBasis, Variant};
 use crate::tcp::profile::profile;
+use crate::test_support::{links, nodes};
 use crate::time::{SimDuration, SimTime};
 
 const DUMBBELL: &str = include_str!("../../../../../scenarios/dumbbell.toml");
@@ -46,47 +49,18 @@ fn key_lists() -> Vec<&'static [&'static str]> {
 }
 
 /// A small valid scenario; bad inputs are edits of it.
-const BASE: &str = r#"
-name = "t"
-
-[simulation]
-duration = "10 s"
-
-[tcp]
-mss = "1000 B"
-
-[[nodes]]
-name = "a"
-kind = "host"
-
-[[nodes]]
-name = "r"
-
-[[nodes]]
-name = "b"
-kind = "host"
-
-[[links]]
-from = "a"
-to = "r"
-rate = "100 Mbit/s"
-delay = "1 ms"
-
-[[links]]
-from = "r"
-to = "b"
-rate = "1 Gbit/s"
-delay = "5 ms"
-loss = { model = "bernoulli", p = 0.01 }
-
-[[flows]]
-name = "f"
-from = "a"
-to = "b"
-
-[trace]
-cwnd = true
-"#;
+static BASE: LazyLock<String> = LazyLock::new(|| {
+    [
+        "\nname = \"t\"\n\n[simulation]\nduration = \"10 s\"\n\n[tcp]\nmss = \"1000 B\"\n\n",
+        &nodes("a:host r b:host"),
+        "\n",
+        &links("a-r", "100 Mbit/s", "1 ms"),
+        &links("r-b", "1 Gbit/s", "5 ms"),
+        "loss = { model = \"bernoulli\", p = 0.01 }\n",
+        "\n[[flows]]\nname = \"f\"\nfrom = \"a\"\nto = \"b\"\n\n[trace]\ncwnd = true\n",
+    ]
+    .concat()
+});
 
 /// `base` with each `(old, new)` applied once, in order; panics if `old` is
 /// not found (a broken test row, not a parser bug).
@@ -106,7 +80,7 @@ fn apply_edits(base: &str, edits: &[(&str, &str)]) -> String {
 /// `BASE` with `edits` applied (see [`apply_edits`]).
 #[track_caller]
 fn edit(edits: &[(&str, &str)]) -> String {
-    apply_edits(BASE, edits)
+    apply_edits(&BASE, edits)
 }
 
 #[track_caller]

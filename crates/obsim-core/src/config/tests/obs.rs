@@ -1,59 +1,34 @@
 //! OBS: edge nodes (`[nodes.assembly]`), optical links (`burst_loss`) and
 //! `[metrics]`.
 
+use std::sync::LazyLock;
+
 use super::*;
+use crate::test_support::{links, nodes, optical_links};
 
 /// A small valid OBS scenario: host -> edge ==optical== edge -> host.
-pub(super) const OBS_BASE: &str = r#"
-[simulation]
-duration = "10 s"
-
-[[nodes]]
-name = "a"
-kind = "host"
-[[nodes]]
-name = "E1"
-kind = "edge"
-[nodes.assembly]
-trigger = "timer"
-timeout = "1 ms"
-selection = "per_egress"
-queues = 2
-[[nodes]]
-name = "E2"
-kind = "edge"
-[nodes.assembly]
-timeout = "1 ms"
-[[nodes]]
-name = "b"
-kind = "host"
-
-[[links]]
-from = "a"
-to = "E1"
-rate = "100 Mbit/s"
-delay = "1 ms"
-[[links]]
-from = "E1"
-to = "E2"
-kind = "optical"
-rate = "1 Gbit/s"
-delay = "5 ms"
-burst_loss = { p = 0.01, pattern = "random" }
-[[links]]
-from = "E2"
-to = "b"
-rate = "100 Mbit/s"
-delay = "1 ms"
-
-[[flows]]
-from = "a"
-to = "b"
-"#;
+pub(super) static OBS_BASE: LazyLock<String> = LazyLock::new(|| {
+    let assembly = "[nodes.assembly]\ntrigger = \"timer\"\ntimeout = \"1 ms\"\nselection = \"per_egress\"\nqueues = 2\n";
+    [
+        "\n[simulation]\nduration = \"10 s\"\n\n",
+        &nodes("a:host E1:edge"),
+        assembly,
+        &nodes("E2:edge"),
+        "[nodes.assembly]\ntimeout = \"1 ms\"\n",
+        &nodes("b:host"),
+        "\n",
+        &links("a-E1", "100 Mbit/s", "1 ms"),
+        &optical_links("E1-E2", None, "1 Gbit/s", "5 ms"),
+        "burst_loss = { p = 0.01, pattern = \"random\" }\n",
+        &links("E2-b", "100 Mbit/s", "1 ms"),
+        "\n[[flows]]\nfrom = \"a\"\nto = \"b\"\n",
+    ]
+    .concat()
+});
 
 #[track_caller]
 pub(super) fn obs_edit(edits: &[(&str, &str)]) -> String {
-    apply_edits(OBS_BASE, edits)
+    apply_edits(&OBS_BASE, edits)
 }
 
 pub(super) const OBS_BAD: &[Row] = &[
@@ -252,7 +227,7 @@ pub(super) const OBS_BAD: &[Row] = &[
 fn obs_scenario_resolves() {
     use crate::obs::assembly::{FlowMapping, Selection, Trigger};
     use crate::obs::loss::BurstLossPattern;
-    let s = ok(OBS_BASE);
+    let s = ok(&OBS_BASE);
     assert_eq!(s.nodes[1].kind, NodeKind::Edge);
     let e = s.nodes[1].edge.as_ref().unwrap();
     assert_eq!(

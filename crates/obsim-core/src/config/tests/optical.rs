@@ -1,73 +1,32 @@
 //! Optical core: `[optical]`, `[nodes.switch]`, wavelengths and
 //! `[[generators]]`.
 
+use std::sync::LazyLock;
+
 use super::*;
+use crate::test_support::{links, nodes, optical_links};
 
-pub(super) const CORE_BASE: &str = r#"
-[simulation]
-duration = "10 s"
-
-[optical]
-processing = "50 us"
-
-[[nodes]]
-name = "a"
-kind = "host"
-[[nodes]]
-name = "E1"
-kind = "edge"
-[nodes.assembly]
-timeout = "1 ms"
-[[nodes]]
-name = "C"
-kind = "core"
-[nodes.switch]
-conversion = "full"
-[[nodes]]
-name = "E2"
-kind = "edge"
-[[nodes]]
-name = "b"
-kind = "host"
-
-[[links]]
-from = "a"
-to = "E1"
-rate = "100 Mbit/s"
-delay = "1 ms"
-[[links]]
-from = "E1"
-to = "C"
-kind = "optical"
-wavelengths = 2
-rate = "1 Gbit/s"
-delay = "1 ms"
-[[links]]
-from = "C"
-to = "E2"
-kind = "optical"
-wavelengths = 2
-rate = "1 Gbit/s"
-delay = "1 ms"
-[[links]]
-from = "E2"
-to = "b"
-rate = "100 Mbit/s"
-delay = "1 ms"
-
-[[generators]]
-at = "E1"
-interarrival = "2 ms"
-length = "200 us"
-
-[[flows]]
-from = "a"
-to = "b"
-"#;
+pub(super) static CORE_BASE: LazyLock<String> = LazyLock::new(|| {
+    [
+        "\n[simulation]\nduration = \"10 s\"\n\n[optical]\nprocessing = \"50 us\"\n\n",
+        &nodes("a:host E1:edge"),
+        "[nodes.assembly]\ntimeout = \"1 ms\"\n",
+        &nodes("C:core"),
+        "[nodes.switch]\nconversion = \"full\"\n",
+        &nodes("E2:edge b:host"),
+        "\n",
+        &links("a-E1", "100 Mbit/s", "1 ms"),
+        &optical_links("E1-C C-E2", Some(2), "1 Gbit/s", "1 ms"),
+        &links("E2-b", "100 Mbit/s", "1 ms"),
+        "\n[[generators]]\nat = \"E1\"\ninterarrival = \"2 ms\"\nlength = \"200 us\"\n",
+        "\n[[flows]]\nfrom = \"a\"\nto = \"b\"\n",
+    ]
+    .concat()
+});
 
 #[track_caller]
 pub(super) fn core_edit(edits: &[(&str, &str)]) -> String {
-    apply_edits(CORE_BASE, edits)
+    apply_edits(&CORE_BASE, edits)
 }
 
 pub(super) const CORE_BAD: &[Row] = &[
@@ -263,7 +222,7 @@ pub(super) const CORE_BAD: &[Row] = &[
 fn core_scenario_resolves() {
     use crate::config::scenario::{BurstLength, Conversion, EdgeQueue, LengthDistribution};
     use crate::obs::scheduler::SchedulerKind;
-    let s = ok(CORE_BASE);
+    let s = ok(&CORE_BASE);
     assert_eq!(s.nodes[2].kind, NodeKind::Core);
     // [optical] sets every node's default; [nodes.switch] overrides it.
     assert_eq!(s.optical.processing, SimDuration::from_micros(50));

@@ -16,7 +16,7 @@ off = "500 ms"
 
 #[track_caller]
 pub(super) fn traffic_edit(edits: &[(&str, &str)]) -> String {
-    apply_edits(&format!("{BASE}{TRAFFIC}"), edits)
+    apply_edits(&format!("{}{TRAFFIC}", *BASE), edits)
 }
 
 pub(super) const TRAFFIC_BAD: &[Row] = &[
@@ -240,7 +240,7 @@ fn traffic_resolves_with_defaults_and_expands() {
         && t.packet_bytes == 210
         && t.stop == Some(SimTime::from_secs_f64(5.0))));
     // Absent [[traffic]]: no sources; JSON reads the same keys.
-    assert!(ok(BASE).traffic.is_empty());
+    assert!(ok(&BASE).traffic.is_empty());
     let json = serde_json::json!({
         "simulation": {"duration": "1 s"},
         "nodes": [{"name": "a", "kind": "host"}, {"name": "b", "kind": "host"}],

@@ -8,6 +8,7 @@
 use crate::config::parse_toml;
 use crate::engine::{run, RunOptions};
 use crate::results::{FlowResult, RunResults};
+use crate::test_support::{buffered_links, link_result, nodes, optical_links};
 
 /// yu2004 §III's path with a fast flow (1 MB/s access, T_b = 0.2 s, W = 20):
 /// src - E1 = C1 = C2 = E2 - dst. `fto` is the `[tcp]` detection, `core`
@@ -21,79 +22,27 @@ fn scenario(fto: &str, core: &str, src_loss: &str, dst_loss: &str) -> String {
             format!("{k} = {v}\n")
         }
     };
-    format!(
-        r#"
-[simulation]
-duration = "60 s"
-[tcp]
-profile = "ns2-2003"
-variant = "reno"
-mss = "1000 B"
-max_window = 20
-fto_detection = "{fto}"
-[[nodes]]
-name = "src"
-kind = "host"
-[[nodes]]
-name = "E1"
-kind = "edge"
-[nodes.assembly]
-timeout = "200 ms"
-[[nodes]]
-name = "C1"
-kind = "core"
-[[nodes]]
-name = "C2"
-kind = "core"
-[[nodes]]
-name = "E2"
-kind = "edge"
-[nodes.assembly]
-timeout = "200 ms"
-[[nodes]]
-name = "dst"
-kind = "host"
-[[links]]
-from = "src"
-to = "E1"
-rate = "8 Mbit/s"
-delay = "10 ms"
-buffer = "1000 packets"
-{src}[[links]]
-from = "E1"
-to = "C1"
-kind = "optical"
-rate = "10 Gbit/s"
-delay = "10 ms"
-[[links]]
-from = "C1"
-to = "C2"
-kind = "optical"
-rate = "10 Gbit/s"
-delay = "10 ms"
-{core}[[links]]
-from = "C2"
-to = "E2"
-kind = "optical"
-rate = "10 Gbit/s"
-delay = "10 ms"
-[[links]]
-from = "E2"
-to = "dst"
-rate = "8 Mbit/s"
-delay = "10 ms"
-buffer = "1000 packets"
-{dst}[[flows]]
-from = "src"
-to = "dst"
-size = "2 MB"
-[trace]
-cwnd = true
-"#,
-        src = opt("loss", src_loss),
-        core = opt("burst_loss", core),
-        dst = opt("loss", dst_loss),
-    )
+    let assembly = "[nodes.assembly]\ntimeout = \"200 ms\"\n";
+    let access = |pair: &str, loss: String| {
+        buffered_links(pair, "8 Mbit/s", "10 ms", "1000 packets") + &loss
+    };
+    [
+        "[simulation]\nduration = \"60 s\"\n",
+        "[tcp]\nprofile = \"ns2-2003\"\nvariant = \"reno\"\nmss = \"1000 B\"\nmax_window = 20\n",
+        &format!("fto_detection = \"{fto}\"\n"),
+        &nodes("src:host E1:edge"),
+        assembly,
+        &nodes("C1:core C2:core E2:edge"),
+        assembly,
+        &nodes("dst:host"),
+        &access("src-E1", opt("loss", src_loss)),
+        &optical_links("E1-C1 C1-C2", None, "10 Gbit/s", "10 ms"),
+        &opt("burst_loss", core),
+        &optical_links("C2-E2", None, "10 Gbit/s", "10 ms"),
+        &access("E2-dst", opt("loss", dst_loss)),
+        "[[flows]]\nfrom = \"src\"\nto = \"dst\"\nsize = \"2 MB\"\n[trace]\ncwnd = true\n",
+    ]
+    .concat()
 }
 
 fn go(text: &str) -> RunResults {
@@ -227,11 +176,7 @@ fn signals_are_packets_counted_at_nodes_and_senders() {
     assert_eq!(e2.signals_sent + 1, e1.signals_sent);
     assert_eq!(f.signals_received, sent, "none lost, all delivered");
     // They load the reverse links: 40 B each.
-    let back_link = r
-        .links
-        .iter()
-        .find(|l| l.from == "E1" && l.to == "src")
-        .unwrap();
+    let back_link = link_result(&r, "E1", "src");
     assert!(back_link.bytes >= 40 * sent);
     // BNAK: one NAK from C1, before C1 -> C2.
     let r = go(&scenario("bnak", ONE_BURST, "", ""));

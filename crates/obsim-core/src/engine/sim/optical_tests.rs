@@ -11,6 +11,7 @@ use crate::engine::event::Event;
 use crate::engine::{run, RunOptions};
 use crate::ids::NodeId;
 use crate::obs::Burst;
+use crate::test_support::{links, nodes, optical_links};
 use crate::time::{SimDuration, SimTime};
 
 fn us(n: u64) -> SimDuration {
@@ -64,50 +65,21 @@ fn drain(sim: &mut Simulation<'_>) -> Vec<(SimTime, &'static str)> {
 }
 
 /// Nodes `A`, `C1`, `C2`, `B`: A -> C1 -> C2 -> B, 1 Gbit/s, 1 ms each.
-const PATH: &str = r#"
-[simulation]
-duration = "1 s"
-[optical]
-processing = "50 us"
-[[nodes]]
-name = "A"
-kind = "edge"
-[[nodes]]
-name = "C1"
-kind = "core"
-[[nodes]]
-name = "C2"
-kind = "core"
-[nodes.switch]
-processing = "100 us"
-[[nodes]]
-name = "B"
-kind = "edge"
-[nodes.switch]
-processing = "20 us"
-[[links]]
-from = "A"
-to = "C1"
-kind = "optical"
-rate = "1 Gbit/s"
-delay = "1 ms"
-[[links]]
-from = "C1"
-to = "C2"
-kind = "optical"
-rate = "1 Gbit/s"
-delay = "1 ms"
-[[links]]
-from = "C2"
-to = "B"
-kind = "optical"
-rate = "1 Gbit/s"
-delay = "1 ms"
-"#;
+fn path() -> String {
+    [
+        "[simulation]\nduration = \"1 s\"\n[optical]\nprocessing = \"50 us\"\n",
+        &nodes("A:edge C1:core C2:core"),
+        "[nodes.switch]\nprocessing = \"100 us\"\n",
+        &nodes("B:edge"),
+        "[nodes.switch]\nprocessing = \"20 us\"\n",
+        &optical_links("A-C1 C1-C2 C2-B", None, "1 Gbit/s", "1 ms"),
+    ]
+    .concat()
+}
 
 #[test]
 fn jet_offset_shrinks_hop_by_hop_and_the_burst_cuts_through() {
-    let sc = parse_toml(PATH).unwrap();
+    let sc = parse_toml(&path()).unwrap();
     let mut sim = Simulation::new(&sc, &RunOptions::default()).unwrap();
     // 12 500 B = 100 µs at 1 Gbit/s.
     launch(&mut sim, 0, 3, 12_500, SimDuration::ZERO);
@@ -267,31 +239,15 @@ fn edge_queue_serialises_bursts_without_loss_and_none_drops_them() {
 /// system.
 fn erlang_scenario(w: u16, load: f64, seconds: f64) -> String {
     let ia_ns = (1e6 / load).round() as u64;
-    format!(
-        r#"
-[simulation]
-duration = "{seconds} s"
-[[nodes]]
-name = "G"
-kind = "edge"
-[nodes.switch]
-edge_queue = "none"
-[[nodes]]
-name = "E"
-kind = "edge"
-[[links]]
-from = "G"
-to = "E"
-kind = "optical"
-wavelengths = {w}
-rate = "10 Gbit/s"
-delay = "1 ms"
-[[generators]]
-at = "G"
-interarrival = "{ia_ns} ns"
-length = "1 ms"
-"#
-    )
+    [
+        &format!("[simulation]\nduration = \"{seconds} s\"\n"),
+        &nodes("G:edge"),
+        "[nodes.switch]\nedge_queue = \"none\"\n",
+        &nodes("E:edge"),
+        &optical_links("G-E", Some(w), "10 Gbit/s", "1 ms"),
+        &format!("[[generators]]\nat = \"G\"\ninterarrival = \"{ia_ns} ns\"\nlength = \"1 ms\"\n"),
+    ]
+    .concat()
 }
 
 #[test]
@@ -330,51 +286,15 @@ fn single_link_loss_matches_erlang_b() {
 
 #[test]
 fn generators_are_poisson_and_spread_over_their_egresses() {
-    let text = r#"
-[simulation]
-duration = "20 s"
-[[nodes]]
-name = "G"
-kind = "edge"
-[[nodes]]
-name = "C"
-kind = "core"
-[[nodes]]
-name = "E1"
-kind = "edge"
-[[nodes]]
-name = "E2"
-kind = "edge"
-[[links]]
-from = "G"
-to = "C"
-kind = "optical"
-wavelengths = 8
-rate = "10 Gbit/s"
-delay = "1 ms"
-[[links]]
-from = "C"
-to = "E1"
-kind = "optical"
-wavelengths = 8
-rate = "10 Gbit/s"
-delay = "1 ms"
-[[links]]
-from = "C"
-to = "E2"
-kind = "optical"
-wavelengths = 8
-rate = "10 Gbit/s"
-delay = "1 ms"
-[[generators]]
-at = "G"
-interarrival = "1 ms"
-length = "10 us"
-distribution = "fixed"
-start = "2 s"
-stop = "12 s"
-"#;
-    let sc = parse_toml(text).unwrap();
+    let text = [
+        "[simulation]\nduration = \"20 s\"\n",
+        &nodes("G:edge C:core E1:edge E2:edge"),
+        &optical_links("G-C C-E1 C-E2", Some(8), "10 Gbit/s", "1 ms"),
+        "[[generators]]\nat = \"G\"\ninterarrival = \"1 ms\"\nlength = \"10 us\"\n",
+        "distribution = \"fixed\"\nstart = \"2 s\"\nstop = \"12 s\"\n",
+    ]
+    .concat();
+    let sc = parse_toml(&text).unwrap();
     let r = run(&sc, &RunOptions::default()).unwrap();
     let n: Vec<u64> = r.paths.iter().map(|p| p.bursts).collect();
     let total: u64 = n.iter().sum();
@@ -395,42 +315,16 @@ stop = "12 s"
 
 #[test]
 fn data_entering_the_core_at_an_edge_without_assembly_is_refused() {
-    let text = r#"
-[simulation]
-duration = "1 s"
-[[nodes]]
-name = "a"
-kind = "host"
-[[nodes]]
-name = "E1"
-kind = "edge"
-[[nodes]]
-name = "E2"
-kind = "edge"
-[[nodes]]
-name = "b"
-kind = "host"
-[[links]]
-from = "a"
-to = "E1"
-rate = "1 Gbit/s"
-delay = "1 ms"
-[[links]]
-from = "E1"
-to = "E2"
-kind = "optical"
-rate = "1 Gbit/s"
-delay = "1 ms"
-[[links]]
-from = "E2"
-to = "b"
-rate = "1 Gbit/s"
-delay = "1 ms"
-[[flows]]
-from = "a"
-to = "b"
-"#;
-    let sc = parse_toml(text).unwrap();
+    let text = [
+        "[simulation]\nduration = \"1 s\"\n",
+        &nodes("a:host E1:edge E2:edge b:host"),
+        &links("a-E1", "1 Gbit/s", "1 ms"),
+        &optical_links("E1-E2", None, "1 Gbit/s", "1 ms"),
+        &links("E2-b", "1 Gbit/s", "1 ms"),
+        "[[flows]]\nfrom = \"a\"\nto = \"b\"\n",
+    ]
+    .concat();
+    let sc = parse_toml(&text).unwrap();
     let err = run(&sc, &RunOptions::default()).unwrap_err().to_string();
     assert!(
         err.contains("flows[0]") && err.contains("no [nodes.assembly]"),
@@ -442,44 +336,18 @@ to = "b"
 fn edge_nodes_inside_a_path_switch_transit_bursts() {
     // A mesh of edge nodes A - B - C: bursts from A to C cross B, which
     // switches them (bufferless, its own scheduler) while queueing its own.
-    let text = r#"
-[simulation]
-duration = "2 s"
-[optical]
-processing = "10 us"
-[[nodes]]
-name = "A"
-kind = "edge"
-[[nodes]]
-name = "B"
-kind = "edge"
-[[nodes]]
-name = "C"
-kind = "edge"
-[[links]]
-from = "A"
-to = "B"
-kind = "optical"
-rate = "10 Gbit/s"
-delay = "1 ms"
-[[links]]
-from = "B"
-to = "C"
-kind = "optical"
-rate = "10 Gbit/s"
-delay = "1 ms"
-[[generators]]
-at = "A"
-to = ["C"]
-interarrival = "100 us"
-length = "40 us"
-[[generators]]
-at = "B"
-to = ["C"]
-interarrival = "100 us"
-length = "40 us"
-"#;
-    let sc = parse_toml(text).unwrap();
+    let generator = |at: &str| {
+        format!("[[generators]]\nat = \"{at}\"\nto = [\"C\"]\ninterarrival = \"100 us\"\nlength = \"40 us\"\n")
+    };
+    let text = [
+        "[simulation]\nduration = \"2 s\"\n[optical]\nprocessing = \"10 us\"\n",
+        &nodes("A:edge B:edge C:edge"),
+        &optical_links("A-B B-C", None, "10 Gbit/s", "1 ms"),
+        &generator("A"),
+        &generator("B"),
+    ]
+    .concat();
+    let sc = parse_toml(&text).unwrap();
     let r = run(&sc, &RunOptions::default()).unwrap();
     let ac = r.paths.iter().find(|p| p.ingress == "A").unwrap();
     let bc = r.paths.iter().find(|p| p.ingress == "B").unwrap();

@@ -202,6 +202,7 @@ mod tests {
     use crate::config::parse_toml;
     use crate::engine::{run, RunOptions};
     use crate::results::{RunResults, TrafficResult};
+    use crate::test_support::{buffered_links, link_result, nodes, optical_links};
 
     #[track_caller]
     fn run_toml(text: &str, seed: Option<u64>) -> RunResults {
@@ -221,54 +222,16 @@ mod tests {
     /// A TCP flow and a UDP source share a 10 Mbit/s drop-tail bottleneck
     /// with a 20-packet buffer; `traffic` is appended as `[[traffic]]`.
     fn bottleneck(traffic: &str) -> String {
-        format!(
-            r#"
-[simulation]
-duration = "60 s"
-warmup = "10 s"
-
-[tcp]
-profile = "ns2-2003"
-variant = "reno"
-mss = "1000 B"
-max_window = 64
-
-[[nodes]]
-name = "s"
-kind = "host"
-[[nodes]]
-name = "u"
-kind = "host"
-[[nodes]]
-name = "r"
-[[nodes]]
-name = "d"
-kind = "host"
-
-[[links]]
-from = "s"
-to = "r"
-rate = "100 Mbit/s"
-delay = "1 ms"
-buffer = "1000 packets"
-[[links]]
-from = "u"
-to = "r"
-rate = "100 Mbit/s"
-delay = "1 ms"
-buffer = "1000 packets"
-[[links]]
-from = "r"
-to = "d"
-rate = "10 Mbit/s"
-delay = "20 ms"
-buffer = "20 packets"
-
-[[flows]]
-from = "s"
-to = "d"
-{traffic}"#
-        )
+        [
+            "[simulation]\nduration = \"60 s\"\nwarmup = \"10 s\"\n",
+            "[tcp]\nprofile = \"ns2-2003\"\nvariant = \"reno\"\nmss = \"1000 B\"\nmax_window = 64\n",
+            &nodes("s:host u:host r d:host"),
+            &buffered_links("s-r u-r", "100 Mbit/s", "1 ms", "1000 packets"),
+            &buffered_links("r-d", "10 Mbit/s", "20 ms", "20 packets"),
+            "[[flows]]\nfrom = \"s\"\nto = \"d\"\n",
+            traffic,
+        ]
+        .concat()
     }
 
     const CBR_9M: &str = r#"
@@ -285,13 +248,7 @@ rate = "9 Mbit/s"
         let shared = run_toml(&bottleneck(CBR_9M), None);
         assert!(alone.traffic.is_empty());
         let (fa, fs) = (&alone.flows[0], &shared.flows[0]);
-        let bottleneck_drops = |r: &RunResults| {
-            r.links
-                .iter()
-                .find(|l| l.from == "r" && l.to == "d")
-                .unwrap()
-                .drops_buffer
-        };
+        let bottleneck_drops = |r: &RunResults| link_result(r, "r", "d").drops_buffer;
         // The CBR source takes 9 of the 10 Mbit/s: the flow's segments are
         // dropped at the full drop-tail buffer, and its windows are so small
         // that losses end in retransmission timeouts.
@@ -368,61 +325,22 @@ stop = "50 s"
     /// `host a -> edge E1 ==optical, burst loss== edge E2 -> host b`, a TCP
     /// flow a -> b and a CBR source a -> b; `assembly` is E1's assembly table.
     fn obs_path(assembly: &str, p: f64) -> String {
-        format!(
-            r#"
-[simulation]
-duration = "20 s"
-
-[tcp]
-variant = "reno"
-mss = "1000 B"
-
-[[nodes]]
-name = "a"
-kind = "host"
-[[nodes]]
-name = "E1"
-kind = "edge"
-assembly = {assembly}
-[[nodes]]
-name = "E2"
-kind = "edge"
-assembly = {{ trigger = "timer", timeout = "1 ms" }}
-[[nodes]]
-name = "b"
-kind = "host"
-
-[[links]]
-from = "a"
-to = "E1"
-rate = "100 Mbit/s"
-delay = "1 ms"
-buffer = "1000 packets"
-[[links]]
-from = "E1"
-to = "E2"
-kind = "optical"
-rate = "1 Gbit/s"
-delay = "5 ms"
-burst_loss = {{ p = {p}, pattern = "random" }}
-[[links]]
-from = "E2"
-to = "b"
-rate = "100 Mbit/s"
-delay = "1 ms"
-buffer = "1000 packets"
-
-[[flows]]
-from = "a"
-to = "b"
-
-[[traffic]]
-kind = "cbr"
-from = "a"
-to = "b"
-rate = "5 Mbit/s"
-"#
-        )
+        let access = |pair| buffered_links(pair, "100 Mbit/s", "1 ms", "1000 packets");
+        [
+            "[simulation]\nduration = \"20 s\"\n[tcp]\nvariant = \"reno\"\nmss = \"1000 B\"\n",
+            &nodes("a:host E1:edge"),
+            &format!("assembly = {assembly}\n"),
+            &nodes("E2:edge"),
+            "assembly = { trigger = \"timer\", timeout = \"1 ms\" }\n",
+            &nodes("b:host"),
+            &access("a-E1"),
+            &optical_links("E1-E2", None, "1 Gbit/s", "5 ms"),
+            &format!("burst_loss = {{ p = {p}, pattern = \"random\" }}\n"),
+            &access("E2-b"),
+            "[[flows]]\nfrom = \"a\"\nto = \"b\"\n",
+            "[[traffic]]\nkind = \"cbr\"\nfrom = \"a\"\nto = \"b\"\nrate = \"5 Mbit/s\"\n",
+        ]
+        .concat()
     }
 
     #[test]
@@ -438,11 +356,7 @@ rate = "5 Mbit/s"
             conserved(t);
             assert_eq!(t.packets_dropped, 0, "{assembly}: lossless core");
             assert!(t.packets_delivered > 12_000, "{assembly}: {t:?}");
-            let fwd = r
-                .links
-                .iter()
-                .find(|l| l.from == "E1" && l.to == "E2")
-                .unwrap();
+            let fwd = link_result(&r, "E1", "E2");
             // ACKs bypass assembly by default; datagrams and data never do:
             // nothing crosses E1 -> E2 as a packet.
             assert_eq!(fwd.packets, 0, "{assembly}: {fwd:?}");

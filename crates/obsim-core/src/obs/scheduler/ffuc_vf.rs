@@ -5,8 +5,7 @@
 //! state it accepts exactly the bursts LAUC-VF accepts, but it picks
 //! different channels, so the states and later decisions differ.
 
-use super::{ChannelScheduler, ChannelSet, PortSchedule};
-use crate::time::SimTime;
+use super::{ChannelScheduler, PortSchedule, Request};
 
 /// FFUC-VF scheduler: first channel (lowest index) where the burst fits,
 /// voids included. Needs a void-tracking port.
@@ -14,20 +13,10 @@ use crate::time::SimTime;
 pub struct FfucVf;
 
 impl ChannelScheduler for FfucVf {
-    fn reserve(
-        &mut self,
-        port: &mut PortSchedule,
-        now: SimTime,
-        start: SimTime,
-        end: SimTime,
-        allowed: ChannelSet,
-    ) -> Option<u16> {
-        super::check_request(now, start, end);
-        assert!(
-            port.tracks_voids(),
-            "FFUC-VF needs a port built with voids = true"
-        );
-        for c in port.range(allowed) {
+    fn reserve(&mut self, port: &mut PortSchedule, request: Request) -> Option<u16> {
+        super::check_void_filling(port, &request, "FFUC-VF");
+        let (now, start, end) = (request.now, request.start, request.end);
+        for c in port.range(request.allowed) {
             if let Some(f) = port.fit(c, now, start, end) {
                 return Some(port.commit(c, now, f.index, start, end));
             }

@@ -8,8 +8,7 @@
 //! never fills a void: its losses do not depend on burst length (gurel2008
 //! §1, §3).
 
-use super::{ChannelScheduler, ChannelSet, PortSchedule};
-use crate::time::SimTime;
+use super::{ChannelScheduler, PortSchedule, Request};
 
 /// Horizon scheduler (Turner 1999): latest horizon `<= start`, ties to the
 /// lowest channel index; no void filling.
@@ -18,14 +17,7 @@ pub struct Horizon;
 
 impl ChannelScheduler for Horizon {
     #[inline]
-    fn reserve(
-        &mut self,
-        port: &mut PortSchedule,
-        now: SimTime,
-        start: SimTime,
-        end: SimTime,
-        allowed: ChannelSet,
-    ) -> Option<u16> {
-        port.reserve_by_horizon(now, start, end, allowed)
+    fn reserve(&mut self, port: &mut PortSchedule, request: Request) -> Option<u16> {
+        port.reserve_by_horizon(request)
     }
 }

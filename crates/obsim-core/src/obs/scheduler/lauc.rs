@@ -12,8 +12,7 @@
 //! decisions; the two names exist so that a scenario can say which paper it
 //! follows.
 
-use super::{ChannelScheduler, ChannelSet, PortSchedule};
-use crate::time::SimTime;
+use super::{ChannelScheduler, PortSchedule, Request};
 
 /// LAUC scheduler (Xiong et al. 2000): latest available unscheduled channel;
 /// identical decisions to [`super::Horizon`].
@@ -22,14 +21,7 @@ pub struct Lauc;
 
 impl ChannelScheduler for Lauc {
     #[inline]
-    fn reserve(
-        &mut self,
-        port: &mut PortSchedule,
-        now: SimTime,
-        start: SimTime,
-        end: SimTime,
-        allowed: ChannelSet,
-    ) -> Option<u16> {
-        port.reserve_by_horizon(now, start, end, allowed)
+    fn reserve(&mut self, port: &mut PortSchedule, request: Request) -> Option<u16> {
+        port.reserve_by_horizon(request)
     }
 }

@@ -14,7 +14,7 @@
 //! residual offset (it is scheduled after bursts with longer offsets) is lost
 //! more often when it is long: burst-length dependent loss (gurel2008 §4).
 
-use super::{ChannelScheduler, ChannelSet, PortSchedule};
+use super::{ChannelScheduler, PortSchedule, Request};
 use crate::time::SimTime;
 
 /// LAUC-VF scheduler (Xiong et al. 2000): smallest gap before `start`, voids
@@ -23,21 +23,11 @@ use crate::time::SimTime;
 pub struct LaucVf;
 
 impl ChannelScheduler for LaucVf {
-    fn reserve(
-        &mut self,
-        port: &mut PortSchedule,
-        now: SimTime,
-        start: SimTime,
-        end: SimTime,
-        allowed: ChannelSet,
-    ) -> Option<u16> {
-        super::check_request(now, start, end);
-        assert!(
-            port.tracks_voids(),
-            "LAUC-VF needs a port built with voids = true"
-        );
+    fn reserve(&mut self, port: &mut PortSchedule, request: Request) -> Option<u16> {
+        super::check_void_filling(port, &request, "LAUC-VF");
+        let (now, start, end) = (request.now, request.start, request.end);
         let mut best: Option<(u16, SimTime, Option<usize>)> = None;
-        for c in port.range(allowed) {
+        for c in port.range(request.allowed) {
             if let Some(f) = port.fit(c, now, start, end) {
                 if best.is_none_or(|(_, t, _)| f.void_start > t) {
                     best = Some((c, f.void_start, f.index));

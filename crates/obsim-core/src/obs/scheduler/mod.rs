@@ -85,6 +85,54 @@ pub enum ChannelSet {
     Only(u16),
 }
 
+/// One BCP's request to an output port (JET, Qiao and Yoo 1999): the burst
+/// will hold a channel over `[start, end)`, its BCP is processed at `now`,
+/// and it may use the channels in `allowed` (the conversion policy's
+/// choice). Every channel scheduler decides on these four facts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// When the BCP is processed; never after `start` and never decreasing
+    /// between requests to one port.
+    pub now: SimTime,
+    /// First instant the burst needs the channel.
+    pub start: SimTime,
+    /// First instant the channel is free again.
+    pub end: SimTime,
+    /// The channels the burst may use.
+    pub allowed: ChannelSet,
+}
+
+impl Request {
+    /// The request for `[start, end)` on a channel in `allowed`, processed
+    /// at `now`.
+    #[inline]
+    pub const fn new(now: SimTime, start: SimTime, end: SimTime, allowed: ChannelSet) -> Self {
+        Request {
+            now,
+            start,
+            end,
+            allowed,
+        }
+    }
+
+    /// Debug checks: JET never reserves in the past, and a burst has a
+    /// positive length.
+    #[inline]
+    fn check(&self) {
+        let Request {
+            now, start, end, ..
+        } = *self;
+        debug_assert!(
+            start >= now,
+            "reservation starts before now: {start:?} < {now:?}"
+        );
+        debug_assert!(
+            start < end,
+            "empty or reversed reservation: [{start:?}, {end:?})"
+        );
+    }
+}
+
 /// One data channel of a port.
 #[derive(Clone, Debug, Default)]
 struct Channel {
@@ -305,32 +353,23 @@ impl PortSchedule {
 
     /// The shared code of Horizon and LAUC: latest available channel by
     /// horizon, never a void.
-    pub(crate) fn reserve_by_horizon(
-        &mut self,
-        now: SimTime,
-        start: SimTime,
-        end: SimTime,
-        allowed: ChannelSet,
-    ) -> Option<u16> {
-        check_request(now, start, end);
-        match self.latest_available(start, allowed) {
-            Some(c) => Some(self.commit(c, now, None, start, end)),
+    pub(crate) fn reserve_by_horizon(&mut self, request: Request) -> Option<u16> {
+        request.check();
+        match self.latest_available(request.start, request.allowed) {
+            Some(c) => Some(self.commit(c, request.now, None, request.start, request.end)),
             None => self.refuse(),
         }
     }
 }
 
-/// Debug checks on a request: JET never reserves in the past, and a burst
-/// has a positive length.
+/// The checks of a void-filling scheduler (`name`) on a request: those of
+/// [`Request::check`], and that `port` tracks voids (it panics otherwise).
 #[inline]
-fn check_request(now: SimTime, start: SimTime, end: SimTime) {
-    debug_assert!(
-        start >= now,
-        "reservation starts before now: {start:?} < {now:?}"
-    );
-    debug_assert!(
-        start < end,
-        "empty or reversed reservation: [{start:?}, {end:?})"
+fn check_void_filling(port: &PortSchedule, request: &Request, name: &str) {
+    request.check();
+    assert!(
+        port.tracks_voids(),
+        "{name} needs a port built with voids = true"
     );
 }
 
@@ -341,29 +380,15 @@ pub trait ChannelScheduler {
     /// is dropped). `now` is the time the BCP is processed; the caller
     /// guarantees `now <= start` and that `now` never decreases between
     /// calls on one port. Reservations ending at or before `now` are pruned.
-    fn reserve(
-        &mut self,
-        port: &mut PortSchedule,
-        now: SimTime,
-        start: SimTime,
-        end: SimTime,
-        allowed: ChannelSet,
-    ) -> Option<u16>;
+    fn reserve(&mut self, port: &mut PortSchedule, request: Request) -> Option<u16>;
 }
 
 /// A boxed scheduler schedules as the one inside (for `Box<dyn
 /// ChannelScheduler>`).
 impl<S: ChannelScheduler + ?Sized> ChannelScheduler for Box<S> {
     #[inline]
-    fn reserve(
-        &mut self,
-        port: &mut PortSchedule,
-        now: SimTime,
-        start: SimTime,
-        end: SimTime,
-        allowed: ChannelSet,
-    ) -> Option<u16> {
-        (**self).reserve(port, now, start, end, allowed)
+    fn reserve(&mut self, port: &mut PortSchedule, request: Request) -> Option<u16> {
+        (**self).reserve(port, request)
     }
 }
 
@@ -416,19 +441,12 @@ impl SchedulerKind {
 
 impl ChannelScheduler for SchedulerKind {
     #[inline]
-    fn reserve(
-        &mut self,
-        port: &mut PortSchedule,
-        now: SimTime,
-        start: SimTime,
-        end: SimTime,
-        allowed: ChannelSet,
-    ) -> Option<u16> {
+    fn reserve(&mut self, port: &mut PortSchedule, request: Request) -> Option<u16> {
         match self {
-            SchedulerKind::Horizon => Horizon.reserve(port, now, start, end, allowed),
-            SchedulerKind::Lauc => Lauc.reserve(port, now, start, end, allowed),
-            SchedulerKind::LaucVf => LaucVf.reserve(port, now, start, end, allowed),
-            SchedulerKind::FfucVf => FfucVf.reserve(port, now, start, end, allowed),
+            SchedulerKind::Horizon => Horizon.reserve(port, request),
+            SchedulerKind::Lauc => Lauc.reserve(port, request),
+            SchedulerKind::LaucVf => LaucVf.reserve(port, request),
+            SchedulerKind::FfucVf => FfucVf.reserve(port, request),
         }
     }
 }

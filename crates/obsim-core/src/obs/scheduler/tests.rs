@@ -14,7 +14,10 @@ fn t(ns: u64) -> SimTime {
 /// Reserves `[s, e)` at `now = 0` on exactly `channel`, or panics.
 #[track_caller]
 fn book(port: &mut PortSchedule, channel: u16, s: u64, e: u64) {
-    let got = LaucVf.reserve(port, t(0), t(s), t(e), ChannelSet::Only(channel));
+    let got = LaucVf.reserve(
+        port,
+        Request::new(t(0), t(s), t(e), ChannelSet::Only(channel)),
+    );
     assert_eq!(got, Some(channel), "could not book [{s}, {e}) on {channel}");
 }
 
@@ -40,18 +43,18 @@ fn lauc_vf_picks_the_smallest_void() {
     // [300, 400) fits in both voids and after ch 2's horizon; the gaps before
     // it are 200 (ch 0), 50 (ch 1) and 250 (ch 2): LAUC-VF takes ch 1.
     assert_eq!(
-        LaucVf.reserve(&mut p, t(0), t(300), t(400), ChannelSet::All),
+        LaucVf.reserve(&mut p, Request::new(t(0), t(300), t(400), ChannelSet::All)),
         Some(1)
     );
     assert_eq!(p.stats(1).voids_filled, 1);
     // Now ch 1 has [300,400): a burst [420, 480) sees gaps 320, 20, 370.
     assert_eq!(
-        LaucVf.reserve(&mut p, t(0), t(420), t(480), ChannelSet::All),
+        LaucVf.reserve(&mut p, Request::new(t(0), t(420), t(480), ChannelSet::All)),
         Some(1)
     );
     // Too long for any void: only ch 2 (after its horizon) takes it.
     assert_eq!(
-        LaucVf.reserve(&mut p, t(0), t(260), t(550), ChannelSet::All),
+        LaucVf.reserve(&mut p, Request::new(t(0), t(260), t(550), ChannelSet::All)),
         Some(2)
     );
 }
@@ -61,12 +64,12 @@ fn lauc_vf_prefers_a_void_to_a_horizon_only_when_the_gap_is_smaller() {
     let mut p = three_channels();
     // [120, 200): gaps 20 (ch 0 void) and 70 (ch 2 horizon); ch 1 is busy.
     assert_eq!(
-        LaucVf.reserve(&mut p, t(0), t(120), t(200), ChannelSet::All),
+        LaucVf.reserve(&mut p, Request::new(t(0), t(120), t(200), ChannelSet::All)),
         Some(0)
     );
     // [60, 90): ch 0 and ch 1 are busy, ch 2's gap is 10.
     assert_eq!(
-        LaucVf.reserve(&mut p, t(0), t(60), t(90), ChannelSet::All),
+        LaucVf.reserve(&mut p, Request::new(t(0), t(60), t(90), ChannelSet::All)),
         Some(2)
     );
 }
@@ -78,7 +81,7 @@ fn ties_go_to_the_lowest_channel() {
         let mut q = p.clone();
         let mut s = k;
         assert_eq!(
-            s.reserve(&mut q, t(0), t(10), t(20), ChannelSet::All),
+            s.reserve(&mut q, Request::new(t(0), t(10), t(20), ChannelSet::All)),
             Some(0),
             "{k:?}"
         );
@@ -92,7 +95,7 @@ fn ties_go_to_the_lowest_channel() {
         let mut s = k;
         let want = if k == SchedulerKind::FfucVf { 0 } else { 2 };
         assert_eq!(
-            s.reserve(&mut q, t(0), t(10), t(20), ChannelSet::All),
+            s.reserve(&mut q, Request::new(t(0), t(10), t(20), ChannelSet::All)),
             Some(want),
             "{k:?}"
         );
@@ -105,17 +108,17 @@ fn horizon_and_ffuc_vf_on_the_same_state() {
     let mut q = p.clone();
     // Horizon sees horizons 600, 700, 50: only ch 2 is available at 300.
     assert_eq!(
-        Horizon.reserve(&mut p, t(0), t(300), t(400), ChannelSet::All),
+        Horizon.reserve(&mut p, Request::new(t(0), t(300), t(400), ChannelSet::All)),
         Some(2)
     );
     assert_eq!(
-        Horizon.reserve(&mut p, t(0), t(300), t(400), ChannelSet::All),
+        Horizon.reserve(&mut p, Request::new(t(0), t(300), t(400), ChannelSet::All)),
         None
     );
     assert_eq!(p.dropped(), 1);
     // FFUC-VF takes the first channel where it fits.
     assert_eq!(
-        FfucVf.reserve(&mut q, t(0), t(300), t(400), ChannelSet::All),
+        FfucVf.reserve(&mut q, Request::new(t(0), t(300), t(400), ChannelSet::All)),
         Some(0)
     );
 }
@@ -124,19 +127,31 @@ fn horizon_and_ffuc_vf_on_the_same_state() {
 fn no_conversion_restricts_to_one_channel() {
     let mut p = three_channels();
     assert_eq!(
-        LaucVf.reserve(&mut p, t(0), t(550), t(560), ChannelSet::Only(0)),
+        LaucVf.reserve(
+            &mut p,
+            Request::new(t(0), t(550), t(560), ChannelSet::Only(0))
+        ),
         None
     );
     assert_eq!(
-        LaucVf.reserve(&mut p, t(0), t(550), t(560), ChannelSet::Only(2)),
+        LaucVf.reserve(
+            &mut p,
+            Request::new(t(0), t(550), t(560), ChannelSet::Only(2))
+        ),
         Some(2)
     );
     assert_eq!(
-        LaucVf.reserve(&mut p, t(0), t(550), t(560), ChannelSet::Only(9)),
+        LaucVf.reserve(
+            &mut p,
+            Request::new(t(0), t(550), t(560), ChannelSet::Only(9))
+        ),
         None
     );
     assert_eq!(
-        Horizon.reserve(&mut p, t(0), t(5000), t(5001), ChannelSet::Only(9)),
+        Horizon.reserve(
+            &mut p,
+            Request::new(t(0), t(5000), t(5001), ChannelSet::Only(9))
+        ),
         None
     );
 }
@@ -147,7 +162,10 @@ fn pruning_keeps_decisions_and_counters() {
     // At now = 450 the first reservations of ch 0 and ch 1 are pruned; the
     // voids still start at 100 and 250.
     assert_eq!(
-        LaucVf.reserve(&mut p, t(450), t(460), t(480), ChannelSet::All),
+        LaucVf.reserve(
+            &mut p,
+            Request::new(t(450), t(460), t(480), ChannelSet::All)
+        ),
         Some(1)
     );
     assert_eq!(p.reservations(0).count(), 1);
@@ -162,7 +180,7 @@ fn pruning_keeps_decisions_and_counters() {
 #[should_panic(expected = "voids = true")]
 fn void_filling_needs_a_void_tracking_port() {
     let mut p = SchedulerKind::Horizon.port(2);
-    let _ = LaucVf.reserve(&mut p, t(0), t(0), t(1), ChannelSet::All);
+    let _ = LaucVf.reserve(&mut p, Request::new(t(0), t(0), t(1), ChannelSet::All));
 }
 
 // ---- invariants under random request streams (proptest) -----------------------
@@ -205,7 +223,7 @@ proptest! {
             let mut sched = kind;
             let mut booked: Vec<Vec<(SimTime, SimTime)>> = vec![Vec::new(); usize::from(w)];
             for (now, s, e, allowed) in timeline(&reqs) {
-                if let Some(c) = sched.reserve(&mut port, now, s, e, allowed) {
+                if let Some(c) = sched.reserve(&mut port, Request::new(now, s, e, allowed)) {
                     if let ChannelSet::Only(only) = allowed {
                         prop_assert_eq!(c, only);
                     }
@@ -234,11 +252,11 @@ proptest! {
             let mut sched = kind;
             for (now, s, e, allowed) in timeline(&reqs) {
                 // Horizon's rule on a copy of the void-filling state.
-                let by_horizon = Horizon.reserve(&mut port.clone(), now, s, e, allowed);
+                let by_horizon = Horizon.reserve(&mut port.clone(), Request::new(now, s, e, allowed));
                 // The other void-filling rule on another copy.
-                let other = if kind == SchedulerKind::LaucVf { FfucVf.reserve(&mut port.clone(), now, s, e, allowed) }
-                            else { LaucVf.reserve(&mut port.clone(), now, s, e, allowed) };
-                let got = sched.reserve(&mut port, now, s, e, allowed);
+                let other = if kind == SchedulerKind::LaucVf { FfucVf.reserve(&mut port.clone(), Request::new(now, s, e, allowed)) }
+                            else { LaucVf.reserve(&mut port.clone(), Request::new(now, s, e, allowed)) };
+                let got = sched.reserve(&mut port, Request::new(now, s, e, allowed));
                 prop_assert!(by_horizon.is_none() || got.is_some(), "{:?} refused what Horizon accepts", kind);
                 prop_assert_eq!(got.is_some(), other.is_some());
             }
@@ -249,7 +267,7 @@ proptest! {
     fn horizon_and_lauc_decide_identically((w, reqs) in requests()) {
         let (mut a, mut b) = (SchedulerKind::Horizon.port(w), SchedulerKind::Lauc.port(w));
         for (now, s, e, allowed) in timeline(&reqs) {
-            prop_assert_eq!(Horizon.reserve(&mut a, now, s, e, allowed), Lauc.reserve(&mut b, now, s, e, allowed));
+            prop_assert_eq!(Horizon.reserve(&mut a, Request::new(now, s, e, allowed)), Lauc.reserve(&mut b, Request::new(now, s, e, allowed)));
         }
     }
 
@@ -261,7 +279,7 @@ proptest! {
         let mut ports: Vec<_> = SchedulerKind::ALL.iter().map(|k| k.port(1)).collect();
         for (now, s, e, allowed) in timeline(&reqs) {
             let got: Vec<_> = SchedulerKind::ALL.iter().zip(&mut ports)
-                .map(|(k, p)| { let mut k = *k; k.reserve(p, now, s, e, allowed) })
+                .map(|(k, p)| { let mut k = *k; k.reserve(p, Request::new(now, s, e, allowed)) })
                 .collect();
             prop_assert!(got.iter().all(|g| *g == got[0]), "{:?}", got);
         }
@@ -285,7 +303,7 @@ fn without_offsets_full_conversion_all_accept_alike() {
                 .zip(&mut ports)
                 .map(|(k, p)| {
                     let mut k = *k;
-                    k.reserve(p, t(now), t(now), t(e), ChannelSet::All)
+                    k.reserve(p, Request::new(t(now), t(now), t(e), ChannelSet::All))
                         .is_some()
                 })
                 .collect();
@@ -318,7 +336,10 @@ fn offer(kind: SchedulerKind, w: u16, load: f64, n: usize, warm: usize, seed: u6
             .round()
             .max(1.0) as u64;
         let now = t(clock.round() as u64);
-        let got = sched.reserve(&mut port, now, now, now + SimDuration(len), ChannelSet::All);
+        let got = sched.reserve(
+            &mut port,
+            Request::new(now, now, now + SimDuration(len), ChannelSet::All),
+        );
         if i >= warm {
             lost.push(got.is_none());
         }
@@ -404,10 +425,7 @@ fn loss_by_length(kind: SchedulerKind) -> (f64, f64, f64) {
         let start = now + SimDuration::from_micros(50 * k);
         let got = sched.reserve(
             &mut port,
-            now,
-            start,
-            start + SimDuration(len as u64),
-            ChannelSet::All,
+            Request::new(now, start, start + SimDuration(len as u64), ChannelSet::All),
         );
         if k == 0 {
             let class = usize::from(len > hold);
