@@ -70,3 +70,15 @@ pub(crate) fn link_result<'a>(r: &'a RunResults, from: &str, to: &str) -> &'a Li
         .find(|l| l.from == from && l.to == to)
         .unwrap_or_else(|| panic!("no link {from} -> {to} in the results"))
 }
+
+/// `text` with every `from` replaced by `to`; panics when `text` has no
+/// `from`, so a test that edits a shipped scenario file fails loudly when the
+/// file changes under it instead of silently running the unedited scenario.
+#[track_caller]
+pub(crate) fn edit(text: &str, from: &str, to: &str) -> String {
+    assert!(
+        text.contains(from),
+        "the scenario text has no {from:?} to edit"
+    );
+    text.replace(from, to)
+}
