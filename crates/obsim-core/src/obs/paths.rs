@@ -4,8 +4,6 @@
 //! (the `paths` and `burst_lengths` result tables; gurel2008 §4 reports
 //! loss per path and class, ramantas2007 §3 loss per burst length).
 
-use std::collections::HashMap;
-
 use crate::ids::NodeId;
 use crate::obs::signalling::JetPath;
 use crate::results::{BurstLengthResult, PathResult};
@@ -39,12 +37,18 @@ struct PathRecord {
 #[derive(Clone, Debug, Default)]
 pub struct PathTable {
     paths: Vec<PathRecord>,
-    index: HashMap<(NodeId, NodeId), u32>,
+    /// Path of each (ingress, egress) pair: `index[ingress][egress]`,
+    /// [`PathTable::NONE`] when not yet used; grown on first use (a dense
+    /// look-up per launched burst, no hashing).
+    index: Vec<Vec<u32>>,
     /// Packets per burst-length bin (`metrics.burst_length_bin`, >= 1).
     bin_width: u32,
 }
 
 impl PathTable {
+    /// No path yet for this pair.
+    const NONE: u32 = u32::MAX;
+
     /// An empty table with burst-length bins of `bin_width` packets (0 is
     /// taken as 1).
     pub fn new(bin_width: u32) -> Self {
@@ -57,8 +61,11 @@ impl PathTable {
     /// The index of the path from `ingress` to `egress`, built with `walk`
     /// on first use.
     pub fn path(&mut self, ingress: NodeId, egress: NodeId, walk: impl FnOnce() -> JetPath) -> u32 {
-        if let Some(&i) = self.index.get(&(ingress, egress)) {
-            return i;
+        let (a, b) = (ingress.index(), egress.index());
+        if let Some(&i) = self.index.get(a).and_then(|row| row.get(b)) {
+            if i != Self::NONE {
+                return i;
+            }
         }
         let i = self.paths.len() as u32;
         self.paths.push(PathRecord {
@@ -68,7 +75,14 @@ impl PathTable {
             counters: [PathCounters::default(); 2],
             by_len: Vec::new(),
         });
-        self.index.insert((ingress, egress), i);
+        if self.index.len() <= a {
+            self.index.resize_with(a + 1, Vec::new);
+        }
+        let row = &mut self.index[a];
+        if row.len() <= b {
+            row.resize(b + 1, Self::NONE);
+        }
+        row[b] = i;
         i
     }
 
