@@ -135,14 +135,11 @@ def _check(args: argparse.Namespace, src: ScenarioSource) -> int:
 
 def _run(args: argparse.Namespace, src: ScenarioSource) -> int:
     res = run(src, seed=args.seed)
+    out = res.write(args.out) if args.out is not None else None
     if not args.quiet:
-        from .summary import print_summary
+        from .summary import render
 
-        print_summary(res, max_rows=args.max_rows)
-    if args.out is not None:
-        out = res.write(args.out)
-        if not args.quiet:
-            print(f"results written to {out}")
+        render(res, out, max_rows=args.max_rows)
     return EXIT_OK
 
 
