@@ -84,7 +84,7 @@ def print_summary(
     if res.flows.num_rows:
         _print_flows(res, max_rows, console)
     else:
-        console.print(f"[bold]{_title(res)}[/bold]: no TCP flows")
+        console.print(f"[bold]{_title(res)}[/bold]: no TCP flows", soft_wrap=True)
     _print_optical(res, max_paths, console)
     _print_traffic(res, max_rows, console)
     _print_stats(res, console)
@@ -108,7 +108,7 @@ def render(
     written to) is given, else :data:`NOTHING_SAVED`."""
     console = console or Console()
     print_summary(res, max_rows=max_rows, console=console, max_paths=max_paths)
-    console.print(saved_line(out), markup=False, highlight=False)
+    console.print(saved_line(out), markup=False, highlight=False, soft_wrap=True)
 
 
 def _print_flows(res: Results, max_rows: int, console: Console) -> None:
@@ -162,7 +162,7 @@ def _print_flows(res: Results, max_rows: int, console: Console) -> None:
 def _loss_key(row: Dict[str, Any]) -> float:
     """Sort key, worst first: loss ratio (an undefined one last), then lost bursts."""
     ratio = row.get("loss_ratio")
-    return -(float(ratio) if _finite(ratio) else -1.0)
+    return -float(ratio) if ratio is not None and _finite(ratio) else 1.0
 
 
 def _print_optical(res: Results, max_paths: int, console: Console) -> None:
@@ -215,6 +215,7 @@ def _print_optical(res: Results, max_paths: int, console: Console) -> None:
             f"burst loss ratio {_fmt_float(_ratio(lost, sent), 4)}: "
             f"{lost:,} of {sent:,} bursts lost, {blocked:,} blocked",
             highlight=False,
+            soft_wrap=True,
         )
     _print_wavelengths(res, max_paths, console)
 
@@ -289,9 +290,7 @@ def _print_traffic(res: Results, max_rows: int, console: Console) -> None:
     if not rows:
         return
     n = len(rows)
-    t = Table(
-        title=f"UDP cross traffic ({n} source{'s' if n != 1 else ''}, datagrams)", title_justify="left"
-    )
+    t = Table(title=f"UDP cross traffic ({n} source{'s' if n != 1 else ''}, datagrams)", title_justify="left")
     t.add_column("source", justify="right")
     t.add_column("group")
     t.add_column("path")
