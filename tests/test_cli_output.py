@@ -19,6 +19,8 @@ from typing import Any, Callable, List
 import pyarrow.parquet as pq
 import pytest
 
+import obsim
+from conftest import small_scenario
 from fake import FakeCore
 from obsim import api, cli, files, results
 
@@ -174,9 +176,37 @@ def test_too_little_free_space(
     target = tmp_path / "out"
     assert cli.main(["run", str(scen), "--out", str(target)]) == cli.EXIT_CONFIG_ERROR
     assert _one_line(capsys.readouterr().err) == (
-        f"error: --out {target}: only 4 kB free on its filesystem; at least 1 MB needed"
+        f"error: --out {target}: only 4 kB free on its filesystem; the results need about 1.0 MB"
     )
     assert core.calls == [] and not target.exists()
+
+
+def test_free_space_estimated_from_the_trace(
+    monkeypatch: pytest.MonkeyPatch,
+    core: FakeCore,
+    write_scenario: Callable[..., Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A long trace sampled often needs more than the floor: 2 flows every
+    1 ms for 1000 s is 2,000,000 rows, about 16 MB."""
+    text = small_scenario().replace('duration = "5 s"', 'duration = "1000 s"')
+    text = text.replace('interval = "100 ms"', 'interval = "1 ms"')
+    scen = write_scenario(text)
+    need = results.estimate_output_bytes(obsim.parse(str(scen)))
+    assert need == results.MIN_FREE_BYTES + 2_000_000 * 8
+    usage = shutil.disk_usage(tmp_path)
+    monkeypatch.setattr(shutil, "disk_usage", lambda p: usage._replace(free=need - 1))
+    target = tmp_path / "out"
+    assert cli.main(["run", str(scen), "--out", str(target)]) == cli.EXIT_CONFIG_ERROR
+    assert _one_line(capsys.readouterr().err).endswith(
+        "MB free on its filesystem; the results need about 16.3 MB"
+    )
+    assert core.calls == [] and not target.exists()
+    # Without a trace, the floor.
+    assert results.estimate_output_bytes(obsim.parse(small_scenario().replace("cwnd = true", ""))) == (
+        results.MIN_FREE_BYTES
+    )
 
 
 # ---- failing during the write: exit 3, results kept elsewhere ---------------

@@ -153,9 +153,13 @@ def _check(args: argparse.Namespace, src: ScenarioSource) -> int:
 
 def _run(args: argparse.Namespace, src: ScenarioSource) -> int:
     if args.out is not None:
-        from .results import output_problem
+        from .results import MIN_FREE_BYTES, estimate_output_bytes, output_problem
 
-        problem = output_problem(args.out)
+        try:
+            need = estimate_output_bytes(parse(src))
+        except ConfigError:  # reported by run() below, once --out is known to be usable
+            need = MIN_FREE_BYTES
+        problem = output_problem(args.out, need)
         if problem is not None:
             _err(f"error: --out {problem}")
             return EXIT_CONFIG_ERROR

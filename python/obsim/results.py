@@ -307,8 +307,31 @@ RESULT_FILES: Tuple[str, ...] = tuple(f"{t}.parquet" for t in TABLES) + ("meta.j
 
 MIN_FREE_BYTES = 1 << 20
 """Free space below which :func:`output_problem` refuses a directory (1 MiB:
-the results of a small run take tens of kB; a long trace takes more, and a
-full disk during the write is then handled by the caller)."""
+the results of a small run take tens of kB; a long trace takes more, see
+:func:`estimate_output_bytes`, and a disk that fills during the write is
+handled by the caller)."""
+
+_TRACE_ROW_BYTES = 8
+"""Bytes of ``trace.parquet`` per row, rounded down (zstd: about 9.3 for
+``scenarios/dumbbell.toml`` with cwnd and seq traced every 10 ms)."""
+
+
+def estimate_output_bytes(scenario: Mapping[str, Any]) -> int:
+    """A rough lower estimate of the size of the files :meth:`Results.write`
+    writes for the resolved ``scenario`` (as :func:`obsim.parse` returns
+    it): :data:`MIN_FREE_BYTES` plus, for a trace sampled every
+    ``trace.interval``, the trace's rows (duration / interval per traced
+    flow). A trace of every change cannot be estimated and adds nothing."""
+    need = MIN_FREE_BYTES
+    trace = scenario.get("trace") or {}
+    interval = trace.get("interval")
+    duration = scenario.get("duration")
+    if (trace.get("cwnd") or trace.get("seq")) and interval and duration:
+        flows = len(trace.get("flows") or []) or sum(
+            int(f.get("count", 1) or 1) for f in scenario.get("flows") or []
+        )
+        need += int(duration) // int(interval) * flows * _TRACE_ROW_BYTES
+    return need
 
 
 def _foreign_entries(directory: Path) -> List[str]:
@@ -324,7 +347,9 @@ def _foreign_entries(directory: Path) -> List[str]:
     return names[:3] + (["..."] if len(names) > 3 else [])
 
 
-def output_problem(out_dir: Union[str, "os.PathLike[str]"]) -> Optional[str]:
+def output_problem(
+    out_dir: Union[str, "os.PathLike[str]"], need: int = MIN_FREE_BYTES
+) -> Optional[str]:
     """Why :meth:`Results.write` could not write to ``out_dir``, checked
     without writing anything there (so before a run), or ``None`` if it looks
     fine.
@@ -334,7 +359,8 @@ def output_problem(out_dir: Union[str, "os.PathLike[str]"]) -> Optional[str]:
     (the staging directory next to it would be on another filesystem); a
     location where a directory cannot be created (read-only filesystem, no
     permission: probed by creating and removing an empty directory in the
-    nearest existing ancestor); less than :data:`MIN_FREE_BYTES` free there.
+    nearest existing ancestor); less than ``need`` bytes free there (see
+    :func:`estimate_output_bytes`).
     The reason is one line, starting with the path.
     """
     given = str(out_dir)
@@ -365,12 +391,17 @@ def output_problem(out_dir: Union[str, "os.PathLike[str]"]) -> Optional[str]:
         free = shutil.disk_usage(ancestor).free
     except OSError:  # pragma: no cover - cannot be estimated: the write will tell
         return None
-    if free < MIN_FREE_BYTES:
-        return (
-            f"{given}: only {free // 1024} kB free on its filesystem; "
-            f"at least {MIN_FREE_BYTES >> 20} MB needed"
-        )
+    if free < need:
+        return f"{given}: only {_size(free)} free on its filesystem; the results need about {_size(need)}"
     return None
+
+
+def _size(n: int) -> str:
+    """``n`` bytes in kB, MB or GB (powers of 1024), for messages."""
+    for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n // 1024} kB"
 
 
 def _rate(count: Any, seconds: Any) -> Optional[float]:
@@ -392,6 +423,7 @@ __all__ = [
     "RESULT_FILES",
     "TABLES",
     "Results",
+    "estimate_output_bytes",
     "output_problem",
 ]
 
