@@ -1,9 +1,10 @@
 """``obsim run --out``: checked before the run, written whole, and a finished
 run never lost to an output error. Every failure path is exercised: a file in
-the way, a directory of someone else's files, a read-only location (a real
-one, ``/sys``, and a permission error injected during the write, since tests
-run as root), a full disk (too little free space before the run; ``ENOSPC``
-injected during the write) and a fallback that fails too."""
+the way, a directory of someone else's files, a mount point, a read-only
+location (``/sys``; a read-only tmpfs where mounting is allowed; a permission
+error injected during the write, since tests run as root), a full disk (too
+little free space before the run; a 96 kB tmpfs that fills during the write;
+``ENOSPC`` injected during the write) and a fallback that fails too."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, List
+from typing import Any, Callable, Iterator, List
 
 import pyarrow.parquet as pq
 import pytest
@@ -297,6 +298,82 @@ def test_fallback_failing_too_says_lost(
     assert not target.exists()
     assert list(fallback_root.iterdir()) == []
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("obsim-results-")) == []
+
+
+# ---- real small and read-only filesystems (where mounting is allowed) --------
+
+
+@pytest.fixture
+def mount_tmpfs(tmp_path: Path) -> Iterator[Callable[..., Path]]:
+    """Mount a tmpfs (``mount -t tmpfs -o OPTIONS``) on a fresh directory;
+    skip the test where mounting is not allowed (not root, no privilege)."""
+    mounted: List[Path] = []
+
+    def mount(options: str) -> Path:
+        point = tmp_path / f"mnt{len(mounted)}"
+        point.mkdir()
+        p = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(point)], capture_output=True, text=True
+        )
+        if p.returncode != 0:
+            pytest.skip(f"cannot mount a tmpfs here: {p.stderr.strip()}")
+        mounted.append(point)
+        return point
+
+    if shutil.which("mount") is None:
+        pytest.skip("no mount command")
+    yield mount
+    for point in mounted:
+        subprocess.run(["umount", str(point)], check=True)
+
+
+def test_full_disk_real(
+    monkeypatch: pytest.MonkeyPatch,
+    mount_tmpfs: Callable[..., Path],
+    write_scenario: Callable[..., Path],
+    tmp_path: Path,
+    fallback_root: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A 96 kB filesystem and a run (real engine) whose trace of every
+    change (not estimated before the run) takes about 120 kB: the disk fills
+    during the write, the results go to the fallback, nothing is left on the
+    small disk."""
+    small = mount_tmpfs("size=96k")
+    monkeypatch.setattr(results, "MIN_FREE_BYTES", 16 << 10)
+    text = small_scenario().replace('interval = "100 ms"\n', "")
+    text = text.replace("cwnd = true", "cwnd = true\nseq = true")
+    scen = write_scenario(text)
+    target = small / "out"
+    assert cli.main(["run", str(scen), "--out", str(target), "-q"]) == cli.EXIT_OUTPUT_ERROR
+    kept = _kept_in(_one_line(capsys.readouterr().err), target, NOSPC)
+    assert kept.parent == fallback_root
+    assert list(small.iterdir()) == []
+    assert pq.read_table(kept / "trace.parquet").num_rows > 1000
+    assert json.loads((kept / "meta.json").read_text())["tables"]["trace"]["rows"] > 1000
+
+
+def test_read_only_filesystem_real(
+    mount_tmpfs: Callable[..., Path], core: FakeCore, scen: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ro = mount_tmpfs("ro,size=1m")
+    target = ro / "out"
+    assert cli.main(["run", str(scen), "--out", str(target)]) == cli.EXIT_CONFIG_ERROR
+    assert _one_line(capsys.readouterr().err) == (
+        f"error: --out {target}: cannot write in {ro} (Read-only file system)"
+    )
+    assert core.calls == []
+
+
+def test_mount_point_refused(
+    mount_tmpfs: Callable[..., Path], core: FakeCore, scen: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    point = mount_tmpfs("size=1m")
+    assert cli.main(["run", str(scen), "--out", str(point)]) == cli.EXIT_CONFIG_ERROR
+    assert _one_line(capsys.readouterr().err) == (
+        f"error: --out {point} is a mount point; give a directory inside it"
+    )
+    assert core.calls == []
 
 
 # ---- a good write ------------------------------------------------------------

@@ -21,9 +21,9 @@ Exit status: 0 success; 1 the simulation failed (for a sweep: at least one
 run failed); 2 the scenario or experiment is invalid, cannot be read, or the
 command line is wrong (including an unusable ``--out``, found before the
 run); 3 the run finished but its results could not be written to ``--out``
-(the message says where they were written instead); 130 interrupted (Ctrl-C: finished runs are kept, run
-the same command again to resume). Every scenario problem is
-printed to stderr as one ``path: reason`` line.
+(the message says where they were written instead); 130 interrupted (Ctrl-C:
+finished runs are kept, run the same command again to resume). Every
+scenario problem is printed to stderr as one ``path: reason`` line.
 """
 
 from __future__ import annotations
@@ -174,10 +174,14 @@ def _run(args: argparse.Namespace, src: ScenarioSource) -> int:
 
 
 def _reason(e: BaseException) -> str:
-    """An exception as a short reason: the OS's words for an ``OSError``."""
+    """An exception as a short reason on one line: the OS's words for an
+    ``OSError`` (pyarrow's wrap them: ``Error writing bytes to file.
+    Detail: [errno 28] No space left on device``)."""
+    if isinstance(e, OSError) and isinstance(e.errno, int) and e.errno > 0:
+        return os.strerror(e.errno)
     if isinstance(e, OSError) and e.strerror:
-        return e.strerror
-    return str(e) or type(e).__name__
+        return " ".join(str(e.strerror).split())
+    return " ".join(str(e).split()) or type(e).__name__
 
 
 def fallback_dirs() -> List[Path]:
@@ -187,7 +191,13 @@ def fallback_dirs() -> List[Path]:
     directory (``tempfile.gettempdir()``, e.g. ``$TMPDIR`` or ``/tmp``), then
     under the current directory."""
     name = f"obsim-results-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-    return [Path(tempfile.gettempdir()) / name, Path.cwd() / name]
+    dirs = []
+    for base in (tempfile.gettempdir, Path.cwd):
+        try:
+            dirs.append(Path(base()) / name)
+        except OSError:  # no usable temporary directory; the current one was removed
+            pass
+    return dirs
 
 
 def _write(res: "Results", out: Path, *, quiet: bool) -> int:
