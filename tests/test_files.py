@@ -4,12 +4,24 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from obsim.files import atomic_write_json, atomic_write_parquet, json_line, json_text
+from obsim import files
+from obsim.files import (
+    atomic_write_json,
+    atomic_write_parquet,
+    install_dir,
+    json_line,
+    json_text,
+    staging_dir,
+)
 
 
 def test_json_text_format() -> None:
@@ -40,3 +52,39 @@ def test_atomic_write_parquet(tmp_path: Path) -> None:
     atomic_write_parquet(path, pa.table({"x": [1, 2]}))
     assert pq.read_table(path).column("x").to_pylist() == [1, 2]
     assert [p.name for p in tmp_path.iterdir()] == ["t.parquet"]
+
+
+def test_install_dir_new_empty_and_replacing(tmp_path: Path) -> None:
+    target = tmp_path / "sub" / "out"
+    for content in ("one", "two", "three"):
+        staged = staging_dir(target)
+        assert staged.parent == target.parent and staged.name.startswith(f"out.tmp-{os.getpid()}-")
+        (staged / "f.txt").write_text(content)
+        install_dir(staged, target)
+        assert [p.name for p in target.iterdir()] == ["f.txt"]
+        assert (target / "f.txt").read_text() == content
+        assert sorted(p.name for p in target.parent.iterdir()) == ["out"]
+        if content == "one":  # an empty directory is replaced as well
+            (target / "f.txt").unlink()
+
+
+def test_install_dir_puts_the_old_directory_back_if_the_move_fails(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    target = tmp_path / "out"
+    target.mkdir()
+    (target / "f.txt").write_text("old")
+    staged = staging_dir(target)
+    (staged / "f.txt").write_text("new")
+    real = os.replace
+
+    def replace(src: Any, dst: Any) -> None:
+        if Path(src) == staged:
+            raise OSError(28, "No space left on device")
+        real(src, dst)
+
+    monkeypatch.setattr(files.os, "replace", replace)
+    with pytest.raises(OSError):
+        install_dir(staged, target)
+    assert (target / "f.txt").read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", staged.name]

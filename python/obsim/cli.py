@@ -11,39 +11,57 @@ Commands::
     obsim --version
 
 Results are written only when ``--out`` is given (a run is often just a
-look at the summary; writing is explicit).
+look at the summary; writing is explicit). ``--out`` is checked before the
+run (see :func:`obsim.results.output_problem`), the results are written whole
+into a staging directory next to it and moved into place, and a run whose
+results cannot be written there still keeps them, in a directory under the
+system temporary directory named in the one-line error.
 
 Exit status: 0 success; 1 the simulation failed (for a sweep: at least one
 run failed); 2 the scenario or experiment is invalid, cannot be read, or the
-command line is wrong; 130 interrupted (Ctrl-C: finished runs are kept, run
-the same command again to resume). Every scenario problem is
-printed to stderr as one ``path: reason`` line.
+command line is wrong (including an unusable ``--out``, found before the
+run); 3 the run finished but its results could not be written to ``--out``
+(the message says where they were written instead); 130 interrupted (Ctrl-C:
+finished runs are kept, run the same command again to resume). Every
+scenario problem is printed to stderr as one ``path: reason`` line.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
+import uuid
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 from . import __version__, _core
 from ._core import ConfigError, SimulationError
 from .api import ScenarioSource, load_source, parse, run
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .results import Results
 
 EXIT_OK = 0
 """Success."""
 EXIT_SIM_ERROR = 1
 """The scenario is valid but the simulation failed."""
 EXIT_CONFIG_ERROR = 2
-"""The scenario is invalid or unreadable, or the command line is wrong."""
+"""The scenario is invalid or unreadable, or the command line is wrong
+(including an ``--out`` that cannot take results, found before the run)."""
+EXIT_OUTPUT_ERROR = 3
+"""The run finished but its results could not be written to ``--out``; they
+were written to the fallback directory named in the message (or, if that
+failed too, the message says they are lost)."""
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="obsim",
         description="Discrete-event simulator of TCP over optical burst switched networks.",
-        epilog="Exit status: 0 ok, 1 simulation error, 2 invalid scenario or usage.",
+        epilog="Exit status: 0 ok, 1 simulation error, 2 invalid scenario or usage (or --out "
+        "unusable), 3 run finished but results written elsewhere than --out (see message).",
     )
     p.add_argument(
         "--version",
@@ -60,8 +78,8 @@ def _parser() -> argparse.ArgumentParser:
         "--out",
         type=Path,
         default=None,
-        help="write flows/links/trace .parquet, meta.json and timing.json to this directory "
-        "(nothing is written without it)",
+        help="write the result tables (.parquet), meta.json and timing.json to this directory, "
+        "new or holding earlier results, which are replaced (nothing is written without it)",
     )
     r.add_argument("-q", "--quiet", action="store_true", help="print no summary")
     r.add_argument(
@@ -134,13 +152,90 @@ def _check(args: argparse.Namespace, src: ScenarioSource) -> int:
 
 
 def _run(args: argparse.Namespace, src: ScenarioSource) -> int:
+    if args.out is not None:
+        from .results import MIN_FREE_BYTES, estimate_output_bytes, output_problem
+
+        try:
+            need = estimate_output_bytes(parse(src))
+        except ConfigError:  # reported by run() below, once --out is known to be usable
+            need = MIN_FREE_BYTES
+        problem = output_problem(args.out, need)
+        if problem is not None:
+            _err(f"error: --out {problem}")
+            return EXIT_CONFIG_ERROR
     res = run(src, seed=args.seed)
-    out = res.write(args.out) if args.out is not None else None
+    status, written = EXIT_OK, None
+    if args.out is not None:
+        status, written = _write(res, args.out)
     if not args.quiet:
         from .summary import render
 
-        render(res, out, max_rows=args.max_rows)
-    return EXIT_OK
+        # The summary's last line says where the results went (--out, the
+        # fallback directory) or that nothing was saved.
+        render(res, written, max_rows=args.max_rows)
+    return status
 
 
-__all__: List[str] = ["EXIT_CONFIG_ERROR", "EXIT_OK", "EXIT_SIM_ERROR", "main"]
+def _reason(e: BaseException) -> str:
+    """An exception as a short reason on one line: the OS's words for an
+    ``OSError`` (pyarrow's wrap them: ``Error writing bytes to file.
+    Detail: [errno 28] No space left on device``)."""
+    if isinstance(e, OSError) and isinstance(e.errno, int) and e.errno > 0:
+        return os.strerror(e.errno)
+    if isinstance(e, OSError) and e.strerror:
+        return " ".join(str(e.strerror).split())
+    return " ".join(str(e).split()) or type(e).__name__
+
+
+def fallback_dirs() -> List[Path]:
+    """Where :func:`main` writes the results of a finished run that
+    ``--out`` could not take, in order of preference: a fresh
+    ``obsim-results-PID-XXXXXXXX`` directory under the system temporary
+    directory (``tempfile.gettempdir()``, e.g. ``$TMPDIR`` or ``/tmp``), then
+    under the current directory."""
+    name = f"obsim-results-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    dirs = []
+    for base in (tempfile.gettempdir, Path.cwd):
+        try:
+            dirs.append(Path(base()) / name)
+        except OSError:  # no usable temporary directory; the current one was removed
+            pass
+    return dirs
+
+
+def _write(res: "Results", out: Path) -> Tuple[int, Optional[Path]]:
+    """Write ``res`` to ``out``; if that fails, keep them in a fallback
+    directory and say where in one line (exit status 3). Returns the exit
+    status and the directory the results are in (``None`` if lost)."""
+    try:
+        res.write(out)
+    except Exception as e:  # noqa: BLE001 - a finished run is never lost to an output error
+        reason = _reason(e)
+        tried: List[str] = []
+        for fallback in fallback_dirs():
+            try:
+                res.write(fallback)
+            except Exception as f:  # noqa: BLE001
+                tried.append(f"{fallback}: {_reason(f)}")
+                continue
+            _err(
+                f"error: the run finished but its results could not be written to {out} "
+                f"({reason}); they were written to {fallback} instead"
+            )
+            return EXIT_OUTPUT_ERROR, fallback
+        _err(
+            f"error: the run finished but its results could not be written to {out} ({reason}) "
+            f"nor to a fallback directory ({'; '.join(tried)}); they are lost"
+        )
+        return EXIT_OUTPUT_ERROR, None
+    return EXIT_OK, out
+
+
+__all__: List[str] = [
+    "EXIT_CONFIG_ERROR",
+    "EXIT_OK",
+    "EXIT_OUTPUT_ERROR",
+    "EXIT_SIM_ERROR",
+    "fallback_dirs",
+    "main",
+]

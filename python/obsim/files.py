@@ -10,6 +10,9 @@ the format of :func:`json_line`.
 A file is written atomically: to a temporary file in the same directory,
 flushed to disk, then moved over the target with one ``os.replace``; a reader
 (or a run killed half-way) sees the old file or the new one, never a part.
+A directory of files is written the same way: into a staging directory next
+to the target (:func:`staging_dir`), then moved into place with
+:func:`install_dir`.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import uuid
 from pathlib import Path
 from typing import Any, Mapping
@@ -95,12 +99,51 @@ def atomic_write_parquet(path: Path, table: pa.Table) -> None:
     os.replace(tmp, path)
 
 
+def staging_dir(target: Path) -> Path:
+    """Create and return an empty staging directory next to ``target``
+    (``NAME.tmp-PID-XXXXXXXX`` in the same parent, so that
+    :func:`install_dir` is one rename on the same filesystem); the parent is
+    created if missing."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f"{target.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+    tmp.mkdir()
+    return tmp
+
+
+def install_dir(staged: Path, target: Path) -> None:
+    """Move the complete directory ``staged`` to ``target``: flush its files,
+    then one ``os.replace`` if ``target`` is missing or empty; otherwise
+    ``target`` is first moved aside, replaced, and the old one removed (if
+    the second move fails, the old directory is put back). A reader never
+    sees a partly written ``target``. The caller decides whether an existing
+    ``target`` may be replaced."""
+    for f in staged.iterdir():
+        if f.is_file():
+            with open(f, "rb") as fh:
+                os.fsync(fh.fileno())
+    fsync_dir(staged)
+    if target.is_dir() and any(target.iterdir()):
+        old = target.with_name(f"{target.name}.old-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+        os.replace(target, old)
+        try:
+            os.replace(staged, target)
+        except OSError:
+            os.replace(old, target)
+            raise
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.replace(staged, target)
+    fsync_dir(target.parent)
+
+
 __all__ = [
     "atomic_write_bytes",
     "atomic_write_json",
     "atomic_write_parquet",
     "fsync_dir",
+    "install_dir",
     "json_line",
     "json_text",
     "jsonable",
+    "staging_dir",
 ]

@@ -12,6 +12,11 @@ Files written by :meth:`Results.write` (see README, "Output files"):
 
 All files but ``timing.json`` are byte-identical for the same scenario, seed
 and software versions.
+
+The directory is written whole: into a staging directory next to it, then
+moved into place, so it holds either the complete results or (when the write
+fails) nothing new. :func:`output_problem` tells before a run whether a
+directory can take its results.
 """
 
 from __future__ import annotations
@@ -19,15 +24,17 @@ from __future__ import annotations
 import json
 import os
 import platform
+import shutil
 import sys
+import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Union
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import _core
-from .files import atomic_write_json
+from .files import atomic_write_json, install_dir, staging_dir
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -234,25 +241,43 @@ class Results:
         }
 
     def write(self, out_dir: Union[str, "os.PathLike[str]"]) -> Path:
-        """Write the tables as Parquet plus ``meta.json`` and ``timing.json``.
+        """Write the tables as Parquet plus ``meta.json`` and ``timing.json``
+        to the directory ``out_dir``; return it.
 
         The tables in :data:`OPTIONAL_TABLES` (all but ``flows`` and
-        ``links``) are written only if they have rows (a stale one from an
-        earlier run in the same directory is removed). Returns the directory.
+        ``links``) are written only if they have rows. The files are written
+        into a staging directory next to ``out_dir`` and moved into place
+        when all are written: ``out_dir`` then holds exactly this run's
+        files (the results of an earlier run there are replaced), and a
+        failed write (raised as ``OSError``) leaves it as it was. Raises
+        ``NotADirectoryError`` if ``out_dir`` is a file and
+        ``FileExistsError`` if it holds anything but obsim results (nothing
+        of the user's is replaced).
         """
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        for name in TABLES:
-            table = self.table(name)
-            path = out / f"{name}.parquet"
-            if name in OPTIONAL_TABLES and table.num_rows == 0:
-                if path.exists():
-                    path.unlink()
-                continue
-            pq.write_table(table, path, compression="zstd")
-        atomic_write_json(out / "meta.json", self.metadata())
-        atomic_write_json(out / "timing.json", self.timing)
-        return out
+        given = Path(out_dir)
+        out = Path(os.path.realpath(given))
+        if out.exists():
+            if not out.is_dir():
+                raise NotADirectoryError(f"{given} is a file, not a directory")
+            foreign = _foreign_entries(out)
+            if foreign:
+                raise FileExistsError(
+                    f"{given} holds files that are not obsim results ({', '.join(foreign)})"
+                )
+        staged = staging_dir(out)
+        try:
+            for name in TABLES:
+                table = self.table(name)
+                if name in OPTIONAL_TABLES and table.num_rows == 0:
+                    continue
+                pq.write_table(table, staged / f"{name}.parquet", compression="zstd")
+            atomic_write_json(staged / "meta.json", self.metadata())
+            atomic_write_json(staged / "timing.json", self.timing)
+            install_dir(staged, out)
+        except BaseException:
+            shutil.rmtree(staged, ignore_errors=True)
+            raise
+        return given
 
     def summary(self) -> Dict[str, Any]:
         """Totals over all flows and run statistics, as one flat dict."""
@@ -277,6 +302,108 @@ class Results:
         }
 
 
+RESULT_FILES: Tuple[str, ...] = tuple(f"{t}.parquet" for t in TABLES) + ("meta.json", "timing.json")
+"""Every file name :meth:`Results.write` may write."""
+
+MIN_FREE_BYTES = 1 << 20
+"""Free space below which :func:`output_problem` refuses a directory (1 MiB:
+the results of a small run take tens of kB; a long trace takes more, see
+:func:`estimate_output_bytes`, and a disk that fills during the write is
+handled by the caller)."""
+
+_TRACE_ROW_BYTES = 8
+"""Bytes of ``trace.parquet`` per row, rounded down (zstd: about 9.3 for
+``scenarios/dumbbell.toml`` with cwnd and seq traced every 10 ms)."""
+
+
+def estimate_output_bytes(scenario: Mapping[str, Any]) -> int:
+    """A rough lower estimate of the size of the files :meth:`Results.write`
+    writes for the resolved ``scenario`` (as :func:`obsim.parse` returns
+    it): :data:`MIN_FREE_BYTES` plus, for a trace sampled every
+    ``trace.interval``, the trace's rows (duration / interval per traced
+    flow). A trace of every change cannot be estimated and adds nothing."""
+    need = MIN_FREE_BYTES
+    trace = scenario.get("trace") or {}
+    interval = trace.get("interval")
+    duration = scenario.get("duration")
+    if (trace.get("cwnd") or trace.get("seq")) and interval and duration:
+        flows = len(trace.get("flows") or []) or sum(
+            int(f.get("count", 1) or 1) for f in scenario.get("flows") or []
+        )
+        need += int(duration) // int(interval) * flows * _TRACE_ROW_BYTES
+    return need
+
+
+def _foreign_entries(directory: Path) -> List[str]:
+    """Names in ``directory`` that :meth:`Results.write` did not write (the
+    first few, sorted); leftovers of an atomic write (``.NAME.*.tmp``) count
+    as obsim's."""
+    names = sorted(
+        e.name
+        for e in directory.iterdir()
+        if not (e.name in RESULT_FILES and e.is_file())
+        and not (e.name.startswith(".") and e.name.endswith(".tmp"))
+    )
+    return names[:3] + (["..."] if len(names) > 3 else [])
+
+
+def output_problem(
+    out_dir: Union[str, "os.PathLike[str]"], need: int = MIN_FREE_BYTES
+) -> Optional[str]:
+    """Why :meth:`Results.write` could not write to ``out_dir``, checked
+    without writing anything there (so before a run), or ``None`` if it looks
+    fine.
+
+    Refused: a path that is a file or lies under a file; a directory holding
+    files other than obsim results (they would be replaced); a mount point
+    (the staging directory next to it would be on another filesystem); a
+    location where a directory cannot be created (read-only filesystem, no
+    permission: probed by creating and removing an empty directory in the
+    nearest existing ancestor); less than ``need`` bytes free there (see
+    :func:`estimate_output_bytes`).
+    The reason is one line, starting with the path.
+    """
+    given = str(out_dir)
+    out = Path(os.path.realpath(out_dir))
+    if out.exists():
+        if not out.is_dir():
+            return f"{given} is a file; give a directory (a new one, or one with earlier results)"
+        foreign = _foreign_entries(out)
+        if foreign:
+            return (
+                f"{given} holds files that are not obsim results ({', '.join(foreign)}); "
+                "give a new or empty directory, or one with earlier results"
+            )
+        if os.path.ismount(out):
+            return f"{given} is a mount point; give a directory inside it"
+    ancestor = out.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        return f"{given}: {ancestor} is a file, not a directory"
+    probe = ancestor / f".obsim-probe-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    try:
+        probe.mkdir()
+        probe.rmdir()
+    except OSError as e:
+        return f"{given}: cannot write in {ancestor} ({e.strerror or e})"
+    try:
+        free = shutil.disk_usage(ancestor).free
+    except OSError:  # pragma: no cover - cannot be estimated: the write will tell
+        return None
+    if free < need:
+        return f"{given}: only {_size(free)} free on its filesystem; the results need about {_size(need)}"
+    return None
+
+
+def _size(n: int) -> str:
+    """``n`` bytes in kB, MB or GB (powers of 1024), for messages."""
+    for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n // 1024} kB"
+
+
 def _rate(count: Any, seconds: Any) -> Optional[float]:
     if count is None or not seconds:
         return None
@@ -289,7 +416,16 @@ def _obsim_version() -> str:
     return __version__
 
 
-__all__ = ["META_SCHEMA", "OPTIONAL_TABLES", "TABLES", "Results"]
+__all__ = [
+    "META_SCHEMA",
+    "MIN_FREE_BYTES",
+    "OPTIONAL_TABLES",
+    "RESULT_FILES",
+    "TABLES",
+    "Results",
+    "estimate_output_bytes",
+    "output_problem",
+]
 
 if sys.version_info < (3, 9):  # pragma: no cover
     raise ImportError("obsim needs Python >= 3.9")

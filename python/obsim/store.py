@@ -102,11 +102,8 @@ class Store:
         same content)."""
         final = self.run_dir(key)
         tmp = self.root / ".tmp" / f"{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
-        results.write(tmp)
+        results.write(tmp)  # its files are flushed to disk, as run.json is
         atomic_write_json(tmp / "run.json", dict(record))
-        for f in tmp.iterdir():
-            with open(f, "rb") as fh:
-                os.fsync(fh.fileno())
         fsync_dir(tmp)
         final.parent.mkdir(parents=True, exist_ok=True)
         try:
