@@ -151,7 +151,8 @@ pub struct RunMeta {
     pub wall_s: f64,
     /// Data segments delivered in order to receiving applications (whole run).
     pub segments_delivered: u64,
-    /// Why the run stopped: `"time"` or `"flows_done"`.
+    /// Why the run stopped: `"time"`, `"flows_done"`, or `"interrupted"` (the
+    /// partial results of an aborted run, see `SimError::Interrupted`).
     pub stop_reason: String,
     /// Synchronization index I (gonzalez2009 eq. 1) over the samples after
     /// warm-up; NaN if no sample saw a loss.

@@ -30,11 +30,15 @@ pub enum SimError {
         /// Why.
         reason: String,
     },
-    /// The progress observer asked the run to stop.
+    /// The progress observer asked the run to stop. The run is not lost:
+    /// `partial` holds its results up to `at`, collected as at a normal end
+    /// but with `meta.stop_reason == "interrupted"`.
     #[error("run interrupted at simulated time {at}")]
     Interrupted {
         /// Simulated time reached.
         at: SimTime,
+        /// The results up to `at` (boxed: they are large and rare).
+        partial: Box<RunResults>,
     },
 }
 
@@ -70,7 +74,8 @@ impl Progress {
 pub enum Control {
     /// Go on.
     Continue,
-    /// Stop now and report [`SimError::Interrupted`] (e.g. on Ctrl-C).
+    /// Stop now and report [`SimError::Interrupted`] with the results so far
+    /// (e.g. on Ctrl-C).
     Abort,
 }
 

@@ -194,7 +194,8 @@ impl<'s> Simulation<'s> {
     }
 
     /// Runs to the end, reporting progress to `observer` every
-    /// [`PROGRESS_EVERY`] events; stops early if it answers [`Control::Abort`].
+    /// [`PROGRESS_EVERY`] events; stops early if it answers [`Control::Abort`],
+    /// returning [`SimError::Interrupted`] with the results so far.
     pub fn run_observed(
         mut self,
         observer: &mut dyn FnMut(Progress) -> Control,
@@ -235,7 +236,14 @@ impl<'s> Simulation<'s> {
                     events: self.events,
                 }) == Control::Abort
             {
-                return Err(SimError::Interrupted { at: self.now });
+                // Keep what was simulated: collect as at a normal end.
+                self.stop_reason = "interrupted";
+                let at = self.now;
+                let wall_s = wall.elapsed().as_secs_f64();
+                return Err(SimError::Interrupted {
+                    at,
+                    partial: Box::new(self.collect(wall_s)),
+                });
             }
         }
         observer(Progress {

@@ -225,6 +225,35 @@ fn progress_observer_sees_time_advance_and_can_abort() {
     ));
 }
 
+#[test]
+fn aborting_observer_yields_partial_results() {
+    let mut tcp = profile("rfc").unwrap();
+    tcp.max_window = 64;
+    let sc = path3(&tcp, 100_000_000, 100_000_000, 1, LossSpec::None, 30);
+    let full = run(&sc, &RunOptions::default()).unwrap();
+    let mut calls = 0;
+    let err = crate::engine::run_observed(&sc, &RunOptions::default(), &mut |_| {
+        calls += 1;
+        if calls == 2 {
+            crate::engine::Control::Abort
+        } else {
+            crate::engine::Control::Continue
+        }
+    });
+    let Err(crate::engine::SimError::Interrupted { at, partial }) = err else {
+        panic!("expected an interruption, got {err:?}");
+    };
+    let m = &partial.meta;
+    assert_eq!(m.stop_reason, "interrupted");
+    assert_eq!(m.events, 2 * crate::engine::PROGRESS_EVERY);
+    assert!((m.end_time_s - at.as_secs_f64()).abs() < 1e-12);
+    assert!(m.end_time_s > 0.0 && m.end_time_s < full.meta.end_time_s);
+    assert!(m.segments_delivered > 0);
+    assert!(m.segments_delivered < full.meta.segments_delivered);
+    assert_eq!(partial.flows.len(), full.flows.len());
+    assert_eq!(partial.links.len(), full.links.len());
+}
+
 /// The gurel2008 access scenario with `m` burstifiers per egress, shortened.
 fn gurel(m: u32, secs: u64, extra_assembly: &str) -> crate::results::RunResults {
     let text = include_str!("../../../../scenarios/gurel2008_access.toml");
