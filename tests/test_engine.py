@@ -180,3 +180,37 @@ def test_progress_reports_simulated_time_and_can_stop_a_run() -> None:
 
     with pytest.raises(Stop):
         obsim.run(text, progress=stop)
+
+
+@pytest.mark.engine
+def test_ctrl_c_raises_run_interrupted_with_the_partial_results(tmp_path: Path) -> None:
+    """A KeyboardInterrupt during a run (here raised by the progress callback,
+    as Ctrl-C is) becomes RunInterrupted, still a KeyboardInterrupt, carrying
+    the results up to the interruption; written, they are marked partial."""
+    text = small_scenario(loss=0.01).replace('duration = "5 s"', 'duration = "200 s"')
+    full = obsim.run(text)
+    calls = []
+
+    def interrupt(now: float, end: float, events: int) -> None:
+        calls.append(now)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(obsim.RunInterrupted) as info:
+        obsim.run(text, progress=interrupt)
+    e = info.value
+    assert isinstance(e, KeyboardInterrupt)
+    assert isinstance(e.__cause__, KeyboardInterrupt)
+    assert e.partial["meta"]["stop_reason"] == "interrupted"
+    res = e.results
+    assert res.partial and not full.partial
+    assert 0 < res.meta["end_time_s"] < 200.0
+    assert res.meta["end_time_s"] == pytest.approx(calls[-1])
+    assert 0 < res.meta["events"] < full.meta["events"]
+    assert res.flows.num_rows == full.flows.num_rows
+    assert "partial" not in full.metadata()
+    out = res.write(tmp_path / "p")
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["partial"] is True
+    assert meta["run"]["stop_reason"] == "interrupted"
+    assert meta["run"]["end_time_s"] == res.meta["end_time_s"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import copyreg
 from typing import Any, List, Tuple
 
-from ._core import ConfigError, SimulationError
+from ._core import ConfigError, RunInterrupted, SimulationError
 from .api import parse, run
 from .results import Results
 
@@ -51,6 +51,7 @@ __all__ = [
     "ConfigError",
     "ExperimentError",
     "Results",
+    "RunInterrupted",
     "SimulationError",
     "__version__",
     "load_experiment",

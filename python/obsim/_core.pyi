@@ -36,6 +36,20 @@ class SimulationError(RuntimeError):
     """A valid scenario could not be simulated (e.g. a flow has no route), or
     the engine failed internally (a Rust panic, caught at the boundary)."""
 
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a run; raised by :func:`run` instead of a bare
+    ``KeyboardInterrupt`` (it is one, so ``except KeyboardInterrupt`` still
+    catches it; the original is its ``__cause__``).
+
+    ``str(err)`` says the simulated time reached. :func:`obsim.run` adds
+    ``.results``, the partial :class:`obsim.Results`.
+    """
+
+    partial: Dict[str, Any]
+    """The results up to the interruption, as the dict :func:`run` returns:
+    ``partial["meta"]["stop_reason"] == "interrupted"`` and
+    ``partial["meta"]["end_time_s"]`` is the simulated time reached."""
+
 def parse_scenario(text: str, format: Literal["toml", "json"] = "toml") -> str:
     """Parse and validate a scenario; return the resolved scenario as JSON text.
 
@@ -58,7 +72,9 @@ def run(
     Returns a dict with:
 
     - ``meta``: run-level facts (scenario name, seed used, end time, events,
-      wall seconds in the event loop, segments delivered, stop reason);
+      wall seconds in the event loop, segments delivered, stop reason:
+      ``"time"``, ``"flows_done"`` or, in :attr:`RunInterrupted.partial`,
+      ``"interrupted"``);
     - one key per name in :data:`TABLES`, each a column dict
       ``{name: column}``, ready for ``pyarrow.table``; numeric and boolean
       columns are read-only NumPy arrays (``float64``, ``int64``, ``bool``),
@@ -80,12 +96,15 @@ def run(
 
     ``progress``, if given, is called as ``progress(now_s, end_s, events)``
     about every 20 ms of wall time and once at the end. It only observes: the
-    results are identical with or without it. Ctrl-C, or an exception raised
-    by ``progress``, stops the run and propagates from here.
+    results are identical with or without it. Ctrl-C (or a
+    ``KeyboardInterrupt`` raised by ``progress``) stops the run and raises
+    :class:`RunInterrupted` carrying the results so far; any other exception
+    raised by ``progress`` stops the run and propagates from here as is.
 
     Raises:
         ConfigError: the scenario is invalid.
         SimulationError: the run could not complete.
+        RunInterrupted: Ctrl-C stopped the run (partial results attached).
         ValueError: ``format`` is neither ``"toml"`` nor ``"json"``.
         OverflowError: ``seed`` is negative or does not fit in 64 bits.
     """

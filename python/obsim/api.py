@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Literal, Mapping, Optional, Union
 
 from . import _core
+from ._core import RunInterrupted
 from .results import Results
 
 ScenarioInput = Union[str, "os.PathLike[str]", Mapping[str, Any], "ScenarioSource"]
@@ -105,16 +106,28 @@ def run(
     ``seed`` overrides ``simulation.seed``. The GIL is released while the
     engine runs, so threads may run scenarios in parallel. ``progress`` is
     called as ``progress(now_s, end_s, events)`` about every 20 ms of wall
-    time (simulated-time progress of a long run); Ctrl-C stops the run with
-    ``KeyboardInterrupt``.
+    time (simulated-time progress of a long run); it only observes, the
+    results are the same with or without it.
+
+    Ctrl-C (or a ``KeyboardInterrupt`` raised by ``progress``) stops the run
+    with :class:`RunInterrupted`, a ``KeyboardInterrupt`` whose ``.results``
+    are the :class:`~obsim.Results` up to the interruption
+    (``results.partial`` is true; ``results.write`` marks them partial in
+    ``meta.json``). Code that catches ``KeyboardInterrupt`` keeps working.
 
     Raises:
         ConfigError: the scenario is invalid.
         SimulationError: the scenario could not be simulated.
+        RunInterrupted: Ctrl-C stopped the run (partial results attached).
     """
     src = load_source(scenario)
     seed = _check_seed(seed)
     t0 = time.perf_counter()
-    raw = _core.run(src.text, src.format, seed, progress)
+    try:
+        raw = _core.run(src.text, src.format, seed, progress)
+    except RunInterrupted as e:
+        wall = time.perf_counter() - t0
+        e.results = Results.from_raw(e.partial, source=src, seed_override=seed, wall_total_s=wall)
+        raise
     wall = time.perf_counter() - t0
     return Results.from_raw(raw, source=src, seed_override=seed, wall_total_s=wall)

@@ -10,6 +10,11 @@ Files written by :meth:`Results.write` (see README, "Output files"):
 ``timing.json``
     Wall-clock times and host facts.
 
+The results of a run stopped by Ctrl-C (:class:`obsim.RunInterrupted`) are
+written the same way; their ``meta.json`` then has ``"partial": true`` and
+``run.stop_reason == "interrupted"``, with ``run.end_time_s`` the simulated
+time reached.
+
 All files but ``timing.json`` are byte-identical for the same scenario, seed
 and software versions.
 
@@ -220,10 +225,22 @@ class Results:
             raise ImportError("to_polars needs polars: pip install 'obsim[polars]'") from e
         return pl.from_arrow(self.table(name))
 
+    @property
+    def partial(self) -> bool:
+        """True for the results of a run stopped before its end by Ctrl-C
+        (``meta["stop_reason"] == "interrupted"``): they cover simulated time
+        up to ``meta["end_time_s"]`` only."""
+        return bool(self.meta.get("stop_reason") == "interrupted")
+
     def metadata(self) -> Dict[str, Any]:
-        """The content of ``meta.json``: deterministic for a scenario and seed."""
+        """The content of ``meta.json``: deterministic for a scenario and seed.
+
+        Partial results (:attr:`partial`) carry ``"partial": true``; the key is
+        absent otherwise, so complete runs keep their exact bytes."""
         run = {k: v for k, v in self.meta.items() if k not in _TIMING_KEYS}
+        partial = {"partial": True} if self.partial else {}
         return {
+            **partial,
             "meta_schema": META_SCHEMA,
             "obsim_version": _obsim_version(),
             "core_version": _core.__version__,

@@ -8,6 +8,8 @@
 //! - invalid scenarios raise [`ConfigError`] (a `ValueError`) carrying `.path`,
 //!   `.reason` (the first problem) and `.errors` (every problem);
 //! - a run that cannot complete raises [`SimulationError`] (a `RuntimeError`);
+//! - Ctrl-C during a run raises [`RunInterrupted`] (a `KeyboardInterrupt`)
+//!   carrying the results up to the interruption in `.partial`;
 //! - no Rust panic crosses into Python: panics are caught and re-raised as
 //!   `SimulationError`;
 //! - the GIL is released while parsing and simulating;
@@ -23,7 +25,7 @@ use obsim_core::config::{self, ConfigErrors, Scenario};
 use obsim_core::engine::{self, RunOptions, SimError};
 use obsim_core::results::RunResults;
 use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -38,6 +40,12 @@ create_exception!(
     SimulationError,
     PyRuntimeError,
     "A valid scenario could not be simulated (unroutable flow, internal error)."
+);
+create_exception!(
+    obsim,
+    RunInterrupted,
+    PyKeyboardInterrupt,
+    "Ctrl-C stopped a run. `.partial` holds the results up to the interruption (the dict `run` returns, with `meta['stop_reason'] == 'interrupted'`)."
 );
 
 /// Scenario text formats accepted by [`parse_scenario`] and [`run`].
@@ -167,8 +175,10 @@ fn parse_scenario(py: Python<'_>, text: &str, format: &str) -> PyResult<String> 
 ///
 /// `progress`, if given, is called as `progress(now_s, end_s, events)` about
 /// every 20 ms of wall time and once at the end; it only observes, so the
-/// results are the same with or without it. Ctrl-C (or an exception raised
-/// by `progress`) stops the run and is re-raised here.
+/// results are the same with or without it. Ctrl-C (a `KeyboardInterrupt`,
+/// whether from the signal check or raised by `progress`) stops the run and
+/// raises [`RunInterrupted`] carrying the partial results in `.partial`; any
+/// other exception raised by `progress` stops the run and is re-raised here.
 #[pyfunction]
 #[pyo3(signature = (text, format = "toml", seed = None, progress = None))]
 // `progress` is an owned handle because it must be `Send` to cross `detach`.
@@ -202,18 +212,47 @@ fn run<'py>(
                 }
             })
         };
-        let results = engine::run_observed(&scenario, &RunOptions { seed }, &mut observer)
-            .map_err(Failure::Sim)?;
+        let results = match engine::run_observed(&scenario, &RunOptions { seed }, &mut observer) {
+            Ok(r) => r,
+            Err(SimError::Interrupted { partial, .. }) => *partial,
+            Err(e) => return Err(Failure::Sim(e)),
+        };
         Converted::new(&results, resolved).map_err(Failure::Convert)
     });
-    if let Some(e) = raised {
-        return Err(e);
+    match raised {
+        // Ctrl-C: hand the results so far to Python with the interruption.
+        // Should they fail to convert, the plain KeyboardInterrupt still stops.
+        Some(e) if e.is_instance_of::<PyKeyboardInterrupt>(py) => match outcome {
+            Ok(converted) => Err(interrupted(py, e, converted)),
+            Err(_) => Err(e),
+        },
+        Some(e) => Err(e),
+        None => outcome.map_err(|f| f.into_pyerr(py))?.into_py(py),
     }
-    outcome.map_err(|f| f.into_pyerr(py))?.into_py(py)
+}
+
+/// The [`RunInterrupted`] raised for `cause` (a `KeyboardInterrupt`), with
+/// the partial results as `.partial` and `cause` as its `__cause__`.
+fn interrupted(py: Python<'_>, cause: PyErr, partial: Converted) -> PyErr {
+    let end_s = partial.end_time_s;
+    let dict = match partial.into_py(py) {
+        Ok(d) => d,
+        Err(_) => return cause,
+    };
+    let err = RunInterrupted::new_err(format!(
+        "run interrupted at simulated time {end_s} s"
+    ));
+    if err.value(py).setattr("partial", dict).is_err() {
+        return cause;
+    }
+    err.set_cause(py, Some(cause));
+    err
 }
 
 /// Run results turned into columns (done without the GIL).
 struct Converted {
+    /// Simulated time reached (`meta.end_time_s`).
+    end_time_s: f64,
     meta: columns::Cell,
     tables: Vec<(&'static str, columns::Columns)>,
     resolved: String,
@@ -222,6 +261,7 @@ struct Converted {
 impl Converted {
     fn new(results: &RunResults, resolved: String) -> Result<Self, columns::CellError> {
         Ok(Self {
+            end_time_s: results.meta.end_time_s,
             meta: columns::to_cell(&results.meta)?,
             tables: tables::to_columns(results)?,
             resolved,
@@ -262,6 +302,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", obsim_core::VERSION)?;
     m.add("ConfigError", py.get_type::<ConfigError>())?;
     m.add("SimulationError", py.get_type::<SimulationError>())?;
+    m.add("RunInterrupted", py.get_type::<RunInterrupted>())?;
     m.add("TABLES", PyTuple::new(py, tables::names())?)?;
     m.add(
         "OPTIONAL_TABLES",
