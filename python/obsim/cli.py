@@ -17,12 +17,20 @@ into a staging directory next to it and moved into place, and a run whose
 results cannot be written there still keeps them, in a directory under the
 system temporary directory named in the one-line error.
 
+While ``obsim run`` runs, a progress bar is drawn on a terminal (not with
+``--quiet`` or when output is piped), and one warning line is printed when
+the run is projected to take more than ``LONG_RUN_WARN_S`` (10 minutes, see
+:mod:`obsim.run_progress`). Ctrl-C stops it with one line and status 130;
+with ``--out``, the results up to the interruption are written there, marked
+``"partial": true`` in ``meta.json``.
+
 Exit status: 0 success; 1 the simulation failed (for a sweep: at least one
 run failed); 2 the scenario or experiment is invalid, cannot be read, or the
 command line is wrong (including an unusable ``--out``, found before the
 run); 3 the run finished but its results could not be written to ``--out``
-(the message says where they were written instead); 130 interrupted (Ctrl-C:
-finished runs are kept, run the same command again to resume). Every
+(the message says where they were written instead); 130 interrupted (Ctrl-C;
+``obsim run --out`` keeps the partial results, a sweep keeps finished runs:
+run the same command again to resume). Every
 scenario problem is printed to stderr as one ``path: reason`` line.
 """
 
@@ -37,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
 from . import __version__, _core
-from ._core import ConfigError, SimulationError
+from ._core import ConfigError, RunInterrupted, SimulationError
 from .api import ScenarioSource, load_source, parse, run
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -54,6 +62,9 @@ EXIT_OUTPUT_ERROR = 3
 """The run finished but its results could not be written to ``--out``; they
 were written to the fallback directory named in the message (or, if that
 failed too, the message says they are lost)."""
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (128 + SIGINT). ``obsim run --out`` then holds the results up to
+the interruption, marked ``"partial": true`` in ``meta.json``."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -81,7 +92,9 @@ def _parser() -> argparse.ArgumentParser:
         help="write the result tables (.parquet), meta.json and timing.json to this directory, "
         "new or holding earlier results, which are replaced (nothing is written without it)",
     )
-    r.add_argument("-q", "--quiet", action="store_true", help="print no summary")
+    r.add_argument(
+        "-q", "--quiet", action="store_true", help="print no summary, progress bar or long-run warning"
+    )
     r.add_argument(
         "--max-rows", type=int, default=40, metavar="N", help="show at most N flows (default 40)"
     )
@@ -121,6 +134,14 @@ def _report_config_error(scenario: Path, e: ConfigError) -> int:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of the ``obsim`` command; returns the exit status."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # outside a run (during one: _run, _interrupted)
+        _err("interrupted")
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Optional[Sequence[str]]) -> int:
     args = _parser().parse_args(argv)
     if args.command in ("experiment", "report", "reproduce"):
         from .experiment_cli import dispatch
@@ -163,7 +184,13 @@ def _run(args: argparse.Namespace, src: ScenarioSource) -> int:
         if problem is not None:
             _err(f"error: --out {problem}")
             return EXIT_CONFIG_ERROR
-    res = run(src, seed=args.seed)
+    from .run_progress import RunProgress, show_bar
+
+    try:
+        with RunProgress(bar=show_bar(args.quiet), warn=not args.quiet) as progress:
+            res = run(src, seed=args.seed, progress=progress)
+    except RunInterrupted as e:
+        return _interrupted(e, args.out, progress.end_s)
     status, written = EXIT_OK, None
     if args.out is not None:
         status, written = _write(res, args.out)
@@ -174,6 +201,46 @@ def _run(args: argparse.Namespace, src: ScenarioSource) -> int:
         # fallback directory) or that nothing was saved.
         render(res, written, max_rows=args.max_rows)
     return status
+
+
+def _interrupted(e: RunInterrupted, out: Optional[Path], end_s: float) -> int:
+    """Ctrl-C during the run: write the partial results to ``out`` (if
+    given) and say so in one line; exit status 130. ``end_s`` is the
+    simulated time the run would have ended at (0 if unknown)."""
+    res = getattr(e, "results", None)
+    if res is None:  # pragma: no cover - obsim.run always attaches them
+        _err("interrupted")
+        return EXIT_INTERRUPTED
+    run_meta = res.meta
+    at = f"interrupted at simulated time {run_meta.get('end_time_s', 0.0):.6g} s"
+    if end_s > 0:
+        at += f" of {end_s:.6g} s"
+    if out is None:
+        _err(f"{at}; nothing saved (no --out)")
+        return EXIT_INTERRUPTED
+    try:
+        res.write(out)
+    except KeyboardInterrupt:
+        _err(f"{at}; interrupted again while writing the partial results: nothing saved to {out}")
+        return EXIT_INTERRUPTED
+    except Exception as f:  # noqa: BLE001 - try the fallback directories, as after a full run
+        for fallback in fallback_dirs():
+            try:
+                res.write(fallback)
+            except Exception:  # noqa: BLE001
+                continue
+            _err(
+                f"{at}; the partial results could not be written to {out} ({_reason(f)}); "
+                f"they were written to {fallback} instead"
+            )
+            return EXIT_INTERRUPTED
+        _err(f"{at}; the partial results could not be written to {out} ({_reason(f)}); they are lost")
+        return EXIT_INTERRUPTED
+    if res.partial:
+        _err(f"{at}; partial results written to {out} (meta.json: \"partial\": true)")
+    else:  # Ctrl-C as the run ended: its results are complete
+        _err(f"{at}; the run had ended: complete results written to {out}")
+    return EXIT_INTERRUPTED
 
 
 def _reason(e: BaseException) -> str:
@@ -233,6 +300,7 @@ def _write(res: "Results", out: Path) -> Tuple[int, Optional[Path]]:
 
 __all__: List[str] = [
     "EXIT_CONFIG_ERROR",
+    "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_OUTPUT_ERROR",
     "EXIT_SIM_ERROR",
