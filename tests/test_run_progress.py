@@ -16,7 +16,10 @@ from pathlib import Path
 from typing import List, Tuple
 
 import pytest
+from conftest import small_scenario
 
+import obsim
+from obsim import RunInterrupted
 from obsim.run_progress import LONG_RUN_WARN_S, RunProgress, format_duration
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -187,7 +190,9 @@ def _complete_under_pty(args: List[str], timeout: float = 300) -> Tuple[int, str
 @pytest.mark.engine
 def test_quiet_under_a_terminal_prints_nothing(tmp_path: Path) -> None:
     out = tmp_path / "o"
-    status, text = _complete_under_pty(["run", str(ROOT / "scenarios" / "dumbbell.toml"), "--quiet", "--out", str(out)])
+    status, text = _complete_under_pty(
+        ["run", str(ROOT / "scenarios" / "dumbbell.toml"), "--quiet", "--out", str(out)]
+    )
     assert status == 0 and text == "", text
     meta = json.loads((out / "meta.json").read_text(encoding="utf-8"))
     assert "partial" not in meta and meta["run"]["stop_reason"] == "time"
@@ -233,3 +238,52 @@ def test_clock() -> None:
     assert _clock(0.4) == "0:00:00"
     assert _clock(3725) == "1:02:05"
     assert _clock(200 * 3600) == "8 days"
+
+
+def _interrupted_run() -> RunInterrupted:
+
+    text = small_scenario(loss=0.01).replace('duration = "5 s"', 'duration = "200 s"')
+
+    def interrupt(now: float, end: float, events: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(RunInterrupted) as info:
+        obsim.run(text, progress=interrupt)
+    return info.value
+
+
+@pytest.mark.engine
+def test_partial_results_that_out_cannot_take_go_to_a_fallback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C, then the write to --out fails: the partial results are kept in
+    a fallback directory named in the one line; status 130."""
+    from obsim import cli
+    from obsim.results import Results
+
+    e = _interrupted_run()
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(e.results.scenario_text, encoding="utf-8")
+    out = tmp_path / "out"
+    fallback = tmp_path / "fallback"
+
+    def run(*args: object, **kwargs: object) -> None:
+        raise e
+
+    real_write = Results.write
+
+    def write(self: Results, where: "os.PathLike[str]") -> Path:
+        if Path(where) == out:
+            raise OSError(28, "No space left on device")
+        return real_write(self, where)
+
+    monkeypatch.setattr(cli, "run", run)
+    monkeypatch.setattr(Results, "write", write)
+    monkeypatch.setattr(cli, "fallback_dirs", lambda: [fallback])
+    assert cli.main(["run", str(scenario), "--out", str(out)]) == cli.EXIT_INTERRUPTED
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1, err
+    assert "No space left on device" in err[0] and f"written to {fallback} instead" in err[0]
+    meta = json.loads((fallback / "meta.json").read_text(encoding="utf-8"))
+    assert meta["partial"] is True and meta["run"]["stop_reason"] == "interrupted"
+    assert not out.exists()
