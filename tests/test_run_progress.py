@@ -124,6 +124,7 @@ def test_ctrl_c_under_a_terminal_one_line_status_130_partial_results(tmp_path: P
     assert status == 130, (before, after)
     text = _lines(before + after)
     assert "Traceback" not in before + after
+    assert "\x1b[?25h" in after  # the cursor rich hid is shown again
     shown = [ln for ln in text if not _is_bar(ln)]
     warnings = [ln for ln in shown if ln.startswith(WARNING)]
     assert len(warnings) == 1, shown
@@ -287,3 +288,17 @@ def test_partial_results_that_out_cannot_take_go_to_a_fallback(
     meta = json.loads((fallback / "meta.json").read_text(encoding="utf-8"))
     assert meta["partial"] is True and meta["run"]["stop_reason"] == "interrupted"
     assert not out.exists()
+
+
+def test_ctrl_c_while_drawing_is_raised_after_the_draw() -> None:
+    """SIGINT during the callback's drawing is deferred to its end, so the
+    bar is never left half drawn; otherwise it raises at once."""
+    p = RunProgress(bar=False, warn=False)
+    p._drawing = True
+    p._on_sigint(signal.SIGINT, None)  # noted, not raised
+    p._drawing = False
+    with pytest.raises(KeyboardInterrupt):
+        p(1.0, 10.0, 100)
+    p(2.0, 10.0, 200)  # raised once
+    with pytest.raises(KeyboardInterrupt):
+        p._on_sigint(signal.SIGINT, None)

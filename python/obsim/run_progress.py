@@ -8,7 +8,9 @@ without them. ``rich`` is imported only when the bar is shown.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import time
 from typing import Any, Optional, TextIO
 
@@ -23,6 +25,9 @@ earlier projections are too noisy."""
 
 BAR_AFTER_S = 0.3
 """Wall seconds before the progress bar appears, so short runs do not flicker."""
+
+REFRESH_S = 0.1
+"""Wall seconds between two redraws of the progress bar."""
 
 
 def format_duration(seconds: float) -> str:
@@ -69,18 +74,53 @@ class RunProgress:
         self._t0 = time.perf_counter()
         self._progress: Any = None
         self._task: Any = None
+        self._drawn = float("-inf")
+        self._drawing = False
+        self._sigint = False
+        self._old_handler: Any = None
 
     def __enter__(self) -> "RunProgress":
         self._t0 = time.perf_counter()
+        # Ctrl-C while rich draws would leave the terminal half drawn (cursor
+        # hidden): it is deferred to the end of the callback. Only where the
+        # handler can be set and Python's own one is in place.
+        if (
+            self.bar
+            and threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        ):
+            self._old_handler = signal.signal(signal.SIGINT, self._on_sigint)
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        if self._old_handler is not None:
+            signal.signal(signal.SIGINT, self._old_handler)
+            self._old_handler = None
         if self._progress is not None:
-            self._progress.stop()
-            self._progress = None
+            progress, self._progress = self._progress, None
+            try:
+                progress.stop()
+            except Exception:  # noqa: BLE001 - never hide the run's outcome behind the bar's
+                pass
+
+    def _on_sigint(self, signum: int, frame: Any) -> None:
+        if self._drawing:
+            self._sigint = True
+        else:
+            raise KeyboardInterrupt
 
     def __call__(self, now_s: float, end_s: float, events: int) -> None:
         """Called by the engine about every 20 ms of wall time."""
+        self._drawing = True
+        try:
+            self._step(now_s, end_s, events)
+        finally:
+            self._drawing = False
+        if self._sigint:
+            self._sigint = False
+            raise KeyboardInterrupt
+
+    def _step(self, now_s: float, end_s: float, events: int) -> None:
         self.now_s, self.end_s = now_s, end_s
         wall = time.perf_counter() - self._t0
         if self.bar and wall >= BAR_AFTER_S:
@@ -97,8 +137,11 @@ class RunProgress:
 
     def _print(self, line: str) -> None:
         if self._progress is not None:
-            # Above the live bar, which rich then redraws below it.
-            self._progress.console.print(line, markup=False, highlight=False, soft_wrap=True)
+            # Erase the bar, print, draw the bar again below the line (rich's
+            # console.print above a live display can repeat the line).
+            self._progress.stop()
+            print(line, file=self.stream, flush=True)
+            self._progress.start()
         else:
             print(line, file=self.stream, flush=True)
 
@@ -116,6 +159,9 @@ class RunProgress:
                 TextColumn("{task.fields[rate]}"),
                 console=Console(file=self.stream),
                 transient=True,
+                # Redrawn from this callback only: no refresh thread racing
+                # the warning line (which it could print twice).
+                auto_refresh=False,
             )
             self._task = self._progress.add_task("run", total=end_s, sim="", wall="", eta="", rate="")
             self._progress.start()
@@ -131,6 +177,9 @@ class RunProgress:
             eta=eta,
             rate=f"{rate:,.0f} events/s",
         )
+        if wall - self._drawn >= REFRESH_S:
+            self._drawn = wall
+            self._progress.refresh()
 
 
 def show_bar(quiet: bool) -> bool:
@@ -146,6 +195,7 @@ def show_bar(quiet: bool) -> bool:
 
 __all__ = [
     "BAR_AFTER_S",
+    "REFRESH_S",
     "ESTIMATE_AFTER_S",
     "LONG_RUN_WARN_S",
     "RunProgress",
