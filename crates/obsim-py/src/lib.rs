@@ -235,13 +235,10 @@ fn run<'py>(
 /// the partial results as `.partial` and `cause` as its `__cause__`.
 fn interrupted(py: Python<'_>, cause: PyErr, partial: Converted) -> PyErr {
     let end_s = partial.end_time_s;
-    let dict = match partial.into_py(py) {
-        Ok(d) => d,
-        Err(_) => return cause,
+    let Ok(dict) = partial.into_py(py) else {
+        return cause;
     };
-    let err = RunInterrupted::new_err(format!(
-        "run interrupted at simulated time {end_s} s"
-    ));
+    let err = RunInterrupted::new_err(format!("run interrupted at simulated time {end_s} s"));
     if err.value(py).setattr("partial", dict).is_err() {
         return cause;
     }
