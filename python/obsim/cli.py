@@ -96,10 +96,10 @@ class _Version(argparse.Action):
     (``importlib.metadata`` is slow to import; the other commands never
     need it)."""
 
-    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=kwargs.get("help"))
+    def __init__(self, option_strings: Sequence[str], dest: str, help: Optional[str] = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
 
-    def __call__(self, parser: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
         from . import __version__
 
         print(f"obsim {__version__} (obsim-core {_core.__version__})")
