@@ -16,11 +16,18 @@ command line.
 from __future__ import annotations
 
 import copyreg
-from typing import Any, List, Tuple
+import functools
+from typing import TYPE_CHECKING, Any, List, Tuple
 
 from ._core import ConfigError, RunInterrupted, SimulationError
-from .api import parse, run
-from .results import Results
+
+if TYPE_CHECKING:  # pragma: no cover - the names __getattr__ below provides
+    from .api import parse, run
+    from .experiment import ExperimentError, load_experiment
+    from .results import Results
+    from .sweep import run_experiment
+
+    __version__: str
 
 # Defaults for a ConfigError raised by hand (the core always sets all three).
 ConfigError.path = ""
@@ -44,8 +51,18 @@ def _reduce_config_error(e: ConfigError) -> Tuple[Any, Tuple[str, List[Tuple[str
 # (process pools pickle exceptions).
 copyreg.pickle(ConfigError, _reduce_config_error)
 
-from .experiment import ExperimentError, load_experiment  # noqa: E402
-from .sweep import run_experiment  # noqa: E402
+# The public names, imported on first use (PEP 562): ``import obsim`` and
+# the command line's light paths (``--version``, ``check``, ``run`` until the
+# simulation starts) load neither numpy, pyarrow, pandas nor pydantic.
+# tests/test_startup.py checks it.
+_LAZY = {
+    "ExperimentError": "experiment",
+    "Results": "results",
+    "load_experiment": "experiment",
+    "parse": "api",
+    "run": "api",
+    "run_experiment": "sweep",
+}
 
 __all__ = [
     "ConfigError",
@@ -61,7 +78,25 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str) -> Any:
+    """Import a public name's module when the name is first used."""
+    if name == "__version__":
+        return _version()
+    if name in _LAZY:
+        from importlib import import_module
+
+        return getattr(import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+@functools.lru_cache(maxsize=None)
 def _version() -> str:
+    """Version of the installed obsim package (``importlib.metadata`` costs
+    tens of milliseconds to import: done only when ``__version__`` is used)."""
     try:
         from importlib.metadata import PackageNotFoundError, version
     except ImportError:  # pragma: no cover - Python < 3.8
@@ -74,7 +109,3 @@ def _version() -> str:
         from ._core import __version__ as core
 
         return core
-
-
-__version__: str = _version()
-"""Version of the installed obsim package."""

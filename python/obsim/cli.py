@@ -44,7 +44,7 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
 
-from . import __version__, _core
+from . import _core
 from ._core import ConfigError, RunInterrupted, SimulationError
 from .api import ScenarioSource, load_source, parse, run
 
@@ -74,11 +74,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Exit status: 0 ok, 1 simulation error, 2 invalid scenario or usage (or --out "
         "unusable), 3 run finished but results written elsewhere than --out (see message).",
     )
-    p.add_argument(
-        "--version",
-        action="version",
-        version=f"obsim {__version__} (obsim-core {_core.__version__})",
-    )
+    p.add_argument("--version", action=_Version, help="show the versions and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -106,6 +102,21 @@ def _parser() -> argparse.ArgumentParser:
 
     add_parsers(sub)
     return p
+
+
+class _Version(argparse.Action):
+    """``--version``, with the package's version looked up only when asked
+    (``importlib.metadata`` is slow to import; the other commands never
+    need it)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: Optional[str] = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        from . import __version__
+
+        print(f"obsim {__version__} (obsim-core {_core.__version__})")
+        parser.exit()
 
 
 def _seed(text: str) -> int:

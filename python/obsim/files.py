@@ -23,10 +23,10 @@ import os
 import shutil
 import uuid
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-import pyarrow as pa
-import pyarrow.parquet as pq
+if TYPE_CHECKING:  # pragma: no cover - imported where used (start-up time)
+    import pyarrow as pa
 
 
 def jsonable(value: Any) -> Any:
@@ -91,6 +91,8 @@ def atomic_write_json(path: Path, obj: Any) -> None:
 
 def atomic_write_parquet(path: Path, table: pa.Table) -> None:
     """Write ``table`` as zstd-compressed Parquet, atomically."""
+    import pyarrow.parquet as pq
+
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = _temporary(path)
     pq.write_table(table, tmp, compression="zstd")

@@ -35,15 +35,13 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple, Union
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
 from . import _core
 from .files import atomic_write_json, install_dir, staging_dir
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
     import polars
+    import pyarrow as pa
 
     from .api import ScenarioSource
 
@@ -56,19 +54,26 @@ OPTIONAL_TABLES: Tuple[str, ...] = tuple(_core.OPTIONAL_TABLES)
 """The tables written only when they have rows (every table but ``flows``
 and ``links``)."""
 
-# What a table missing from a raw result dict (a fake core in tests) reads
-# as: typed empty tables where callers rely on the columns, else no columns.
-_EMPTY_TABLES = {
-    "bursts": pa.table(
-        {
-            "metric": pa.array([], pa.string()),
-            "value": pa.array([], pa.int64()),
-            "count": pa.array([], pa.int64()),
-        }
-    ),
-    "series": pa.table({"time_s": pa.array([], pa.float64())}),
-    "traffic": pa.table({"source": pa.array([], pa.int64())}),
-}
+def _empty_table(name: str) -> "pa.Table":
+    """What a table missing from a raw result dict (a fake core in tests)
+    reads as: typed empty tables where callers rely on the columns, else no
+    columns."""
+    import pyarrow as pa
+
+    if name == "bursts":
+        return pa.table(
+            {
+                "metric": pa.array([], pa.string()),
+                "value": pa.array([], pa.int64()),
+                "count": pa.array([], pa.int64()),
+            }
+        )
+    if name == "series":
+        return pa.table({"time_s": pa.array([], pa.float64())})
+    if name == "traffic":
+        return pa.table({"source": pa.array([], pa.int64())})
+    return pa.table({})
+
 
 META_SCHEMA = 1
 """Version of the layout of ``meta.json``; bumped when it changes."""
@@ -80,7 +85,11 @@ _TIMING_KEYS = ("wall_s",)
 
 def _table(columns: Mapping[str, Any]) -> pa.Table:
     """An Arrow table from ``{name: numpy array | list}`` (NumPy arrays are
-    taken without conversion)."""
+    taken without conversion). pyarrow is imported here, when a run's
+    results are built, not with the module (start-up time of the command
+    line)."""
+    import pyarrow as pa
+
     return pa.table(dict(columns))
 
 
@@ -157,7 +166,7 @@ class Results:
             raise KeyError(f"no table {', '.join(unknown)}; tables are {', '.join(TABLES)}")
         self.meta = meta
         for name in TABLES:
-            setattr(self, name, tables.get(name, _EMPTY_TABLES.get(name, pa.table({}))))
+            setattr(self, name, tables[name] if name in tables else _empty_table(name))
         self.scenario = scenario
         self.scenario_text = scenario_text
         self.scenario_format = scenario_format
@@ -237,6 +246,8 @@ class Results:
 
         Partial results (:attr:`partial`) carry ``"partial": true``; the key is
         absent otherwise, so complete runs keep their exact bytes."""
+        import pyarrow as pa
+
         run = {k: v for k, v in self.meta.items() if k not in _TIMING_KEYS}
         partial = {"partial": True} if self.partial else {}
         return {
@@ -271,6 +282,8 @@ class Results:
         ``FileExistsError`` if it holds anything but obsim results (nothing
         of the user's is replaced).
         """
+        import pyarrow.parquet as pq
+
         given = Path(out_dir)
         out = Path(os.path.realpath(given))
         if out.exists():

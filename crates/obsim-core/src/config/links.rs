@@ -206,7 +206,7 @@ pub(super) fn build_links(
         };
         let mut burst_loss = |key: &str, refs: &mut SegRefs| match t.raw(key) {
             None => Some(None),
-            Some(_) if optical != Some(true) => {
+            Some(_) if optical == Some(false) => {
                 errs.push(
                     t.key_path(key),
                     "only optical links lose bursts: set kind = \"optical\" or remove it",

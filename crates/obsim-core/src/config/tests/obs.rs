@@ -267,3 +267,12 @@ fn obs_scenario_resolves() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn an_unknown_link_kind_is_reported_once_not_again_at_its_burst_loss() {
+    // The kind is unknown, not electronic: `burst_loss` is checked as given
+    // and raises no "only optical links" error of its own.
+    let e = errors_of(&obs_edit(&[("kind = \"optical\"", "kind = \"wireless\"")]));
+    let paths: Vec<&str> = e.errors.iter().map(|x| x.path.as_str()).collect();
+    assert_eq!(paths, ["links[1].kind"], "{e}");
+}
