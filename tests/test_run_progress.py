@@ -86,6 +86,14 @@ def _is_bar(line: str) -> bool:
     return "simulating" in line or "events/s" in line
 
 
+def _sigint_as_typed() -> None:
+    """In the child before exec: SIGINT at its default disposition, as for a
+    command typed at an interactive shell. A test run started in the
+    background by a non-interactive shell (CI, ``cmd &``) inherits SIGINT
+    ignored, and Python then installs no ``KeyboardInterrupt`` handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _run_under_pty(args: List[str], stop_at: str, timeout: float = 120) -> Tuple[int, str, str]:
     """Run ``python -m obsim ARGS`` with stdout and stderr on a pseudo-terminal,
     send SIGINT once ``stop_at`` was printed; return the exit status, the
@@ -97,6 +105,7 @@ def _run_under_pty(args: List[str], stop_at: str, timeout: float = 120) -> Tuple
         stdout=slave,
         stderr=slave,
         env={**os.environ, "COLUMNS": "160", "TERM": "xterm"},
+        preexec_fn=_sigint_as_typed,
     )
     os.close(slave)
     try:
@@ -147,6 +156,7 @@ def test_piped_no_bar_warning_and_ctrl_c_without_out(tmp_path: Path) -> None:
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=_sigint_as_typed,
     )
     try:
         assert proc.stderr is not None
