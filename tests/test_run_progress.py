@@ -94,10 +94,9 @@ def _sigint_as_typed() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def _run_under_pty(args: List[str], stop_at: str, timeout: float = 120) -> Tuple[int, str, str]:
-    """Run ``python -m obsim ARGS`` with stdout and stderr on a pseudo-terminal,
-    send SIGINT once ``stop_at`` was printed; return the exit status, the
-    output up to the signal and the output after it."""
+def _spawn_on_pty(args: List[str]) -> Tuple[subprocess.Popen, int]:
+    """Start ``python -m obsim ARGS`` with stdout and stderr on a new
+    pseudo-terminal; return the process and the terminal's master end."""
     master, slave = os.openpty()
     proc = subprocess.Popen(
         [sys.executable, "-m", "obsim", *args],
@@ -108,6 +107,14 @@ def _run_under_pty(args: List[str], stop_at: str, timeout: float = 120) -> Tuple
         preexec_fn=_sigint_as_typed,
     )
     os.close(slave)
+    return proc, master
+
+
+def _run_under_pty(args: List[str], stop_at: str, timeout: float = 120) -> Tuple[int, str, str]:
+    """Run ``python -m obsim ARGS`` with stdout and stderr on a pseudo-terminal,
+    send SIGINT once ``stop_at`` was printed; return the exit status, the
+    output up to the signal and the output after it."""
+    proc, master = _spawn_on_pty(args)
     try:
         before = _read_until(master, stop_at, timeout)
         proc.send_signal(signal.SIGINT)
@@ -178,15 +185,7 @@ def test_piped_no_bar_warning_and_ctrl_c_without_out(tmp_path: Path) -> None:
 
 
 def _complete_under_pty(args: List[str], timeout: float = 300) -> Tuple[int, str]:
-    master, slave = os.openpty()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "obsim", *args],
-        stdin=subprocess.DEVNULL,
-        stdout=slave,
-        stderr=slave,
-        env={**os.environ, "COLUMNS": "160", "TERM": "xterm"},
-    )
-    os.close(slave)
+    proc, master = _spawn_on_pty(args)
     try:
         text = _read_all(master, proc, timeout)
         status = proc.wait(timeout=timeout)

@@ -33,6 +33,18 @@ NOTHING_SAVED = "nothing saved (run with --out DIR to write the results)"
 """The last line of the summary of a run whose results were not written."""
 
 
+def _table(title: str, *columns: str) -> Table:
+    """A left-titled rich table with ``columns``; a name starting with ``>``
+    is a right-justified (numeric) column."""
+    t = Table(title=title, title_justify="left", caption_justify="left")
+    for c in columns:
+        if c.startswith(">"):
+            t.add_column(c[1:], justify="right")
+        else:
+            t.add_column(c)
+    return t
+
+
 def _fmt_int(v: Any) -> str:
     return "-" if v is None else f"{int(v):,}"
 
@@ -115,15 +127,7 @@ def _print_flows(res: Results, max_rows: int, console: Console) -> None:
     flows = res.flows.to_pydict()
     n = res.flows.num_rows
 
-    t = Table(title=_title(res), title_justify="left")
-    t.add_column("flow", justify="right")
-    t.add_column("path")
-    t.add_column("goodput Mbit/s", justify="right")
-    t.add_column("sent", justify="right")
-    t.add_column("retx", justify="right")
-    t.add_column("TD", justify="right")
-    t.add_column("TO", justify="right")
-    t.add_column("drops", justify="right")
+    t = _table(_title(res), ">flow", "path", ">goodput Mbit/s", ">sent", ">retx", ">TD", ">TO", ">drops")
 
     def col(key: str, i: int) -> Any:
         values = flows.get(key)
@@ -174,14 +178,7 @@ def _print_optical(res: Results, max_paths: int, console: Console) -> None:
         if n > max_paths:
             shown = sorted(paths, key=lambda r: (_loss_key(r), -(r.get("lost") or 0)))[:max_paths]
             title = f"OBS paths: the {max_paths} worst of {n} by burst loss ratio (bursts after warm-up)"
-        t = Table(title=title, title_justify="left", caption_justify="left")
-        t.add_column("path")
-        t.add_column("class")
-        t.add_column("hops", justify="right")
-        t.add_column("sent", justify="right")
-        t.add_column("lost", justify="right")
-        t.add_column("blocked", justify="right")
-        t.add_column("loss ratio", justify="right")
+        t = _table(title, "path", "class", ">hops", ">sent", ">lost", ">blocked", ">loss ratio")
         for r in shown:
             t.add_row(
                 f"{r.get('ingress')} -> {r.get('egress')}",
@@ -252,13 +249,7 @@ def _print_wavelengths(res: Results, max_paths: int, console: Console) -> None:
     if n > max_paths:
         shown = sorted(dirs, key=lambda d: (-d["mean"], -d["max"]))[:max_paths]
         title = f"wavelength utilisation: {max_paths} busiest of {n} link directions"
-    t = Table(title=title, title_justify="left", caption_justify="left")
-    t.add_column("link")
-    t.add_column("wavelengths", justify="right")
-    t.add_column("bursts", justify="right")
-    t.add_column("blocked", justify="right")
-    t.add_column("mean", justify="right")
-    t.add_column("max", justify="right")
+    t = _table(title, "link", ">wavelengths", ">bursts", ">blocked", ">mean", ">max")
     for d in shown:
         t.add_row(
             d["name"],
@@ -290,14 +281,10 @@ def _print_traffic(res: Results, max_rows: int, console: Console) -> None:
     if not rows:
         return
     n = len(rows)
-    t = Table(title=f"UDP cross traffic ({n} source{'s' if n != 1 else ''}, datagrams)", title_justify="left")
-    t.add_column("source", justify="right")
-    t.add_column("group")
-    t.add_column("path")
-    t.add_column("sent", justify="right")
-    t.add_column("delivered", justify="right")
-    t.add_column("dropped", justify="right")
-    t.add_column("Mbit/s", justify="right")
+    t = _table(
+        f"UDP cross traffic ({n} source{'s' if n != 1 else ''}, datagrams)",
+        ">source", "group", "path", ">sent", ">delivered", ">dropped", ">Mbit/s",
+    )
     for r in rows[:max_rows]:
         tp = r.get("throughput_bps")
         t.add_row(

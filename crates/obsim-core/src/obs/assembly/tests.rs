@@ -2,9 +2,9 @@
 
 use super::*;
 use crate::ids::FlowId;
+use crate::net::packet::test_data;
 use crate::net::Payload;
 use crate::rng::stream;
-use crate::tcp::Segment;
 
 const E: NodeId = NodeId(7);
 const MS: SimDuration = SimDuration::from_millis(1);
@@ -12,18 +12,11 @@ const MS: SimDuration = SimDuration::from_millis(1);
 /// A 1040-byte data packet of `flow`; `sent_at` records its arrival time at
 /// the assembler so tests can check holding times.
 fn pkt(flow: u32, seq: u64, at: SimTime) -> Packet {
-    Packet {
-        flow: FlowId(flow),
-        src: NodeId(0),
-        dst: NodeId(1),
-        bytes: 1040,
-        payload: Payload::Data(Segment {
-            seq,
-            len: 1000,
-            retransmit: false,
-            sent_at: at,
-        }),
+    let mut p = test_data(flow, seq);
+    if let Payload::Data(seg) = &mut p.payload {
+        seg.sent_at = at;
     }
+    p
 }
 
 fn cfg(trigger: Trigger, selection: Selection) -> AssemblyConfig {
