@@ -159,11 +159,21 @@ class SeedPlan:
     cap: int = 0
     """At most this many estimation seeds (0: ``initial``)."""
     selection: int = 0
+    quick_selection: Optional[int] = None
+    """Selection seeds in ``--quick`` mode (None: ``selection``); an
+    addition to the first contract."""
+
+    @property
+    def selection_for(self) -> Callable[[bool], int]:
+        """``selection_for(quick)``: the number of selection seeds."""
+        return lambda quick: (
+            self.quick_selection if quick and self.quick_selection is not None else self.selection
+        )
 
     def __post_init__(self) -> None:
         if self.initial < 1:
             raise ValueError(f"SeedPlan.initial must be >= 1, got {self.initial}")
-        if self.step < 0 or self.selection < 0:
+        if self.step < 0 or self.selection < 0 or (self.quick_selection or 0) < 0:
             raise ValueError("SeedPlan.step and SeedPlan.selection must be >= 0")
         if self.cap == 0:
             object.__setattr__(self, "cap", self.initial)
@@ -171,6 +181,21 @@ class SeedPlan:
             raise ValueError(f"SeedPlan.cap ({self.cap}) is below initial ({self.initial})")
         if self.cap > self.initial and self.step < 1:
             raise ValueError("SeedPlan.step must be >= 1 when cap > initial")
+
+
+def split_roles(results: "pandas.DataFrame") -> Tuple["pandas.DataFrame", "pandas.DataFrame", bool]:
+    """``(selection, estimate, separate)``: the runs reserved for choosing
+    parameters and those that estimate the results (``role`` column of a
+    :class:`SeedPlan` with selection seeds). Without selection seeds both are
+    all runs and ``separate`` is False: a reproduction must then say that its
+    choice was made on the seeds that also estimate."""
+    if "role" in results.columns:
+        sel = results[results["role"] == "selection"]
+        est = results[results["role"] == "estimate"]
+        if len(sel):
+            return sel, est, True
+        return est, est, False
+    return results, results, False
 
 
 def precision_unmet(table: "pandas.DataFrame") -> "pandas.DataFrame":
@@ -324,7 +349,7 @@ class Reproduction:
         reps = dict(doc.get("replications", {}))
         if estimate is None:
             estimate = int(reps.get("count", 1)) if quick else self.seeds.initial
-        reps["count"] = self.seeds.selection + int(estimate)
+        reps["count"] = self.seeds.selection_for(quick) + int(estimate)
         return {**doc, "replications": reps}
 
     def build(self, quick: bool = False, estimate: Optional[int] = None) -> "Experiment":
@@ -358,7 +383,7 @@ class Reproduction:
 
         root = Path(out)
         rounds: List[Dict[str, Any]] = []
-        selection = self.seeds.selection if self.seeds is not None else 0
+        selection = self.seeds.selection_for(quick) if self.seeds is not None else 0
         if self.experiment is None:
             summary = SweepSummary(out=root, total=0, executor="analytic")
             summary.out.mkdir(parents=True, exist_ok=True)
@@ -578,5 +603,6 @@ __all__ = [
     "record_sensitivity",
     "scoreboard",
     "scoreboard_row",
+    "split_roles",
     "tally",
 ]
