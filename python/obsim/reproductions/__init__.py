@@ -163,12 +163,11 @@ class SeedPlan:
     """Selection seeds in ``--quick`` mode (None: ``selection``); an
     addition to the first contract."""
 
-    @property
-    def selection_for(self) -> Callable[[bool], int]:
-        """``selection_for(quick)``: the number of selection seeds."""
-        return lambda quick: (
-            self.quick_selection if quick and self.quick_selection is not None else self.selection
-        )
+    def selection_for(self, quick: bool) -> int:
+        """The number of selection seeds in quick or full mode."""
+        if quick and self.quick_selection is not None:
+            return self.quick_selection
+        return self.selection
 
     def __post_init__(self) -> None:
         if self.initial < 1:
