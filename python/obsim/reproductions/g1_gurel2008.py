@@ -159,6 +159,7 @@ def experiment(quick: bool) -> Dict[str, Any]:
         "name": "G1_gurel2008" + ("_quick" if quick else ""),
         "description": "Total goodput of 10 TCP flows vs assembly timeout and burstifiers per egress M",
         "scenario": scenario,
+        # Full mode: SEEDS sets the count (3 selection + 5 to 20 estimation seeds).
         "replications": {"count": 2 if quick else 5, "base_seed": 2008},
         "sweep": {"grid": grid},
         "metrics": {
