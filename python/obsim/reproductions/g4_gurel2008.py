@@ -123,6 +123,7 @@ def experiment(quick: bool) -> Dict[str, Any]:
         "name": "G4_gurel2008" + ("_quick" if quick else ""),
         "description": "Goodput per destination group vs assembly timeout, burstifiers per egress M, Δ and variant",
         "scenario": scenario,
+        # Full mode: SEEDS sets the count (4 selection + 6 to 30 estimation seeds).
         "replications": {"count": 2 if quick else 6, "base_seed": 1208},
         "sweep": {"grid": grid},
         "metrics": _metrics(),
