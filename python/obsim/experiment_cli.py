@@ -77,6 +77,12 @@ def add_parsers(sub: Any) -> None:
     rp.add_argument(
         "--out", type=Path, default=None, help="result directory (default out/reproduce/ID[-quick])"
     )
+    rp.add_argument(
+        "--readings",
+        action="store_true",
+        help="also run every alternative reading of the parameters the paper leaves unstated "
+        "(into OUT/readings/) and write sensitivity.parquet",
+    )
     rp.add_argument("--no-report", action="store_true", help="do not write report.html")
     _exec_args(rp)
 
@@ -194,6 +200,7 @@ def _reproduce(args: argparse.Namespace) -> int:
         executor=args.executor,
         scheduler=args.scheduler,
         progress=not args.quiet,
+        readings=args.readings,
     )
     if rep.analytic:
         print(f"{rep.id} is analytic: no simulation runs; results in {summary.out}")
@@ -206,6 +213,10 @@ def _reproduce(args: argparse.Namespace) -> int:
         f"{rep.id}: {info['agrees']} of {info['compared']} compared numbers agree with the paper "
         f"(comparison.parquet)"
     )
+    if args.readings:
+        print(f"{rep.id}: sensitivity to unstated parameters: {info['sensitivity']}")
+        for claim, flips in info.get("sensitivity_flips", {}).items():
+            print(f"  {claim}: flipped by {'; '.join(flips)}")
     if not args.no_report:
         from .report import write_report
 

@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..experiment import Experiment
     from ..sweep import SweepSummary
+    from .readings import Reading
 
 COMPARISON_COLUMNS = (
     "case",
@@ -127,6 +128,18 @@ class Reproduction:
     (e.g. a paper figure redrawn from its model): ``(file stem, figure,
     caption)`` each. ``run`` writes them as PNG and PDF under ``figures/``,
     lists them in ``reproduction.json``, and the report embeds them."""
+    readings: Tuple["Reading", ...] = ()
+    """Readings of the parameters the paper leaves unstated
+    (:mod:`obsim.reproductions.readings`): per parameter, the registered
+    one (what ``experiment`` builds, with the paper's quote) and the
+    alternatives that ``run(readings=True)`` also runs."""
+
+    def __post_init__(self) -> None:
+        from .readings import check
+
+        if self.readings and self.experiment is None:
+            raise ValueError(f"reproduction {self.id}: an analytic reproduction has no readings")
+        check(self.readings, f"reproduction {self.id} readings")
 
     @property
     def analytic(self) -> bool:
@@ -150,27 +163,49 @@ class Reproduction:
         executor: str = "local",
         scheduler: Optional[str] = None,
         progress: bool = False,
+        readings: bool = False,
     ) -> "SweepSummary":
         """Run the experiment into ``out``, then write ``comparison.parquet``,
         the reproduction's own figures and ``reproduction.json`` there (read
         by ``obsim report``). An analytic reproduction runs nothing: its
-        summary counts zero runs."""
+        summary counts zero runs. With ``readings``, also run every
+        alternative reading of the unstated parameters into
+        ``out/readings/`` and write ``sensitivity.parquet`` and the verdict
+        (:func:`obsim.reproductions.readings.run_readings`); the returned
+        summary is the registered experiment's."""
         from ..files import atomic_write_json, atomic_write_parquet
         from ..plots import save
-        from ..store import Store, frame_to_arrow
-        from ..sweep import SweepSummary, results_frame, run_experiment
+        from ..store import frame_to_arrow
+        from ..sweep import SweepSummary
+        from . import readings as _readings
+
+        def measure(
+            exp_dict: Dict[str, Any], where: Path
+        ) -> Tuple["SweepSummary", "pandas.DataFrame"]:
+            return self._measure(
+                exp_dict,
+                where,
+                jobs=jobs,
+                executor=executor,
+                scheduler=scheduler,
+                progress=progress,
+            )
 
         if self.experiment is None:
             summary = SweepSummary(out=Path(out), total=0, executor="analytic")
             summary.out.mkdir(parents=True, exist_ok=True)
             table = self.compare(None, None)
         else:
-            exp = self.build(quick)
-            summary = run_experiment(
-                exp, out, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress
-            )
-            table = self.compare(results_frame(Store(out), exp), exp)
+            summary, table = measure(self.experiment(quick), Path(out))
         root = Path(out)
+        sensitivity: Dict[str, Any] = {
+            "sensitivity": _readings.NOT_RUN if self.readings else _readings.NONE,
+            "readings": _readings.describe(self.readings),
+        }
+        if readings and self.readings:
+            sensitivity = _readings.run_readings(
+                self, root, table, quick=quick, measure=lambda e, d: measure(e, d)[1]
+            )
         atomic_write_parquet(root / "comparison.parquet", frame_to_arrow(table))
         figures = []
         for stem, fig, caption in self.figures() if self.figures is not None else []:
@@ -189,9 +224,34 @@ class Reproduction:
                 "compared": int(len(table)),
                 "comparison_plot": self.comparison_plot,
                 "figures": figures,
+                **sensitivity,
             },
         )
         return summary
+
+    def _measure(
+        self,
+        exp_dict: Dict[str, Any],
+        out: Path,
+        *,
+        jobs: Optional[int],
+        executor: str,
+        scheduler: Optional[str],
+        progress: bool,
+    ) -> Tuple["SweepSummary", "pandas.DataFrame"]:
+        """Run the experiment ``exp_dict`` into ``out`` and compare: the
+        sweep's summary and the comparison table. The registered experiment
+        and every reading go through here, so they are measured and decided
+        alike."""
+        from ..experiment import from_dict
+        from ..store import Store
+        from ..sweep import results_frame, run_experiment
+
+        exp = from_dict(exp_dict, source=f"reproduction {self.id}")
+        summary = run_experiment(
+            exp, out, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress
+        )
+        return summary, self.compare(results_frame(Store(out), exp), exp)
 
 
 def _load() -> Dict[str, Reproduction]:
