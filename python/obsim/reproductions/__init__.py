@@ -41,10 +41,42 @@ COMPARISON_COLUMNS = (
     "ratio",
     "tolerance",
     "agrees",
+    "kind",
+    "statistic",
+    "threshold",
+    "band_low",
+    "band_high",
+    "ci_low",
+    "ci_high",
+    "n",
+    "precision",
+    "paper_in_ci",
+    "method",
 )
 """Columns of a comparison table (``comparison.parquet``): one row per
-compared number. ``paper_ci``/``measured_ci`` are 95% CI half widths (NaN if
-none); ``ratio`` = measured / paper; ``agrees``: ``|ratio - 1| <= tolerance``."""
+compared number, a claim decided by :mod:`obsim.reproductions.claims`
+(:meth:`~obsim.reproductions.claims.Verdict.row`). ``measured`` is the
+claim's statistic, ``measured_ci`` its CI half width, ``ci_low``/``ci_high``
+the interval decided on, ``n`` the seeds (pairs) it used; ``agrees`` is
+whether the claim held; ``kind``/``statistic``/``threshold``/``band_low``/
+``band_high`` are the claim as declared (an equivalence's region in the band
+columns), ``precision`` the half width it needs (NaN: none), ``paper_in_ci``
+whether the paper's value lies in the measured CI (None: no paper value or
+no interval), ``method`` the estimator and interval. ``paper_ci`` (the
+paper's own half width), ``ratio`` (measured / paper) and ``tolerance`` are
+kept for rows built by the older :func:`paper_row`/:func:`claim_row`, which
+leave the claim columns NaN/""."""
+
+_CLAIM_DEFAULTS: Dict[str, Any] = {
+    "kind": "",
+    "statistic": "",
+    "threshold": float("nan"),
+    "band_low": float("nan"),
+    "band_high": float("nan"),
+    "precision": float("nan"),
+    "paper_in_ci": None,
+    "method": "",
+}
 
 
 def paper_row(
@@ -67,7 +99,7 @@ def paper_row(
         paper,
         unit,
     )
-    row.update(ratio=ratio, tolerance=tolerance)
+    row.update(ratio=ratio, tolerance=tolerance, n=int(getattr(measured, "n", 0)))
     return row
 
 
@@ -87,7 +119,8 @@ def claim_row(
     ``paper`` the paper's value where it gives one."""
     import math
 
-    return {
+    half = float(ci)
+    row = {
         "case": case,
         "x": x,
         "quantity": quantity,
@@ -99,7 +132,12 @@ def claim_row(
         "ratio": measured / paper if paper and not math.isnan(paper) else math.nan,
         "tolerance": math.nan,
         "agrees": bool(ok),
+        **_CLAIM_DEFAULTS,
+        "ci_low": measured - half if not math.isnan(half) else math.nan,
+        "ci_high": measured + half if not math.isnan(half) else math.nan,
+        "n": 0,
     }
+    return {k: row[k] for k in COMPARISON_COLUMNS}
 
 
 @dataclass(frozen=True)
