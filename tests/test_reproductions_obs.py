@@ -68,9 +68,21 @@ def test_s1_quick(tmp_path: Path) -> None:
     rep = reproductions.get("S1")
     rep.run(tmp_path, quick=True, jobs=1)
     cmp = pd.read_parquet(tmp_path / "comparison.parquet")
-    assert len(cmp) == 2 * 4  # four claims at each of N_F = 10, 25 (one DMQ: no trend)
-    assert cmp["case"].str.contains("mean MF/PF").sum() == 2
-    assert cmp["case"].str.contains("std MF > PF").sum() == 2
+    # six claims at each of N_F = 10, 25 (one DMQ: no trend), two across N_F
+    assert len(cmp) == 2 * 6 + 2
+    assert (cmp["n"] == 3).all() and (cmp["statistic"] == "ratio_of_means").all()
+    kinds = cmp.set_index("case")["kind"]
+    assert kinds["N_F=10: mean MF ~ PF"] == kinds["N_F=25: std SMQ ~ PF"] == "equivalent"
+    assert kinds["N_F=25: std SMQ < MF"] == "less"
+    assert kinds["MF: flows per burst N_F=25 > N_F=10"] == "greater"
+    # every verdict is the claim's rule applied to the stored interval
+    for _, r in cmp.iterrows():
+        if r["kind"] == "greater":
+            assert r["agrees"] == (r["ci_low"] > 1.0)
+        elif r["kind"] == "less":
+            assert r["agrees"] == (r["ci_high"] < 1.0)
+        else:
+            assert r["agrees"] == (r["ci_low"] >= r["band_low"] and r["ci_high"] <= r["band_high"])
     s = pd.read_parquet(tmp_path / "summary.parquet")
     mean = s[s.metric == "agg_mean"]
     # Mean aggregated throughput grows with N_F (window-limited flows; N_F
