@@ -31,6 +31,7 @@ from ..topologies import per_flow_access, per_flow_access_flows, per_flow_access
 from . import Reproduction
 from ._seeds import paired
 from .claims import Claim
+from .readings import Reading
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -40,13 +41,14 @@ if TYPE_CHECKING:  # pragma: no cover
 AX_N = "flows[0].count"
 AX_SCHEME = "scheme"
 
-ACCESS = "per_flow_share"
+ACCESS = "shared_link"
 """How the N_F flows share the 100 Mbit/s access (gonzalez2009 §3 does not
-draw it): ``"per_flow_share"`` (default) gives each flow its own access
-link of 100/N_F Mbit/s, as §3 and §3.1 describe ("their share ... decreases",
-"the segment transmission rate of each flow decreases as the number of
-flows increases"); ``"shared_link"`` puts all flows behind one 100 Mbit/s
-FIFO link (the reading used before; docs/VALIDATION.md, S1)."""
+draw it): ``"shared_link"`` (registered) puts all flows behind one
+100 Mbit/s FIFO link, as §3 says ("an access bandwidth of 100 Mbit/s, shared
+by all flows"; TCP agents attached to one edge router pair);
+``"per_flow_share"`` gives each flow its own access link of 100/N_F Mbit/s
+(a reading of "their share ... decreases", registered in session 4 after
+the shared link held 4 of 20 claims; now an alternative in ``READINGS``)."""
 MAX_FLOWS = 25
 
 # The ingress edge's assembly table for each scheme, zipped as one axis
@@ -309,6 +311,74 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
     return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
 
 
+def _reading(**kw: str) -> Any:
+    """A reading's ``apply``: rebuild the experiment with ``kw`` changed and
+    every other parameter at its registered reading."""
+
+    def apply(exp: Dict[str, Any], quick: bool) -> Dict[str, Any]:
+        return build(quick, **kw)
+
+    return apply
+
+
+QUOTE_SHARED = (
+    '§3: "This first set of simulations is carried out with an access bandwidth of 100 Mbit/s, '
+    'shared by all flows"; §3: "the single optical link utilization when TCP clients (or '
+    'subnetwork) share the access bandwidth at the edge node ingress"; §3: "a specific '
+    'source-destination pair of edge router, each one with multiple TCP SACK agents attached"'
+)
+QUOTE_PER_FLOW = (
+    '§3: "as the number of active flows increases, their share in the core bandwidth '
+    'decreases"; §3.1: "due to the constant access rate selected, the segment transmission rate '
+    'of each flow decreases as the number of flows increases"; §3.5: "the bandwidth of each '
+    'flows decreases accordingly". (obsim\'s registered reading in session 4, adopted after the '
+    "shared link held 4 of 20 claims: chosen on the outcome, so not registered.)"
+)
+QUOTE_NS2_BUFFER = (
+    '§3: "We used ns-2 [25] simulator"; the paper states no buffer, so ns-2\'s default drop-tail '
+    "limit (ns-2.35 tcl/lib/ns-default.tcl: Queue set limit_ 50)"
+)
+QUOTE_BIG_BUFFER = (
+    'Table 1 names one loss process, "Burst drop probability (p) 0.001", and §3.1 explains the '
+    'throughput drops by it ("the aggregated sending rate abruptly drops when a burst drop '
+    'occurs"): access links that never drop. (obsim\'s choice since G1, made after ns-2\'s 50 '
+    "collapsed G1's goodput.)"
+)
+QUOTE_EDGE_UNLIMITED = (
+    'Table 1 names one loss process, "Burst drop probability (p) 0.001": no loss at the '
+    'electronic edge (gurel2008 §2 and obsim\'s default: "the burst waits in the electronic '
+    'burst queue")'
+)
+QUOTE_EDGE_NONE = (
+    '§2.3: "Core OBS routers are typically bufferless, and in case the bursts do not find '
+    'available resources, usually it has to be dropped", read as applying to the edge\'s '
+    "wavelength too"
+)
+QUOTE_EDGE_TIMEOUT = (
+    'Table 1: "Assembly timeout (T_MAX) 3 ms": a burst waits for its wavelength at most one '
+    "assembly period, then is dropped at the edge (a finite electronic queue; the paper gives "
+    "no size)"
+)
+
+READINGS = (
+    Reading("access model", "one shared 100 Mbit/s link", QUOTE_SHARED, registered=True),
+    Reading(
+        "access model",
+        "per-flow links of 100/N_F Mbit/s",
+        QUOTE_PER_FLOW,
+        apply=_reading(access="per_flow_share"),
+    ),
+    Reading("edge queue", "unlimited", QUOTE_EDGE_UNLIMITED, registered=True),
+    Reading("edge queue", "none (bufferless)", QUOTE_EDGE_NONE, apply=_reading(edge_queue="none")),
+    Reading(
+        "edge queue", "3 ms (one assembly timeout)", QUOTE_EDGE_TIMEOUT, apply=_reading(edge_queue="3 ms")
+    ),
+)
+"""The parameters gonzalez2009 leaves unstated, each with its readings; the
+registered one (what ``ACCESS`` and ``EDGE_QUEUE`` build) is
+the one the quoted text supports best."""
+
+
 REPRODUCTION = Reproduction(
     id="S1",
     title="TCP synchronization by assembly scheme on an access network (gonzalez2009 Figs. 2-5, 12-13)",
@@ -323,10 +393,13 @@ REPRODUCTION = Reproduction(
         "PF' are equivalence claims (two one-sided tests, margins 15% and 25%, stated before the "
         "run). "
         "Assumed where the paper is silent: the destination side mirrors the 100 Mbit/s, 100 ms "
-        "access link; 1000-packet access buffers; MSS = ns-2 packetSize_ 1000 B; ns-2 TCP defaults "
-        "(profile 'ns2'); SMQ groups flows by id mod 2; statistics after the last start (50 s). "
+        "access link; 1000-packet access buffers; MSS = ns-2 packetSize_ 1000 B; ns-2 TCP defaults (profile 'ns2'); SMQ groups "
+        "flows by id mod 2; statistics after the last start (50 s). Registered readings of the "
+        "unstated parameters (quoted; alternatives run by --readings): one shared 100 Mbit/s "
+        "access link (not per-flow 100/N_F links), an unlimited electronic edge queue (not bufferless, not 3 ms). "
         "Issue 4 also asks for DMQ (n = 2, 4, 8) and window-based assembly (B = 32, C = 100) here. "
         "--quick: PF, MF, SMQ, DMQ-4 at N_F in {10, 25}, 150 s, 3 seeds."
     ),
     comparison_plot={"xlabel": "number of flows N_F", "ylabel": "measured ratio (claim: see quantity)"},
+    readings=READINGS,
 )
