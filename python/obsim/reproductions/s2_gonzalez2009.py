@@ -34,7 +34,7 @@ AX_START = "flows[0].start"
 
 
 def experiment(quick: bool) -> Dict[str, Any]:
-    from .s1_gonzalez2009 import ACCESS
+    from .s1_gonzalez2009 import ACCESS, ACCESS_BUFFER
 
     common: Dict[str, Any] = dict(
         n_flows=N_F,
@@ -45,6 +45,7 @@ def experiment(quick: bool) -> Dict[str, Any]:
         duration="200 s" if quick else "600 s",
         warmup="50 s",
         start=["0 s", "50 s"],
+        access_buffer=ACCESS_BUFFER,
     )
     # The access model is S1's (gonzalez2009 §3): see s1_gonzalez2009.ACCESS.
     if ACCESS == "per_flow_share":
