@@ -22,6 +22,7 @@ from obsim.reproductions.claims import (
     paired_difference,
     paired_ratio,
     ratio_of_means,
+    ratio_of_ratios,
 )
 
 TWO_SAMPLE = ("paired_difference", "paired_ratio", "ratio_of_means")
@@ -247,8 +248,14 @@ def test_statistics_registry() -> None:
         "paired_ratio",
         "ratio_of_means",
         "model",
+        "ratio_of_ratios",
     }
-    assert NULL == {"paired_difference": 0.0, "paired_ratio": 1.0, "ratio_of_means": 1.0}
+    assert NULL == {
+        "paired_difference": 0.0,
+        "paired_ratio": 1.0,
+        "ratio_of_means": 1.0,
+        "ratio_of_ratios": 1.0,
+    }
 
 
 @pytest.mark.parametrize(
@@ -294,3 +301,42 @@ def test_decide_checks_arguments_and_level() -> None:
         )
     # A magnitude claim about an effect on a statistic with no null is allowed.
     assert Claim("level", "about 2", "mean", "magnitude", band=(1.0, 3.0)).decide([2.0, 2.1]).held
+
+
+# --- ratio of ratios (pooled rates) ---------------------------------------
+
+
+def rates(p_a: float, p_b: float, n: int = 15, seed: int = 21) -> Tuple[tuple, tuple]:
+    """Per-seed (lost, sent) of two burst classes with loss probabilities
+    ``p_a`` and ``p_b`` (binomial counts of about 2000 bursts each)."""
+    rng = np.random.default_rng(seed)
+    sent_a = rng.integers(1500, 2500, n).astype(float)
+    sent_b = rng.integers(1500, 2500, n).astype(float)
+    return (rng.binomial(sent_a.astype(int), p_a), sent_a), (
+        rng.binomial(sent_b.astype(int), p_b),
+        sent_b,
+    )
+
+
+def test_ratio_of_ratios_claims() -> None:
+    a, b = rates(0.1, 0.1)
+    e = ratio_of_ratios(a, b)
+    pooled = (a[0].sum() / a[1].sum()) / (b[0].sum() / b[1].sum())
+    assert e.value == pytest.approx(pooled) and e.low < e.value < e.high
+    c = Claim("loss", "class a loses more", "ratio_of_ratios", "greater")
+    assert c.decide(*rates(0.15, 0.1)).held
+    assert not c.decide(*rates(0.1, 0.1)).held
+    assert not c.decide(*rates(0.07, 0.1)).held
+    eq = Claim("flat", "no dependence", "ratio_of_ratios", "equivalent", margin=0.1)
+    assert eq.decide(*rates(0.1, 0.1)).held
+    assert not eq.decide(*rates(0.15, 0.1)).held
+    # Few bursts and few seeds: equal rates, but equivalence is not shown.
+    rng = np.random.default_rng(4)
+    sent = np.full(3, 40.0)
+    few = ((rng.binomial(40, 0.1, 3), sent), (rng.binomial(40, 0.1, 3), sent))
+    assert not eq.decide(*few).held
+    # Too few losses: a rate of zero in the numerator gives an unbounded interval.
+    e = ratio_of_ratios(([0.0, 0.0, 0.0], [10.0, 12.0, 11.0]), ([1.0, 2.0, 0.0], [10.0, 9.0, 11.0]))
+    assert e.value == 0.0 and e.low == -math.inf and e.high == math.inf
+    with pytest.raises(ValueError, match="aligned"):
+        ratio_of_ratios(([1.0, 2.0], [3.0]), ([1.0], [1.0]))

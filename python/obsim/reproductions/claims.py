@@ -226,6 +226,54 @@ def ratio_of_means(
     return Estimate(r, (qb - root) / qa, (qb + root) / qa, n, method, level)
 
 
+def ratio_of_ratios(
+    a: Tuple[Sequence[float], Sequence[float]],
+    b: Tuple[Sequence[float], Sequence[float]],
+    level: float = 0.95,
+) -> Estimate:
+    """``(mean(a_num) / mean(a_den)) / (mean(b_num) / mean(b_den))``, with
+    ``a = (a_num, a_den)`` and ``b = (b_num, b_den)`` per-seed values
+    aligned by seed (e.g. lost and sent bursts of two configurations, or of
+    two burst classes of the same runs): the ratio of two pooled rates,
+    each a ratio of means (never a mean of per-seed rates). Interval: the
+    delta method on the logarithm (per-seed influence ``a_num_i/Ā_num -
+    a_den_i/Ā_den - b_num_i/B̄_num + b_den_i/B̄_den``, Student t with n - 1
+    degrees of freedom), transformed back, so it stays positive; unbounded
+    when a numerator mean is zero (a rate of zero has no logarithm). Seeds
+    with a NaN in any of the four are dropped. (An addition to the first
+    contract.)"""
+    _check_level(level)
+    if len(a) != 2 or len(b) != 2:
+        raise ValueError("ratio_of_ratios takes a = (numerator, denominator) and b likewise")
+    cols = [_values(x) for x in (a[0], a[1], b[0], b[1])]
+    if len({c.size for c in cols}) != 1:
+        raise ValueError(
+            "ratio_of_ratios needs the four series aligned by seed: lengths "
+            + ", ".join(str(c.size) for c in cols)
+        )
+    m = np.column_stack(cols)
+    m = m[~np.isnan(m).any(axis=1)]
+    n = int(m.shape[0])
+    method = "ratio of ratios of means (paired), delta method on the log"
+    if n == 0:
+        return Estimate(nan, nan, nan, 0, method, level)
+    means = m.mean(axis=0)
+    an, ad, bn, bd = (float(x) for x in means)
+    if ad == 0 or bd == 0 or (an == 0 and bn == 0):
+        return Estimate(nan, nan, nan, n, method, level)
+    if bn == 0:
+        return Estimate(math.inf, -math.inf, math.inf, n, method + " (unbounded)", level)
+    r = (an / ad) / (bn / bd)
+    if n < 2:
+        return Estimate(r, nan, nan, n, method, level)
+    if an == 0:
+        return Estimate(r, -math.inf, math.inf, n, method + " (unbounded)", level)
+    z = m[:, 0] / an - m[:, 1] / ad - m[:, 2] / bn + m[:, 3] / bd
+    s = float(z.std(ddof=1))
+    h = t_quantile((1.0 + level) / 2.0, n - 1) * s / math.sqrt(n) if s > 0 else 0.0
+    return Estimate(r, r * math.exp(-h), r * math.exp(h), n, method, level)
+
+
 def model_value(v: float) -> Estimate:
     """A deterministic number (an analytic model's value): no sampling
     error, ``low = high = value``, ``n = 1``."""
@@ -239,6 +287,7 @@ STATISTICS: Dict[str, Callable[..., Estimate]] = {
     "paired_ratio": paired_ratio,
     "ratio_of_means": ratio_of_means,
     "model": model_value,
+    "ratio_of_ratios": ratio_of_ratios,
 }
 """The statistics a claim can name, by key."""
 
@@ -246,6 +295,7 @@ NULL: Dict[str, float] = {
     "paired_difference": 0.0,
     "paired_ratio": 1.0,
     "ratio_of_means": 1.0,
+    "ratio_of_ratios": 1.0,
 }
 """The no-effect value of each statistic comparing two configurations (a
 one-sample mean and a model value have none)."""
@@ -364,7 +414,9 @@ class Claim:
     def estimate(self, a: Any, b: Any = None) -> Estimate:
         """The claim's statistic over per-seed values (``a`` alone for
         ``mean``, a number for ``model``, ``a`` and ``b`` aligned by seed
-        for the paired statistics and ``ratio_of_means``)."""
+        for the paired statistics and ``ratio_of_means``; for
+        ``ratio_of_ratios`` each of ``a`` and ``b`` is a (numerator,
+        denominator) pair of per-seed series)."""
         if self.statistic == "model":
             if b is not None:
                 raise ValueError(f"claim {self.name!r}: a model value takes one number")
@@ -469,4 +521,5 @@ __all__ = [
     "paired_difference",
     "paired_ratio",
     "ratio_of_means",
+    "ratio_of_ratios",
 ]

@@ -35,8 +35,6 @@ HOLDS = "holds under all readings"
 """The sensitivity verdict when no claim changes between readings."""
 NOT_RUN = "not run"
 """The sensitivity verdict when the readings were not run."""
-NONE = "no unstated parameters registered"
-"""The sensitivity verdict of a reproduction that registers no readings."""
 
 SENSITIVITY_COLUMNS = (
     "parameter",
@@ -227,16 +225,15 @@ def run_readings(
     out: Path,
     registered: "pandas.DataFrame",
     *,
-    quick: bool,
-    measure: Callable[[Dict[str, Any], Path], "pandas.DataFrame"],
+    measure: Callable[[Reading, Path], "pandas.DataFrame"],
 ) -> Dict[str, Any]:
     """Run every alternative reading of ``rep`` (one parameter varied at a
-    time) into ``out/readings/<parameter>/<reading>/`` with ``measure(exp,
-    dir)`` (run + the reproduction's ``compare``; each directory gets its
-    own ``comparison.parquet``), write ``out/sensitivity.parquet``, and
-    return the ``reproduction.json`` entries: ``sensitivity`` (the verdict),
-    ``sensitivity_flips`` (claim → readings that flip it) and ``readings``
-    (:func:`describe`)."""
+    time) into ``out/readings/<parameter>/<reading>/`` with ``measure(reading,
+    dir)`` (the reproduction's run by its seed plan + its ``compare``; each
+    directory gets its own ``comparison.parquet``), write
+    ``out/sensitivity.parquet``, and return the ``reproduction.json``
+    entries: ``sensitivity`` (the verdict), ``sensitivity_flips`` (claim →
+    readings that flip it) and ``readings`` (:func:`describe`)."""
     from ..files import atomic_write_parquet
     from ..store import frame_to_arrow
 
@@ -247,10 +244,8 @@ def run_readings(
     for r in rep.readings:
         if r.registered:
             continue
-        assert r.apply is not None  # check() above
-        exp = r.apply(rep.experiment(quick), quick)
         d = out / "readings" / r.parameter_slug / r.slug
-        table = measure(exp, d)
+        table = measure(r, d)
         atomic_write_parquet(d / "comparison.parquet", frame_to_arrow(table))
         alternatives.append((r, table))
     sens = sensitivity_table(registered, alternatives, rep.readings)
@@ -264,7 +259,6 @@ def run_readings(
 
 __all__ = [
     "HOLDS",
-    "NONE",
     "NOT_RUN",
     "Reading",
     "SENSITIVITY_COLUMNS",
