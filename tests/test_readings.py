@@ -127,3 +127,25 @@ def test_verdict_counts_claims_not_readings() -> None:
     )
     assert rd.verdict(t) == "depends on reading: 1 claim"
     assert rd.flipped(t) == {"c1: q": ["p = b", "r = c"]}
+
+
+def test_registered_readings_are_what_the_modules_build() -> None:
+    """S1/S2 register the readings their module constants build, and every
+    alternative changes the experiment."""
+    from obsim import reproductions
+    from obsim.reproductions import s1_gonzalez2009 as s1
+
+    assert (s1.ACCESS, s1.ACCESS_BUFFER, s1.EDGE_QUEUE) == ("shared_link", "50 packets", "unlimited")
+    reg = {r.parameter: r.name for r in s1.READINGS if r.registered}
+    assert reg == {
+        "access model": "one shared 100 Mbit/s link",
+        "access buffer": "50 packets (ns-2 default)",
+        "edge queue": "unlimited",
+    }
+    for rep in reproductions.all():
+        if not rep.readings:
+            continue
+        base = rep.experiment_dict(quick=True)
+        for r in rep.readings:
+            if not r.registered:
+                assert rep.experiment_dict(quick=True, reading=r) != base, (rep.id, r.name)
