@@ -98,10 +98,15 @@ def test_y2_quick(tmp_path: Path) -> None:
     assert len(rep.build(quick=False).points()) == 3 * 6 * 2
     rep.run(tmp_path, quick=True, jobs=1)
     cmp = pd.read_parquet(tmp_path / "comparison.parquet")
-    assert len(cmp) == 4 and set(cmp["paper"]) == {1.29, 1.58, 1.03, 1.33}
+    # four table cells (three magnitude rows, one equivalence: 1.03's band
+    # holds 1) and the two orderings at log p = -2, T_b = 0.04 s
+    assert len(cmp) == 6 and set(cmp["paper"].dropna()) == {1.29, 1.58, 1.03, 1.33}
+    assert list(cmp["kind"]) == ["magnitude"] * 2 + ["equivalent", "magnitude"] + ["greater"] * 2
+    assert (cmp["statistic"] == "ratio_of_means").all() and (cmp["n"] == 3).all()
     # SACK repairs a lost burst's holes in one round: never below Reno here.
     sack = cmp[cmp["case"].str.endswith("sack/reno")]
     assert (sack["measured"] > 1.0).all(), sack
+    _verdicts_follow_the_rule(cmp)
 
 
 def _verdicts_follow_the_rule(cmp: pd.DataFrame) -> None:
@@ -148,9 +153,13 @@ def test_y1_one_burst_loss(tmp_path: Path) -> None:
     cmp = pd.read_parquet(tmp_path / "comparison.parquet").set_index("case")
     # A lost burst of 5 segments: Reno falls into a timeout, NewReno and SACK
     # do not; a fast flow's window is one burst, so all three time out alike.
-    assert cmp.loc["Fig. 2(a) W=40, BL=5: Reno", "agrees"]
-    assert cmp.loc["Fig. 2(a) W=40, BL=5: NewReno, SACK", "agrees"]
-    assert cmp.loc["Fig. 3 fast flow", "agrees"]
+    assert cmp.loc["Fig. 2(a) W=40, BL=5: Reno times out", "agrees"]
+    assert cmp.loc["Fig. 2(a) W=40, BL=5: NewReno and SACK do not", "agrees"]
+    assert cmp.loc["Fig. 3 fast flow: every variant times out", "agrees"]
+    assert cmp.loc["Fig. 3 fast flow: all perform the same", "agrees"]
+    # one deterministic run per case: exact values, decided without an interval
+    assert (cmp["statistic"] == "model").all() and (cmp["ci_low"] == cmp["measured"]).all()
+    _verdicts_follow_the_rule(cmp.reset_index())
     res = pd.read_parquet(tmp_path / "results.parquet")
     assert (res["bursts_lost"] == 1).all(), "exactly one burst of the flow is lost in every case"
 
