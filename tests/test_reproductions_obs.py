@@ -215,7 +215,14 @@ def test_y5_quick(tmp_path: Path) -> None:
     assert len(rep.build(quick=False).points()) == 2 * 6
     rep.run(tmp_path, quick=True, jobs=1)
     cmp = pd.read_parquet(tmp_path / "comparison.parquet").set_index("case")
-    assert cmp["paper"].tolist() == [1.1059, 1.0203, 0.9940, 1.0180]
+    # per T_b: R_t, R_l > 1, R_l ~ 1; then the two trends across T_b
+    assert cmp["paper"].tolist()[:6] == [1.1059, 1.0203, 1.0203, 0.9940, 1.0180, 1.0180]
+    assert cmp["kind"].tolist() == [
+        "greater", "greater", "equivalent", "equivalent", "greater", "equivalent", "less", "less"
+    ]
+    assert cmp.loc["R_l T_b=10 ms: above 1", "statistic"] == "ratio_of_ratios"
+    assert cmp.loc["R_t T_b=10 ms", "statistic"] == "ratio_of_means"
+    _verdicts_follow_the_rule(cmp.reset_index())
     res = pd.read_parquet(tmp_path / "results.parquet")
     ble = res["flows[0].tcp.fto_detection"] == "ble"
     # The OBS network loses nothing and the access networks do: every
