@@ -211,8 +211,9 @@ def test_fieller_bounded_and_unbounded() -> None:
     e = ratio_of_means(a, b)
     assert "Fieller" in e.method and "unbounded" in e.method
     assert e.low == -math.inf and e.high == math.inf and math.isinf(e.half_width)
-    c = Claim("gain", "a exceeds b", "ratio_of_means", "greater")
-    assert not c.decide(list(a), list(b)).held
+    c = Claim("gain", "a exceeds b", "ratio_of_means", "greater", paper=2.0)
+    v = c.decide(list(a), list(b))
+    assert not v.held and v.paper_in_ci is None  # an unbounded CI says nothing about the paper
     # Denominator nonzero but imprecise (g between FIELLER_G and 1): bounded, asymmetric.
     b = 1.0 + 0.25 * rng.standard_normal(6)
     a = 2.0 * b + 0.05 * rng.standard_normal(6)

@@ -2,11 +2,20 @@
 
 Each reproduction is one module in this package that defines
 ``REPRODUCTION = Reproduction(...)``: an experiment (a dict in the
-experiment-file structure, full or ``quick``), the paper's numbers, and how to
-compare. Adding one (e.g. gurel2008 G1) is adding one module; it is found by
-its ``id``. An *analytic* reproduction (a paper's model against the paper's
+experiment-file structure, full or ``quick``), the paper's claims, and how to
+decide them. Adding one (e.g. gurel2008 G1) is adding one module; it is found
+by its ``id``. An *analytic* reproduction (a paper's model against the paper's
 own numbers, e.g. yu2004 Y3) has no experiment: ``run`` writes only the
 comparison and its figures.
+
+Every comparison row is a claim declared in code before the run
+(:mod:`obsim.reproductions.claims`: statistic, kind, threshold / margin /
+band, precision), decided by ``Claim.decide(...).row(case, x)``. A
+:class:`SeedPlan` adds seeds until every claim's precision is reached (up to
+a cap) and reserves seeds for choosing parameters by optimisation.
+``reproduction.json`` records the seeds, the tally of claims and magnitude
+rows, the commit and date; :func:`scoreboard` (``obsim reproduce --summary``)
+lists them for every target.
 
 >>> from obsim import reproductions
 >>> [r.id for r in reproductions.all()]
@@ -160,11 +169,20 @@ class SeedPlan:
     cap: int = 0
     """At most this many estimation seeds (0: ``initial``)."""
     selection: int = 0
+    quick_selection: Optional[int] = None
+    """Selection seeds in ``--quick`` mode (None: ``selection``); an
+    addition to the first contract."""
+
+    def selection_for(self, quick: bool) -> int:
+        """The number of selection seeds in quick or full mode."""
+        if quick and self.quick_selection is not None:
+            return self.quick_selection
+        return self.selection
 
     def __post_init__(self) -> None:
         if self.initial < 1:
             raise ValueError(f"SeedPlan.initial must be >= 1, got {self.initial}")
-        if self.step < 0 or self.selection < 0:
+        if self.step < 0 or self.selection < 0 or (self.quick_selection or 0) < 0:
             raise ValueError("SeedPlan.step and SeedPlan.selection must be >= 0")
         if self.cap == 0:
             object.__setattr__(self, "cap", self.initial)
@@ -172,6 +190,21 @@ class SeedPlan:
             raise ValueError(f"SeedPlan.cap ({self.cap}) is below initial ({self.initial})")
         if self.cap > self.initial and self.step < 1:
             raise ValueError("SeedPlan.step must be >= 1 when cap > initial")
+
+
+def split_roles(results: "pandas.DataFrame") -> Tuple["pandas.DataFrame", "pandas.DataFrame", bool]:
+    """``(selection, estimate, separate)``: the runs reserved for choosing
+    parameters and those that estimate the results (``role`` column of a
+    :class:`SeedPlan` with selection seeds). Without selection seeds both are
+    all runs and ``separate`` is False: a reproduction must then say that its
+    choice was made on the seeds that also estimate."""
+    if "role" in results.columns:
+        sel = results[results["role"] == "selection"]
+        est = results[results["role"] == "estimate"]
+        if len(sel):
+            return sel, est, True
+        return est, est, False
+    return results, results, False
 
 
 def precision_unmet(table: "pandas.DataFrame") -> "pandas.DataFrame":
@@ -346,7 +379,7 @@ class Reproduction:
         reps = dict(doc.get("replications", {}))
         if estimate is None:
             estimate = int(reps.get("count", 1)) if quick else self.seeds.initial
-        reps["count"] = self.seeds.selection + int(estimate)
+        reps["count"] = self.seeds.selection_for(quick) + int(estimate)
         return {**doc, "replications": reps}
 
     def build(
@@ -393,7 +426,7 @@ class Reproduction:
 
         root = Path(out)
         rounds: List[Dict[str, Any]] = []
-        selection = self.seeds.selection if self.seeds is not None else 0
+        selection = self.seeds.selection_for(quick) if self.seeds is not None else 0
         plan = self.seeds
         if self.experiment is None:
             summary = SweepSummary(out=root, total=0, executor="analytic")
@@ -507,7 +540,7 @@ class Reproduction:
         from ..sweep import results_frame, run_experiment
 
         plan = self.seeds
-        selection = plan.selection if plan is not None else 0
+        selection = plan.selection_for(quick) if plan is not None else 0
         rounds: List[Dict[str, Any]] = []
         estimate = None if plan is None or quick else plan.initial
         summary = None
@@ -672,5 +705,6 @@ __all__ = [
     "record_sensitivity",
     "scoreboard",
     "scoreboard_row",
+    "split_roles",
     "tally",
 ]

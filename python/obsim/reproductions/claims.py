@@ -220,9 +220,10 @@ def ratio_of_means(
     qc = ma * ma - t * t * vaa
     disc = qb * qb - qa * qc
     method = f"ratio of means ({kind}), Fieller interval"
-    if qa <= 0 or disc < 0:
+    if qa <= 0:
         return Estimate(r, -math.inf, math.inf, n, method + " (unbounded)", level)
-    root = math.sqrt(disc)
+    # With qa > 0 the set contains θ = r, so disc >= 0 up to rounding.
+    root = math.sqrt(max(disc, 0.0))
     return Estimate(r, (qb - root) / qa, (qb + root) / qa, n, method, level)
 
 
@@ -454,7 +455,8 @@ class Claim:
         else:
             held = bool(self.band[0] <= est.value <= self.band[1])
         paper_in_ci: Optional[bool] = None
-        if _finite(self.paper) and not est.deterministic and not (math.isnan(lo) or math.isnan(hi)):
+        if _finite(self.paper) and not est.deterministic and _finite(lo) and _finite(hi):
+            # An unbounded interval (Fieller) contains every value: it says nothing.
             paper_in_ci = bool(lo <= self.paper <= hi)
         return Verdict(self, est, held, paper_in_ci)
 
@@ -468,7 +470,7 @@ class Verdict:
     held: bool
     paper_in_ci: Optional[bool]
     """Whether the paper's value lies inside the measured CI (None when the
-    paper gives none or the estimate has no interval)."""
+    paper gives none or the estimate has no bounded interval)."""
 
     def row(self, case: str, x: float = nan) -> Dict[str, Any]:
         """One comparison row (every key of
