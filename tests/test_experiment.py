@@ -190,3 +190,17 @@ def test_every_structure_error_is_reported_at_once_with_its_path():
         "plots[1]": "expected a table with x, y, series, found 3",
     }
     assert len(e.errors) == 10
+
+
+def test_metric_expressions_follow_ieee_754_and_never_raise():
+    import math
+
+    from obsim.experiment import eval_expr
+
+    assert eval_expr("a ** a ** a", {"a": 10.0}) == math.inf
+    assert eval_expr("(-a) ** 1001", {"a": 10.0}) == -math.inf
+    assert math.isnan(eval_expr("(-a) ** 0.5", {"a": 2.0}))
+    assert math.isnan(eval_expr("0 ** -1", {}))
+    assert math.isnan(eval_expr("a / 0", {"a": 1.0}))
+    assert eval_expr("1" + "0" * 400, {}) == math.inf
+    assert eval_expr("(-2) ** 3", {}) == -8.0

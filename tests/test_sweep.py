@@ -234,3 +234,17 @@ def test_keys_change_with_version_and_seed():
     assert a != run_key({"x": 1}, 2, "0.1.0") != run_key({"x": 1}, 1, "0.1.1")
     assert a == run_key({"x": 1}, 1, "0.1.0") and len(a) == 64
     assert os.path.basename(a) == a
+
+
+def test_overflowing_metric_expression_gives_inf_and_the_summary_is_written(tmp_path):
+    # `a ** a ** a` overflowed Python floats and ended the summary in a
+    # traceback after every run was stored; now it is +inf, as IEEE 754 says.
+    doc = tiny_experiment(grid={"tcp.variant": ["reno"]}, replications=2, plots=[])
+    doc["metrics"]["boom"] = {"expr": "(goodput + 10) ** (goodput + 10) ** (goodput + 10)"}
+    summary = run_experiment(from_dict(doc), tmp_path / "o", jobs=1, progress=False)
+    assert (summary.ran, summary.failed) == (2, 0)
+    res = pd.read_parquet(tmp_path / "o" / "results.parquet")
+    assert (res["boom"] == float("inf")).all()
+    summ = pd.read_parquet(tmp_path / "o" / "summary.parquet")
+    row = summ[summ["metric"] == "boom"].iloc[0]
+    assert row["mean"] == float("inf") and pd.isna(row["half_width"])

@@ -92,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
         "-q", "--quiet", action="store_true", help="print no summary, progress bar or long-run warning"
     )
     r.add_argument(
-        "--max-rows", type=int, default=40, metavar="N", help="show at most N flows (default 40)"
+        "--max-rows", type=_positive_int, default=40, metavar="N", help="show at most N flows (default 40)"
     )
 
     c = sub.add_parser("check", help="validate a scenario without running it")
@@ -126,6 +126,17 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
     if not 0 <= value < 2**64:
         raise argparse.ArgumentTypeError(f"must be in [0, 2**64 - 1]: {text}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    """An argument that must be a whole number >= 1 (``--max-rows``)."""
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text}")
     return value
 
 
@@ -176,8 +187,18 @@ def _main(argv: Optional[Sequence[str]]) -> int:
 
 def _check(args: argparse.Namespace, src: ScenarioSource) -> int:
     resolved = parse(src)
+    # Every kind of traffic the scenario has: TCP flows, background burst
+    # generators ([[generators]]) and UDP sources ([[traffic]]).
     counts = ", ".join(
-        f"{len(resolved.get(k, []))} {k}" for k in ("nodes", "links", "flows")
+        f"{n} {label}{'' if n == 1 else 's'}"
+        for k, label in (
+            ("nodes", "node"),
+            ("links", "link"),
+            ("flows", "flow"),
+            ("generators", "burst generator"),
+            ("traffic", "UDP source"),
+        )
+        for n in [len(resolved.get(k, []))]
     )
     print(f"ok: {args.scenario}: scenario {resolved.get('name', '')!r} ({counts})")
     return EXIT_OK
