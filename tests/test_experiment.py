@@ -204,3 +204,20 @@ def test_metric_expressions_follow_ieee_754_and_never_raise():
     assert math.isnan(eval_expr("a / 0", {"a": 1.0}))
     assert eval_expr("1" + "0" * 400, {}) == math.inf
     assert eval_expr("(-2) ** 3", {}) == -8.0
+
+
+def test_structure_and_sweep_value_errors_are_reported_together():
+    # A bad plot used to hide the bad sweep values until it was fixed (errors
+    # in rounds); the README promises every problem at once.
+    from experiment_helpers import tiny_experiment
+
+    from obsim.experiment import ExperimentError, from_dict
+
+    doc = tiny_experiment(
+        grid={"tcp.variant": ["reno", "vegas"], "links[1].rate": ["fast"]},
+        plots=[{"x": "tcp.variant", "y": "nosuch"}],
+    )
+    with pytest.raises(ExperimentError) as ei:
+        from_dict(doc)
+    paths = [p for p, _ in ei.value.errors]
+    assert paths == ["plots[0].y", 'sweep.grid."links[1].rate"', 'sweep.grid."tcp.variant"']

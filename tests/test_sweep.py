@@ -163,6 +163,9 @@ def test_killed_sweep_resumes_without_recomputing(sig, tmp_path, reference):
         assert proc.returncode == 130, err
         assert b"resume" in err
         assert (out / "catalog.parquet").is_file()
+        # every stored run is in the journal, also one stored during shutdown
+        journal = {r["key"] for r in Store(out).read_journal() if r["status"] == "ok"}
+        assert journal == {p.parent.name for p in (out / "runs").glob("*/*/run.json")}
     else:
         assert proc.returncode == -signal.SIGKILL
     done = {
@@ -248,3 +251,20 @@ def test_overflowing_metric_expression_gives_inf_and_the_summary_is_written(tmp_
     summ = pd.read_parquet(tmp_path / "o" / "summary.parquet")
     row = summ[summ["metric"] == "boom"].iloc[0]
     assert row["mean"] == float("inf") and pd.isna(row["half_width"])
+
+
+def test_runs_stored_without_a_journal_line_are_journalled(reference, tmp_path):
+    # A worker that stored its run while the sweep was shutting down never
+    # reported back: its journal line is written when the sweep ends.
+    import shutil
+
+    out, _ = reference
+    copy = tmp_path / "c"
+    shutil.copytree(out, copy)
+    lines = (copy / "catalog.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    (copy / "catalog.jsonl").write_text("".join(lines[:5]), encoding="utf-8")
+    store = Store(copy)
+    assert store.journal_stored_runs() == 15
+    assert store.journal_stored_runs() == 0
+    assert len(store.read_journal()) == 20
+    assert {r["key"] for r in store.read_journal()} == {r["key"] for r in Store(out).read_journal()}
