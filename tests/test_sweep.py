@@ -268,3 +268,21 @@ def test_runs_stored_without_a_journal_line_are_journalled(reference, tmp_path):
     assert store.journal_stored_runs() == 0
     assert len(store.read_journal()) == 20
     assert {r["key"] for r in store.read_journal()} == {r["key"] for r in Store(out).read_journal()}
+
+
+def test_readme_query_examples_run(reference):
+    # The README's DuckDB/polars block, run as written against a sweep with
+    # the same axes (out/loss_sweep replaced by the reference directory).
+    pytest.importorskip("duckdb")
+    pytest.importorskip("polars")
+    import re
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "import duckdb" in b]
+    assert len(blocks) == 1
+    out, _ = reference
+    scope: dict = {}
+    exec(blocks[0].replace("out/loss_sweep", str(out)), scope)  # noqa: S102 - our own README
+    per_run = scope["per_run"]
+    assert per_run["key"].n_unique() == 20 and per_run.height == 40  # 2 flows a run
+    assert set(per_run["status"]) == {"ok"}
