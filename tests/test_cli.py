@@ -144,3 +144,44 @@ def test_report_and_status_name_what_the_directory_is(tmp_path: Path) -> None:
             assert p.returncode == 2, (cmd, p.stderr)
             assert needle in p.stderr and "Errno" not in p.stderr and "Traceback" not in p.stderr
             assert len(p.stderr.strip().splitlines()) == 1
+
+
+DEGENERATE = """name = "deg"
+[simulation]
+duration = "5 s"
+[[nodes]]
+name = "a"
+kind = "host"
+[[nodes]]
+name = "b"
+kind = "host"
+[[links]]
+from = "a"
+to = "b"
+rate = "1 bit/s"
+delay = "1 ms"
+loss = { model = "bernoulli", p = 1.0 }
+"""
+
+
+def test_degenerate_scenarios_are_warned_about_and_still_run(tmp_path: Path) -> None:
+    path = tmp_path / "deg.toml"
+    path.write_text(DEGENERATE, encoding="utf-8")
+    expected = [
+        "warning: nothing sends: no [[flows]], [[traffic]] or [[generators]]; the run only advances the clock",
+        "warning: links[0].loss.p is 1: the link drops every packet",
+        "warning: links[0].rate 1 bit/s: one 1500-byte packet takes 3.33 h to send, longer than the whole run (5 s)",
+    ]
+    for cmd in ("check", "run"):
+        p = obsim_cmd(cmd, str(path))
+        assert p.returncode == 0, p.stderr
+        assert [ln for ln in p.stderr.splitlines() if ln.startswith("warning:")] == expected
+    assert "warning" not in obsim_cmd("run", "-q", str(path)).stderr
+
+
+def test_shipped_scenarios_raise_no_warning() -> None:
+    from obsim.api import load_source, parse
+    from obsim.lint import scenario_warnings
+
+    for f in sorted((Path(__file__).resolve().parent.parent / "scenarios").glob("*.toml")):
+        assert scenario_warnings(parse(load_source(f))) == [], f.name

@@ -42,7 +42,7 @@ import sys
 import tempfile
 import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from . import _core
 from ._core import ConfigError, RunInterrupted, SimulationError
@@ -201,21 +201,33 @@ def _check(args: argparse.Namespace, src: ScenarioSource) -> int:
         for n in [len(resolved.get(k, []))]
     )
     print(f"ok: {args.scenario}: scenario {resolved.get('name', '')!r} ({counts})")
+    _warn(resolved)
     return EXIT_OK
 
 
+def _warn(resolved: Dict[str, Any]) -> None:
+    """One ``warning:`` line on stderr per degenerate setting (obsim.lint)."""
+    from .lint import scenario_warnings
+
+    for path, message in scenario_warnings(resolved):
+        _err(f"warning: {path} {message}" if path else f"warning: {message}")
+
+
 def _run(args: argparse.Namespace, src: ScenarioSource) -> int:
+    try:
+        resolved: Optional[Dict[str, Any]] = parse(src)
+    except ConfigError:  # reported by run() below, once --out is known to be usable
+        resolved = None
     if args.out is not None:
         from .results import MIN_FREE_BYTES, estimate_output_bytes, output_problem
 
-        try:
-            need = estimate_output_bytes(parse(src))
-        except ConfigError:  # reported by run() below, once --out is known to be usable
-            need = MIN_FREE_BYTES
+        need = estimate_output_bytes(resolved) if resolved is not None else MIN_FREE_BYTES
         problem = output_problem(args.out, need)
         if problem is not None:
             _err(f"error: --out {problem}")
             return EXIT_CONFIG_ERROR
+    if resolved is not None and not args.quiet:
+        _warn(resolved)
     from .run_progress import RunProgress, show_bar
 
     try:
