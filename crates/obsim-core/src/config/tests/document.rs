@@ -359,8 +359,9 @@ fn docs_cover_every_key_and_their_example_parses() {
         }
     }
     let example = doc
-        .split("```toml\n")
+        .split("\n## Example")
         .nth(1)
+        .and_then(|s| s.split("```toml\n").nth(1))
         .and_then(|s| s.split("```").next())
         .expect("a ```toml example");
     let s = ok(example);
