@@ -165,6 +165,7 @@ def _status(d: Path) -> int:
     from .store import Store
     from .sweep import status
 
+    _experiment_dir(d, "obsim experiment status")
     st = status(Store(d))
     print(
         f"{st['experiment']}: {st['total']} runs: {st['ok']} done, {st['error']} failed, "
@@ -176,9 +177,33 @@ def _status(d: Path) -> int:
     return EXIT_OK if st["error"] == 0 else EXIT_RUN_FAILED
 
 
+def _experiment_dir(d: Path, command: str) -> None:
+    """Raise ``FileNotFoundError`` with a one-line explanation unless ``d``
+    is a directory written by ``obsim experiment run`` or ``obsim
+    reproduce`` (``experiment.json``, or ``reproduction.json`` for an
+    analytic reproduction)."""
+    if (d / "experiment.json").is_file() or (d / "reproduction.json").is_file():
+        return
+    if not d.exists():
+        raise FileNotFoundError(f"{command}: no such directory: {d}")
+    if not d.is_dir():
+        raise FileNotFoundError(f"{command}: {d} is a file; give the directory of an experiment")
+    if (d / "meta.json").is_file():
+        raise FileNotFoundError(
+            f"{command}: {d} holds the results of one `obsim run` (meta.json), not an "
+            "experiment; it reads directories written by `obsim experiment run` or "
+            "`obsim reproduce` (read its Parquet tables with pandas or polars)"
+        )
+    raise FileNotFoundError(
+        f"{command}: {d} is not an experiment directory (no experiment.json); it reads "
+        "directories written by `obsim experiment run` or `obsim reproduce`"
+    )
+
+
 def _report(d: Path, output: Optional[Path]) -> int:
     from .report import write_report
 
+    _experiment_dir(d, "obsim report")
     path = write_report(d, output)
     print(f"report written to {path}")
     return EXIT_OK
