@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Dict, List
 
 from ..topologies import per_flow_access, per_flow_access_flows, per_flow_access_links, shared_access
 from . import Reproduction, SeedPlan
-from ._seeds import paired
+from .pairing import paired
 from .claims import Claim
 from .readings import Reading
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Dict, List
 from ..topologies import per_flow_access, shared_access
 from . import Reproduction, SeedPlan
 from . import s1_gonzalez2009 as s1
-from ._seeds import by_seed, paired
+from .pairing import by_seed, paired
 from .claims import Claim
 from .readings import Reading
 

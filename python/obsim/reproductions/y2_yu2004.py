@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Dict, List
 
 from ..topologies import obs_path
 from . import Reproduction, SeedPlan
-from ._seeds import paired
+from .pairing import paired
 from .claims import Claim
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -63,7 +63,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Dict, List
 
 from . import Reproduction, SeedPlan
-from ._seeds import paired
+from .pairing import paired
 from .claims import Claim
 from .readings import Reading
 
