@@ -20,7 +20,7 @@ import sys
 from typing import List, Optional, Sequence, Tuple
 
 from .case import MODES, VARIANTS, Case, DumbbellCase
-from .matrix import DROP_SCENARIOS, matrix_cases
+from .matrix import DROP_SCENARIOS, matrix_cases, run_matrix
 from .ns2 import ns_binary
 from .run import compare_dumbbell, run_diff
 
@@ -92,8 +92,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if a.cmd == "matrix":
         bad = 0
         cases: List[Case] = matrix_cases(a.drops, a.variant, a.mode, a.rtt)
-        for case in cases:
-            diff = run_diff(case)
+        for case, diff in zip(cases, run_matrix(cases)):
             bad += not diff.agrees
             print(f"{case.label:50s} {diff.kind}")
         print(f"{len(cases) - bad}/{len(cases)} agree")

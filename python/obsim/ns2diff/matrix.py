@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Dict, Iterable, List, Optional, Tuple
 
 from .case import MODES, VARIANTS, Case
+from .compare import Diff
 
 Drops = Tuple[Tuple[int, int], ...]
 
@@ -57,3 +58,16 @@ def matrix_cases(
                             )
                         )
     return out
+
+
+def run_matrix(cases: List[Case], workers: int = 0) -> List[Diff]:
+    """Runs every case (ns-2 in subprocesses, obsim with the GIL released,
+    so ``workers`` threads run cases in parallel; 0 = one per CPU)."""
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .run import run_diff
+
+    n = workers or os.cpu_count() or 1
+    with ThreadPoolExecutor(max_workers=n) as pool:
+        return list(pool.map(run_diff, cases))

@@ -10,6 +10,10 @@ Every setting that aligns ns-2.35 with obsim is written here, with why
   (``TcpAgent::recv``, ``last_ack_ == 0 && delay_growth_``). That ACK is the
   SYN's with a SYN; without one it is the first data segment's, whose
   slow-start increase ns-2 would then undo.
+* ``SYN_immediate_ack_ false`` on the sink (aligned mode): ns-2's delayed-ACK
+  sink ACKs sequence number 0 at once (``DelAckSink::recv``, meant for the
+  SYN); without a SYN that is the first data segment, which obsim's receiver
+  delays like any other.
 * ``tcpTick_`` tiny while the agent is created: ns-2's ``TcpAgent::reset``
   draws ``boot_time_ = Random::uniform(tcp_tick_)``, the phase of the RTT
   tick grid, and ``boot_time_`` is not bound to Tcl. With a 1e-8 s tick at
@@ -72,6 +76,7 @@ def _globals(case_mode: str, mss: int) -> str:
     return (
         "Agent/TCP set syn_ false\n"
         "Agent/TCP set delay_growth_ false\n"
+        "Agent/TCPSink set SYN_immediate_ack_ false\n"
         "Agent/TCP set useHeaders_ false\n"
         f"Agent/TCP set packetSize_ {mss + HEADER_BYTES}\n"
     )
