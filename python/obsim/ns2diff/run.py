@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+import threading
 from dataclasses import dataclass
 from typing import Dict, List, Sequence, Tuple
 
@@ -13,12 +14,32 @@ from .drops import resolve
 from .trajectory import Trajectory
 
 
+_CACHE: Dict[Tuple[str, Case, Tuple[int, ...]], Trajectory] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def _cached(side: str, case: Case, indices: Sequence[int]) -> Trajectory:
+    """One run of one simulator, memoised on (the case less its drop list
+    and name, the drop indices): the cases of a matrix share their first
+    runs (no drops; the first drop resolved), and runs are deterministic."""
+    key = (side, case.with_(drops=(), name=""), tuple(indices))
+    with _CACHE_LOCK:
+        hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    run = ns2.run_case if side == "ns-2" else obsim_side.run_case
+    traj = run(case, indices)
+    with _CACHE_LOCK:
+        _CACHE[key] = traj
+    return traj
+
+
 def run_sides(case: Case) -> Tuple[Trajectory, Trajectory]:
     """The ns-2 and the obsim trajectories of ``case`` (each with the drop
     list resolved against its own run)."""
     rtt = case.rtt_ms / 1000.0
-    ref, _ = resolve(lambda ix: ns2.run_case(case, ix), case.drops, rtt)
-    got, _ = resolve(lambda ix: obsim_side.run_case(case, ix), case.drops, rtt)
+    ref, _ = resolve(lambda ix: _cached("ns-2", case, ix), case.drops, rtt)
+    got, _ = resolve(lambda ix: _cached("obsim", case, ix), case.drops, rtt)
     return ref, got
 
 

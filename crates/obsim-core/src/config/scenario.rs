@@ -465,6 +465,8 @@ pub struct FlowSpec {
 }
 
 /// Time series to record (`[trace]`).
+// Four independent on/off keys of the schema, one field each.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct TraceSpec {
     /// Record cwnd and ssthresh.
