@@ -49,12 +49,20 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--segments", type=int, default=60)
     c.add_argument("--topology", choices=("router", "direct"), default="router")
     c.add_argument("--profile", default="ns2")
+    c.add_argument(
+        "--ack-rate",
+        type=float,
+        default=None,
+        help="diagnostic: the ACK direction's links at this rate (bit/s), e.g. 1e10 to hide "
+        "ACK-size differences",
+    )
     c.add_argument("--states", action="store_true", help="print both state sequences")
     m = sub.add_parser("matrix", help="the acceptance matrix (or a slice), one line per case")
     m.add_argument("--variant", choices=VARIANTS, nargs="*", default=list(VARIANTS))
     m.add_argument("--mode", choices=MODES, nargs="*", default=list(MODES))
     m.add_argument("--rtt", type=int, nargs="*", default=[40, 60, 100])
     m.add_argument("--drops", choices=sorted(DROP_SCENARIOS), nargs="*", default=None)
+    m.add_argument("--ack-rate", type=float, default=None, help="as for 'case'")
     d = sub.add_parser("dumbbell", help="10 flows, Bernoulli loss: goodput and timeouts over seeds")
     d.add_argument("--variant", choices=VARIANTS, default="reno")
     d.add_argument("--p", type=float, default=0.01)
@@ -80,6 +88,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             segments=a.segments,
             topology=a.topology,
             profile=a.profile,
+            ack_rate_bps=a.ack_rate,
         )
         diff = run_diff(case)
         if a.states:
@@ -91,7 +100,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 0 if diff.agrees else 1
     if a.cmd == "matrix":
         bad = 0
-        cases: List[Case] = matrix_cases(a.drops, a.variant, a.mode, a.rtt)
+        cases: List[Case] = [
+            c.with_(ack_rate_bps=a.ack_rate) for c in matrix_cases(a.drops, a.variant, a.mode, a.rtt)
+        ]
         for case, diff in zip(cases, run_matrix(cases)):
             bad += not diff.agrees
             print(f"{case.label:50s} {diff.kind}")

@@ -16,7 +16,7 @@ segment's same transmission" even where their behaviours differ.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Literal, Tuple
+from typing import Literal, Optional, Tuple
 
 Variant = Literal["reno", "newreno", "sack"]
 Mode = Literal["aligned", "defaults"]
@@ -54,6 +54,10 @@ class Case:
         profile: obsim's TCP profile.
         mss: payload bytes per segment (ns-2 ``packetSize_``).
         window: ns-2 ``window_`` = obsim ``max_window``.
+        ack_rate_bps: a diagnostic: the links towards the sender (the ACK
+            direction) at this rate instead of the forward rate, so that
+            ACK-size differences (ns-2's 8 bytes per SACK block) shrink below
+            1 µs and what lies behind them shows; None: symmetric links.
         name: a label for reports.
     """
 
@@ -67,6 +71,7 @@ class Case:
     profile: str = "ns2"
     mss: int = 1000
     window: int = 20
+    ack_rate_bps: Optional[float] = None
     name: str = field(default="", compare=False)
 
     def with_(self, **kw: object) -> "Case":

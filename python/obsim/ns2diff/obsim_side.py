@@ -37,15 +37,22 @@ def scenario(case: Case, drop_indices: Sequence[int]) -> Dict[str, Any]:
     )
     buf = "1000 packets"
     d = case.bottleneck_delay_s()
+
+    def pair(a: str, b: str, rate: float, delay: float, **kw: Any) -> List[Dict[str, Any]]:
+        if case.ack_rate_bps is None:
+            return [_link(a, b, rate, delay, buffer=buf, **kw)]
+        return [
+            _link(a, b, rate, delay, buffer=buf, duplex=False, **kw),
+            _link(b, a, case.ack_rate_bps, delay, buffer=buf, duplex=False),
+        ]
+
     if case.topology == "router":
         nodes = [{"name": "s", "kind": "host"}, {"name": "r"}, {"name": "d", "kind": "host"}]
-        links = [
-            _link("s", "r", ACCESS_RATE_BPS, ACCESS_DELAY_S, buffer=buf),
-            _link("r", "d", BOTTLENECK_RATE_BPS, d, buffer=buf, loss=loss),
-        ]
+        links = pair("s", "r", ACCESS_RATE_BPS, ACCESS_DELAY_S)
+        links += pair("r", "d", BOTTLENECK_RATE_BPS, d, loss=loss)
     else:
         nodes = [{"name": "s", "kind": "host"}, {"name": "d", "kind": "host"}]
-        links = [_link("s", "d", BOTTLENECK_RATE_BPS, d, buffer=buf, loss=loss)]
+        links = pair("s", "d", BOTTLENECK_RATE_BPS, d, loss=loss)
     return {
         "name": f"ns2diff {case.label}",
         "simulation": {"duration": "600 s", "stop": "flows_done", "seed": 1},

@@ -82,6 +82,18 @@ def _globals(case_mode: str, mss: int) -> str:
     )
 
 
+def _link(case: Case, a: str, b: str, rate_bps: float, delay_s: float) -> str:
+    """A duplex link, or two simplex links when the ACK direction has its
+    own rate (``case.ack_rate_bps``)."""
+    ms = f"{delay_s * 1000:.9g}ms"
+    if case.ack_rate_bps is None:
+        return f"$ns duplex-link {a} {b} {_mbps(rate_bps)} {ms} DropTail"
+    return (
+        f"$ns simplex-link {a} {b} {_mbps(rate_bps)} {ms} DropTail\n"
+        f"$ns simplex-link {b} {a} {_mbps(case.ack_rate_bps)} {ms} DropTail"
+    )
+
+
 def single_flow(case: Case, drop_indices: Sequence[int], trace_path: str) -> str:
     """The Tcl of one single-flow case, dropping the packets at
     ``drop_indices`` on the lossy link; the packet trace and the traced
@@ -101,8 +113,8 @@ def single_flow(case: Case, drop_indices: Sequence[int], trace_path: str) -> str
         lines += [
             "set r [$ns node]",
             "set d [$ns node]",
-            f"$ns duplex-link $s $r {_mbps(ACCESS_RATE_BPS)} {ACCESS_DELAY_S * 1000:g}ms DropTail",
-            f"$ns duplex-link $r $d {_mbps(BOTTLENECK_RATE_BPS)} {d * 1000:.9g}ms DropTail",
+            _link(case, "$s", "$r", ACCESS_RATE_BPS, ACCESS_DELAY_S),
+            _link(case, "$r", "$d", BOTTLENECK_RATE_BPS, d),
             "$ns queue-limit $s $r 1000",
             "$ns queue-limit $r $s 1000",
             "set lossfrom $r",
@@ -110,7 +122,7 @@ def single_flow(case: Case, drop_indices: Sequence[int], trace_path: str) -> str
     else:
         lines += [
             "set d [$ns node]",
-            f"$ns duplex-link $s $d {_mbps(BOTTLENECK_RATE_BPS)} {d * 1000:.9g}ms DropTail",
+            _link(case, "$s", "$d", BOTTLENECK_RATE_BPS, d),
             "set lossfrom $s",
         ]
     lines += [
