@@ -85,7 +85,9 @@ def test_drop_resolution_finds_the_nth_transmission() -> None:
 
 def test_compare_reports_the_first_divergence_and_agreement() -> None:
     a = Trajectory("ns-2", states=[State(0.1, "ack", 2, 20, 1, 3), State(0.2, "ack", 3, 20, 2, 5)])
-    b = Trajectory("obsim", states=[State(0.1, "ack", 2, 20, 1, 3), State(0.2, "ack", 3.25, 20, 2, 5)])
+    b = Trajectory(
+        "obsim", states=[State(0.1, "ack", 2, 20, 1, 3), State(0.2, "ack", 3.25, 20, 2, 5)]
+    )
     d = compare(a, b)
     assert not d.agrees and d.index == 1 and d.fields == ["cwnd"]
     assert "first divergence at event #1: cwnd" in d.report()

@@ -101,7 +101,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if a.cmd == "matrix":
         bad = 0
         cases: List[Case] = [
-            c.with_(ack_rate_bps=a.ack_rate) for c in matrix_cases(a.drops, a.variant, a.mode, a.rtt)
+            c.with_(ack_rate_bps=a.ack_rate)
+            for c in matrix_cases(a.drops, a.variant, a.mode, a.rtt)
         ]
         for case, diff in zip(cases, run_matrix(cases)):
             bad += not diff.agrees

@@ -75,7 +75,9 @@ def _stats(name: str, runs: List[List[Tuple[int, int, int]]], case: DumbbellCase
     to = [float(sum(r[1] for r in rows)) for rows in runs]
     rx = [float(sum(r[2] for r in rows)) for rows in runs]
     sd = statistics.stdev if len(runs) > 1 else (lambda _x: 0.0)
-    return DumbbellStats(name, statistics.fmean(g), sd(g), statistics.fmean(to), sd(to), statistics.fmean(rx))
+    return DumbbellStats(
+        name, statistics.fmean(g), sd(g), statistics.fmean(to), sd(to), statistics.fmean(rx)
+    )
 
 
 def compare_dumbbell(case: DumbbellCase, seeds: Sequence[int]) -> Dict[str, DumbbellStats]:

@@ -167,8 +167,9 @@ def single_flow(case: Case, drop_indices: Sequence[int], trace_path: str) -> str
 
 def dumbbell(case: DumbbellCase) -> str:
     """The Tcl of a Bernoulli-loss dumbbell case; prints one line per flow
-    at the end: ``flow bytes_acked timeouts retransmitted_packets``."""
-    sender, sink, delsink = AGENTS[case.variant]
+    at the end: ``flow ack_ nrexmit_ nrexmitpack_`` (last cumulative ACK,
+    retransmission timeouts, retransmitted packets)."""
+    sender, sink, _ = AGENTS[case.variant]
     n = case.flows
     lines = [
         "set ns [new Simulator]",
@@ -225,5 +226,4 @@ def dumbbell(case: DumbbellCase) -> str:
         "}",
         "$ns run",
     ]
-    _ = delsink
     return "\n".join(lines) + "\n"

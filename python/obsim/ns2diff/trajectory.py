@@ -33,7 +33,14 @@ class State:
 
     def key(self) -> Tuple[object, ...]:
         """What must agree: time to 1 µs, the event kind, the four values."""
-        return (round(self.t * 1e6), self.kind, self.cwnd, self.ssthresh, self.snd_una, self.snd_nxt)
+        return (
+            round(self.t * 1e6),
+            self.kind,
+            self.cwnd,
+            self.ssthresh,
+            self.snd_una,
+            self.snd_nxt,
+        )
 
     def __str__(self) -> str:
         return (
