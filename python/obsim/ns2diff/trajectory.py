@@ -31,17 +31,6 @@ class State:
     snd_una: int
     snd_nxt: int
 
-    def key(self) -> Tuple[object, ...]:
-        """What must agree: time to 1 µs, the event kind, the four values."""
-        return (
-            round(self.t * 1e6),
-            self.kind,
-            self.cwnd,
-            self.ssthresh,
-            self.snd_una,
-            self.snd_nxt,
-        )
-
     def __str__(self) -> str:
         return (
             f"t={self.t:.6f} {self.kind:7s} cwnd={self.cwnd:g} ssthresh={self.ssthresh:g} "
