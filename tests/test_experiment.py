@@ -118,7 +118,7 @@ def test_bad_axis_value_is_reported_up_front_with_its_path():
             "same number of values",
         ),
         (lambda d: d["metrics"]["goodput"].update(agg="avg"), "metrics.goodput.agg", "sum, mean"),
-        (lambda d: d["metrics"]["goodput"].update(table="packets"), "metrics.goodput.table", "flows, links"),
+        (lambda d: d["metrics"]["goodput"].update(table="nosuch"), "metrics.goodput.table", "flows, links"),
         (
             lambda d: d["metrics"].update(x={"expr": "goodput / nope"}),
             "metrics.x.expr",

@@ -312,7 +312,12 @@ def _paper_vs_measured(root: Path, repro: Dict[str, Any], fig_dir: Path) -> Tupl
         )
         save(fig, fig_dir / f"{repro['id']}_comparison")
         figures.append(
-            _img(fig, f"{repro['id']}: paper (model) vs measured, mean and 95% CI over replications")
+            _img(
+                fig,
+                f"{repro['id']}: paper vs obsim's implementation of the paper's model"
+                if repro.get("analytic")
+                else f"{repro['id']}: paper (model) vs measured, mean and 95% CI over replications",
+            )
         )
     for item in repro.get("figures", []):
         data = base64.b64encode((root / item["file"]).read_bytes()).decode("ascii")
@@ -417,6 +422,14 @@ def _document(title: str, parts: List[str], output: Path) -> Path:
     return output
 
 
+def _nonnegative(m: Any) -> bool:
+    """True for a metric that cannot be negative: a column of a result table
+    (every column is a count, a rate, a time or a ratio of them; see
+    tests/test_results.py) aggregated with a nonnegative scale. An
+    expression may be negative."""
+    return not m.expr and m.scale >= 0
+
+
 def _analytic_report(root: Path, repro: Dict[str, Any], output: Path) -> Path:
     """The report of an analytic reproduction: no runs, results or parameters."""
     import pandas as pd
@@ -510,9 +523,18 @@ def write_report(out_dir: Union[str, Path], output: Optional[Union[str, Path]] =
         for name, m in exp.metrics.items():
             sub = summary[summary["metric"] == name][
                 ["point"] + varying + ["n", "mean", "half_width", "ci_low", "ci_high"]
-            ]
+            ].copy()
+            clipped = _nonnegative(m) and bool((sub["ci_low"] < 0).any())
+            if clipped:
+                # A t interval of a count can reach below 0; the mean cannot.
+                sub["ci_low"] = sub["ci_low"].clip(lower=0.0)
             sub = sub.rename(columns={"half_width": "±95% CI"})
             parts.append(f"<h3>{_e(m.title)}</h3>")
+            if clipped:
+                parts.append(
+                    '<p class="muted">Lower CI bounds below 0 are shown as 0: this metric cannot be '
+                    "negative (summary.parquet keeps the t interval as computed).</p>"
+                )
             parts.append(_table(sub, left=[a for a in varying if not pd.api.types.is_numeric_dtype(sub[a])]))
     parts.append(
         f'<p class="muted">Per-run values: {_e(root / "results.parquet")} ({len(results)} rows); '
