@@ -73,6 +73,18 @@ def add_parsers(sub: Any) -> None:
     rp = sub.add_parser("reproduce", help="reproduce a published result (see --list)")
     rp.add_argument("id", nargs="?", help="reproduction id, e.g. V1")
     rp.add_argument("--list", action="store_true", help="list the reproductions")
+    rp.add_argument(
+        "--summary",
+        action="store_true",
+        help="the trust scoreboard: claims held, magnitude rows in band, seeds, commit, date and "
+        "sensitivity verdict of every reproduction's last run under --root",
+    )
+    rp.add_argument(
+        "--root",
+        type=Path,
+        default=Path("out") / "reproduce",
+        help="where --summary looks for ID/ and ID-quick/ (default out/reproduce)",
+    )
     rp.add_argument("--quick", action="store_true", help="short runs (a couple of minutes), for tests")
     rp.add_argument(
         "--out", type=Path, default=None, help="result directory (default out/reproduce/ID[-quick])"
@@ -169,6 +181,12 @@ def _report(d: Path, output: Optional[Path]) -> int:
 def _reproduce(args: argparse.Namespace) -> int:
     from . import reproductions
 
+    if args.summary:
+        if args.id:
+            _err("error: --summary takes no reproduction ID")
+            return EXIT_INVALID
+        print(reproductions.format_scoreboard(reproductions.scoreboard(args.root)))
+        return EXIT_OK
     if args.list or not args.id:
         if not args.list:
             _err("error: give a reproduction ID or --list")
@@ -202,9 +220,11 @@ def _reproduce(args: argparse.Namespace) -> int:
     import json
 
     info = json.loads((out / "reproduction.json").read_text(encoding="utf-8"))
+    claims, mags = info["claims"], info["magnitudes"]
+    seeds = "a model, no seeds" if rep.analytic else f"{info['seeds']['estimate']} seeds"
     print(
-        f"{rep.id}: {info['agrees']} of {info['compared']} compared numbers agree with the paper "
-        f"(comparison.parquet)"
+        f"{rep.id}: {claims['held']} of {claims['total']} claims held, {mags['inside']} of "
+        f"{mags['total']} magnitude rows in band; {seeds} (comparison.parquet)"
     )
     if not args.no_report:
         from .report import write_report
