@@ -89,6 +89,12 @@ def add_parsers(sub: Any) -> None:
     rp.add_argument(
         "--out", type=Path, default=None, help="result directory (default out/reproduce/ID[-quick])"
     )
+    rp.add_argument(
+        "--readings",
+        action="store_true",
+        help="also run every alternative reading of the parameters the paper leaves unstated "
+        "(into OUT/readings/) and write sensitivity.parquet",
+    )
     rp.add_argument("--no-report", action="store_true", help="do not write report.html")
     _exec_args(rp)
 
@@ -212,6 +218,7 @@ def _reproduce(args: argparse.Namespace) -> int:
         executor=args.executor,
         scheduler=args.scheduler,
         progress=not args.quiet,
+        readings=args.readings,
     )
     if rep.analytic:
         print(f"{rep.id} is analytic: no simulation runs; results in {summary.out}")
@@ -226,6 +233,10 @@ def _reproduce(args: argparse.Namespace) -> int:
         f"{rep.id}: {claims['held']} of {claims['total']} claims held, {mags['inside']} of "
         f"{mags['total']} magnitude rows in band; {seeds} (comparison.parquet)"
     )
+    if args.readings:
+        print(f"{rep.id}: sensitivity to unstated parameters: {info['sensitivity']}")
+        for claim, flips in info.get("sensitivity_flips", {}).items():
+            print(f"  {claim}: flipped by {'; '.join(flips)}")
     if not args.no_report:
         from .report import write_report
 

@@ -2,10 +2,12 @@
 result directory (figures embedded as base64 PNG; no external files or
 scripts), plus the figures as PNG and PDF under ``DIR/figures/``.
 
-Sections: for a reproduction its trust-scoreboard row first; run status
-(and failures), paper vs measured (reproductions: every claim with its
-statistic, threshold or band, CI, seeds, precision and paper-in-CI),
-figures, mean ± 95% CI per point and metric, parameters (experiment, base
+Sections: for a reproduction its trust-scoreboard row first (and, when
+the readings of unstated parameters were run and a claim depends on them,
+that verdict as the headline); run status (and failures), paper vs measured
+(reproductions: every claim with its statistic, threshold or band, CI,
+seeds, precision and paper-in-CI), sensitivity to the readings of unstated
+parameters (``reproduce --readings``), figures, mean ± 95% CI per point and metric, parameters (experiment, base
 scenario), versions. An analytic reproduction (no experiment, no runs) gets
 only its paper-vs-model comparison, its figures and the versions.
 """
@@ -319,6 +321,87 @@ def _paper_vs_measured(root: Path, repro: Dict[str, Any], fig_dir: Path) -> Tupl
     return parts, figures
 
 
+def _sensitivity_headline(repro: Dict[str, Any]) -> List[str]:
+    """The headline under the title when the readings of unstated
+    parameters were run: whether every claim holds under all of them, and
+    if not, which claims each reading flips (not only a footnote)."""
+    verdict = repro.get("sensitivity")
+    if not verdict or verdict == "not run":
+        return []
+    flips: Dict[str, List[str]] = repro.get("sensitivity_flips", {})
+    if not flips:
+        return [f'<p class="ok">Sensitivity to unstated parameters: {_e(verdict)}.</p>']
+    items = "".join(f"<li>{_e(c)}: flipped by {_e('; '.join(r))}</li>" for c, r in flips.items())
+    return [
+        f'<p class="fail">Sensitivity to unstated parameters: {_e(verdict)}. The paper does not '
+        "fix these parameters, and the verdict on these claims changes with how they are read:</p>"
+        f"<ul>{items}</ul>"
+    ]
+
+
+def _sensitivity_section(root: Path, repro: Dict[str, Any]) -> List[str]:
+    """Per unstated parameter: its readings with the quotes that support
+    them (registered first), and each claim's verdict and measured value
+    under every reading, side by side (``sensitivity.parquet``)."""
+    import pandas as pd
+
+    readings: List[Dict[str, Any]] = repro.get("readings", [])
+    if not readings:
+        return []
+    parts = ["<h2>Sensitivity to unstated parameters</h2>"]
+    verdict = repro.get("sensitivity", "not run")
+    parts.append(
+        f"<p><b>Verdict:</b> {_e(verdict)}. The registered reading of each parameter is the one "
+        "the paper's text supports best (quoted), not the one that scores best; the others are "
+        "run one parameter at a time.</p>"
+    )
+    path = root / "sensitivity.parquet"
+    sens = pd.read_parquet(path) if path.is_file() else None
+    by_param: Dict[str, List[Dict[str, Any]]] = {}
+    for r in readings:
+        by_param.setdefault(r["parameter"], []).append(r)
+    for param, rs in by_param.items():
+        parts.append(f"<h3>{_e(param)}</h3>")
+        desc = pd.DataFrame(
+            [
+                {
+                    "reading": r["name"],
+                    "registered": "registered" if r["registered"] else "alternative",
+                    "support (quoted)": r["quote"],
+                }
+                for r in rs
+            ]
+        )
+        parts.append(_table(desc, left=list(desc.columns)))
+        if sens is None:
+            continue
+        sub = sens[sens["parameter"] == param]
+        if sub.empty:
+            continue
+        names = [r["name"] for r in rs if (sub["reading"] == r["name"]).any()]
+        wide: List[Dict[str, Any]] = []
+        classes: List[str] = []
+        for (case, qty), g in sub.groupby(["case", "quantity"], sort=False):
+            row: Dict[str, Any] = {"claim": f"{case}: {qty}"}
+            for n in names:
+                hit = g[g["reading"] == n]
+                if hit.empty:
+                    row[n] = "–"
+                    continue
+                h = hit.iloc[0]
+                row[n] = f"{'held' if h['held'] else 'not held'} ({_num(h['measured'])})"
+            wide.append(row)
+            classes.append("bad" if bool(g["flips"].any()) else "")
+        table = pd.DataFrame(wide)
+        parts.append(_table(table, left=list(table.columns), row_class=classes))
+    if sens is None:
+        parts.append(
+            '<p class="muted">The alternative readings were not run '
+            "(obsim reproduce ID --readings).</p>"
+        )
+    return parts
+
+
 def _document(title: str, parts: List[str], output: Path) -> Path:
     doc = (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
@@ -379,6 +462,8 @@ def write_report(out_dir: Union[str, Path], output: Optional[Union[str, Path]] =
     if repro is not None:
         title = f"Reproduction {repro['id']}: {repro['title']}"
     parts.append(f"<h1>{_e(title)}</h1>")
+    if repro is not None:
+        parts += _sensitivity_headline(repro)
     if exp.description:
         parts.append(f'<p class="muted">{_e(exp.description)}</p>')
     if repro is not None:
@@ -403,6 +488,7 @@ def write_report(out_dir: Union[str, Path], output: Optional[Union[str, Path]] =
     if repro is not None:
         section, figures = _paper_vs_measured(root, repro, fig_dir)
         parts += section
+        parts += _sensitivity_section(root, repro)
 
     # ---- figures
     for item in plot_experiment(summary, exp, fig_dir):

@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..experiment import Experiment
     from ..sweep import SweepSummary
+    from .readings import Reading
 
 COMPARISON_COLUMNS = (
     "case",
@@ -331,19 +332,40 @@ class Reproduction:
     seeds: Optional[SeedPlan] = None
     """The seed plan (replications by precision, selection seeds); None:
     the experiment's own fixed replication count, as before."""
+    readings: Tuple["Reading", ...] = ()
+    """Readings of the parameters the paper leaves unstated
+    (:mod:`obsim.reproductions.readings`): per parameter, the registered
+    one (what ``experiment`` builds, with the paper's quote) and the
+    alternatives that ``run(readings=True)`` also runs."""
+
+    def __post_init__(self) -> None:
+        from .readings import check
+
+        if self.readings and self.experiment is None:
+            raise ValueError(f"reproduction {self.id}: an analytic reproduction has no readings")
+        check(self.readings, f"reproduction {self.id} readings")
 
     @property
     def analytic(self) -> bool:
         """True when the reproduction runs no simulation (no experiment)."""
         return self.experiment is None
 
-    def experiment_dict(self, quick: bool = False, estimate: Optional[int] = None) -> Dict[str, Any]:
+    def experiment_dict(
+        self,
+        quick: bool = False,
+        estimate: Optional[int] = None,
+        reading: Optional["Reading"] = None,
+    ) -> Dict[str, Any]:
         """The experiment as a dict, its replication count set by the seed
         plan: ``selection`` seeds plus ``estimate`` estimation seeds (default:
-        the plan's ``initial``, or in quick mode the experiment's own count)."""
+        the plan's ``initial``, or in quick mode the experiment's own count).
+        With an alternative ``reading``, the experiment as that reading
+        rewrites it (the same seed plan)."""
         if self.experiment is None:
             raise ValueError(f"reproduction {self.id} is analytic: it has no experiment")
         doc = self.experiment(quick)
+        if reading is not None and reading.apply is not None:
+            doc = reading.apply(doc, quick)
         if self.seeds is None:
             return doc
         reps = dict(doc.get("replications", {}))
@@ -352,11 +374,17 @@ class Reproduction:
         reps["count"] = self.seeds.selection_for(quick) + int(estimate)
         return {**doc, "replications": reps}
 
-    def build(self, quick: bool = False, estimate: Optional[int] = None) -> "Experiment":
+    def build(
+        self,
+        quick: bool = False,
+        estimate: Optional[int] = None,
+        reading: Optional["Reading"] = None,
+    ) -> "Experiment":
         """The experiment (``ValueError`` for an analytic reproduction)."""
         from ..experiment import from_dict
 
-        return from_dict(self.experiment_dict(quick, estimate), source=f"reproduction {self.id}")
+        source = f"reproduction {self.id}" + (f" reading {reading.name!r}" if reading else "")
+        return from_dict(self.experiment_dict(quick, estimate, reading), source=source)
 
     def run(
         self,
@@ -367,59 +395,62 @@ class Reproduction:
         executor: str = "local",
         scheduler: Optional[str] = None,
         progress: bool = False,
+        readings: bool = False,
     ) -> "SweepSummary":
         """Run the experiment into ``out``, then write ``comparison.parquet``,
         the reproduction's own figures and ``reproduction.json`` there (read
         by ``obsim report``). An analytic reproduction runs nothing: its
         summary counts zero runs. With a :class:`SeedPlan` (full mode),
         seeds are added in steps until every claim's precision is reached
-        or the cap; the summary then counts the runs of every round."""
+        or the cap; the summary then counts the runs of every round. With
+        ``readings``, also run every alternative reading of the unstated
+        parameters (same seed plan, same ``compare``) into ``out/readings/``
+        and write ``sensitivity.parquet`` and the verdict
+        (:func:`obsim.reproductions.readings.run_readings`); the returned
+        summary is the registered experiment's."""
         import datetime
 
         from ..files import atomic_write_json, atomic_write_parquet
         from ..plots import save
-        from ..store import Store, frame_to_arrow
-        from ..sweep import SweepSummary, results_frame, run_experiment
+        from ..store import frame_to_arrow
+        from ..sweep import SweepSummary
+        from . import readings as _readings
 
         root = Path(out)
         rounds: List[Dict[str, Any]] = []
         selection = self.seeds.selection_for(quick) if self.seeds is not None else 0
+        plan = self.seeds
         if self.experiment is None:
             summary = SweepSummary(out=root, total=0, executor="analytic")
             summary.out.mkdir(parents=True, exist_ok=True)
             table = self.compare(None, None)
             estimate = 0
         else:
-            plan = self.seeds
-            estimate = None if plan is None or quick else plan.initial
-            summary = None
-            while True:
-                exp = self.build(quick, estimate)
-                this = run_experiment(
-                    exp, out, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress
-                )
-                if summary is None:
-                    summary = this
-                else:
-                    summary.total = this.total
-                    summary.ran += this.ran
-                    summary.failed += this.failed
-                    summary.failures.extend(this.failures)
-                    summary.wall_s += this.wall_s
-                results = results_frame(Store(out), exp)
-                if selection:
-                    results["role"] = [
-                        "selection" if int(r) < selection else "estimate"
-                        for r in results["replication"]
-                    ]
-                table = self.compare(results, exp)
-                estimate = exp.replications - selection
-                unmet = precision_unmet(table)
-                rounds.append({"seeds": estimate, "unmet": int(len(unmet))})
-                if plan is None or quick or unmet.empty or estimate >= plan.cap:
-                    break
-                estimate = min(estimate + plan.step, plan.cap)
-        assert summary is not None
+            summary, table, estimate, rounds = self._measure(
+                root,
+                quick=quick,
+                reading=None,
+                jobs=jobs,
+                executor=executor,
+                scheduler=scheduler,
+                progress=progress,
+            )
+        sensitivity: Optional[Dict[str, Any]] = None
+        if readings and self.readings:
+            sensitivity = _readings.run_readings(
+                self,
+                root,
+                table,
+                measure=lambda reading, where: self._measure(
+                    where,
+                    quick=quick,
+                    reading=reading,
+                    jobs=jobs,
+                    executor=executor,
+                    scheduler=scheduler,
+                    progress=progress,
+                )[1],
+            )
         atomic_write_parquet(root / "comparison.parquet", frame_to_arrow(table))
         figures = []
         for stem, fig, caption in self.figures() if self.figures is not None else []:
@@ -433,6 +464,15 @@ class Reproduction:
             previous = json.loads((root / "reproduction.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             pass
+        if sensitivity is None:
+            # Not rerun: keep the last verdict of the readings (if any).
+            sensitivity = {
+                "sensitivity": previous.get("sensitivity", _readings.NOT_RUN)
+                if self.readings
+                else _readings.NOT_RUN,
+                "sensitivity_flips": previous.get("sensitivity_flips", {}) if self.readings else {},
+                "readings": _readings.describe(self.readings),
+            }
         plan_doc = None
         if self.seeds is not None:
             plan_doc = {
@@ -465,11 +505,65 @@ class Reproduction:
                 "claims": counts["claims"],
                 "magnitudes": counts["magnitudes"],
                 "precision": precision_report(table),
-                # Written by the sensitivity runs (record_sensitivity); kept across reruns.
-                "sensitivity": previous.get("sensitivity", "not run"),
+                # The verdict of the readings (run_readings / record_sensitivity);
+                # kept across reruns without --readings.
+                **sensitivity,
             },
         )
         return summary
+
+    def _measure(
+        self,
+        out: Path,
+        *,
+        quick: bool,
+        reading: Optional["Reading"],
+        jobs: Optional[int],
+        executor: str,
+        scheduler: Optional[str],
+        progress: bool,
+    ) -> Tuple["SweepSummary", "pandas.DataFrame", int, List[Dict[str, Any]]]:
+        """Run the experiment (as ``reading`` rewrites it, if given) into
+        ``out`` by the seed plan and compare: the summary of every round,
+        the comparison table, the estimation seeds used and the rounds. The
+        registered experiment and every reading go through here, so they
+        are measured and decided alike."""
+        from ..store import Store
+        from ..sweep import results_frame, run_experiment
+
+        plan = self.seeds
+        selection = plan.selection_for(quick) if plan is not None else 0
+        rounds: List[Dict[str, Any]] = []
+        estimate = None if plan is None or quick else plan.initial
+        summary = None
+        while True:
+            exp = self.build(quick, estimate, reading)
+            this = run_experiment(
+                exp, out, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress
+            )
+            if summary is None:
+                summary = this
+            else:
+                summary.total = this.total
+                summary.ran += this.ran
+                summary.failed += this.failed
+                summary.failures.extend(this.failures)
+                summary.wall_s += this.wall_s
+            results = results_frame(Store(out), exp)
+            if selection:
+                results["role"] = [
+                    "selection" if int(r) < selection else "estimate"
+                    for r in results["replication"]
+                ]
+            table = self.compare(results, exp)
+            estimate = exp.replications - selection
+            unmet = precision_unmet(table)
+            rounds.append({"seeds": estimate, "unmet": int(len(unmet))})
+            if plan is None or quick or unmet.empty or estimate >= plan.cap:
+                break
+            estimate = min(estimate + plan.step, plan.cap)
+        assert summary is not None
+        return summary, table, int(estimate), rounds
 
 
 def _load() -> Dict[str, Reproduction]:
