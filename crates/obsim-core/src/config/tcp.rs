@@ -17,7 +17,7 @@ use crate::tcp::profile::{profile, PROFILES};
 use crate::time::SimDuration;
 
 /// `bnak_mode` when no table sets it (docs/MODEL.md "BACK and BNAK").
-pub const DEFAULT_BNAK_MODE: BnakMode = BnakMode::EarlyResponse;
+pub const DEFAULT_BNAK_MODE: BnakMode = BnakMode::Yu2004;
 
 /// TCP profile when neither `[tcp]` nor `[flows.tcp]` names one.
 pub const DEFAULT_PROFILE: &str = "rfc";

@@ -136,7 +136,7 @@ pub enum FtoDetection {
     /// sender; a BNAK holding the whole window starts the FTO response at
     /// once, before the timer fires. How BNAKs are read is `mode`.
     Bnak {
-        /// Which reading of §IV.C (default [`BnakMode::EarlyResponse`]).
+        /// Which reading of §IV.C (default [`BnakMode::Yu2004`]).
         mode: BnakMode,
         /// As for `Ble` (consecutive BNAK-started responses).
         max_consecutive_fto: u32,
@@ -182,8 +182,7 @@ pub enum BnakMode {
     /// obsim's earlier reading (sessions 3-4): only a BNAK holding every
     /// outstanding segment (`[snd_una, snd_nxt)`) that arrives with no loss
     /// recovery in progress (`CaState::Open`) starts the FTO response;
-    /// BNAKs during recovery are ignored and every timeout is true. The
-    /// default.
+    /// BNAKs during recovery are ignored and every timeout is true.
     EarlyResponse,
 }
 

@@ -3,7 +3,7 @@
 //!
 //! Two readings, chosen by [`BnakMode`] (docs/MODEL.md "BACK and BNAK"):
 //!
-//! - [`BnakMode::Yu2004`], the paper's rule: "If the sender
+//! - [`BnakMode::Yu2004`] (default), the paper's rule: "If the sender
 //!   receives such a BNAK that contains information on all packets in the
 //!   *cwnd*, then it knows for certain that any TO associated with a packet
 //!   mentioned in the BNAK is a FTO. Otherwise, (either no BNAK is received
