@@ -214,7 +214,8 @@ def test_y1_one_burst_loss(tmp_path: Path) -> None:
 def test_y4_quick(tmp_path: Path) -> None:
     reproductions.get("Y4").run(tmp_path, quick=True, jobs=1)
     cmp = pd.read_parquet(tmp_path / "comparison.parquet").set_index("case")
-    ratios = cmp[~cmp.index.str.startswith("ordering")]
+    _verdicts_follow_the_rule(cmp.reset_index())
+    ratios = cmp[cmp.index.str.startswith("Table")]
     # Burst TCP never does worse than Reno here, and evenly spaced losses
     # (every 10th burst) give the same gain whatever T_b is (Table IV).
     assert (ratios["measured"] > 1.0).all(), cmp
@@ -222,10 +223,21 @@ def test_y4_quick(tmp_path: Path) -> None:
     assert abs(even.iloc[0] - even.iloc[1]) < 0.02, even
     # Without access-network losses BACK judges exactly as BLE here (yu2004
     # §V.B: "BTCP using BLE and BTCP using BACK have the same performance"),
-    # and BNAK, reacting before the timer, does better.
+    # and BNAK, reacting before the timer, does better, in both readings.
     for case in ("Table III random log p=-1", "Table IV batch T_b=10 ms"):
         assert cmp.loc[f"{case} BACK", "measured"] == pytest.approx(cmp.loc[f"{case} BLE", "measured"], rel=0.02)
-    assert cmp.loc["Table III random log p=-1 BNAK", "measured"] > cmp.loc["Table III random log p=-1 BLE", "measured"]
+    ble = cmp.loc["Table III random log p=-1 BLE", "measured"]
+    assert cmp.loc["Table III random log p=-1 BNAK", "measured"] > ble
+    assert cmp.loc["Table III random log p=-1 BNAK early_response (variant)", "measured"] > ble
+    # The equalities are equivalence tests with a stated margin, never CI overlap.
+    eq = cmp[cmp["kind"] == "equivalent"]
+    assert eq.index.str.contains("BLE = BACK").any() and (eq["band_high"] > eq["band_low"]).all()
+    # yu2004 §IV.C's BNAK judges as BACK does (batch losses are deterministic:
+    # the same 3 FTOs and 1 true timeout per batch); the earlier reading,
+    # ignoring BNAKs during recovery, times out on most batch losses.
+    acc = "detection accuracy BNAK{} vs BACK, batch losses"
+    assert cmp.loc[acc.format(""), "agrees"]
+    assert cmp.loc[acc.format(" early_response (variant)"), "measured"] < 0.5
 
 
 def test_y3_analytic_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
