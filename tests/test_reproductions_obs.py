@@ -240,6 +240,27 @@ def test_y4_quick(tmp_path: Path) -> None:
     assert cmp.loc[acc.format(" early_response (variant)"), "measured"] < 0.5
 
 
+def test_y4_readings_of_the_consecutive_fto_limit() -> None:
+    from obsim.reproductions import y4_yu2004
+
+    rep = reproductions.get("Y4")
+    reg = [r for r in rep.readings if r.registered]
+    assert [r.name for r in reg] == ["3 FTOs in a row"] and "several" in reg[0].quote
+    assert rep.experiment_dict()["scenario"]["tcp"]["max_consecutive_fto"] == y4_yu2004.MAX_CONSECUTIVE_FTO == 3
+    limits = sorted(
+        rep.experiment_dict(reading=r)["scenario"]["tcp"]["max_consecutive_fto"]
+        for r in rep.readings
+        if not r.registered
+    )
+    assert limits == [1, 2, 4]
+    # Both BNAK readings run in every experiment, side by side.
+    zips = rep.experiment_dict()["sweep"]["zip"][0]
+    assert [(d, m) for d, m in zip(zips["tcp.fto_detection"], zips["tcp.bnak_mode"]) if d == "bnak"] == [
+        ("bnak", "yu2004"),
+        ("bnak", "early_response"),
+    ]
+
+
 def test_y3_analytic_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "Y3"
     assert main(["reproduce", "Y3", "--out", str(out), "-q"]) == 0
