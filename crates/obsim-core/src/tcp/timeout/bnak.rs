@@ -13,9 +13,13 @@
 //!   of the current window (`[snd_una, tx_next)`: the segments sent since the
 //!   last go-back-N rewind, all of `[snd_una, snd_nxt)` outside one) starts
 //!   the FTO response at once, whatever the recovery state (a BNAK during
-//!   recovery names a lost retransmission). One the sender cannot act on at
-//!   once (the consecutive-FTO limit) is remembered until the segments are
-//!   next resent, and a timeout on a segment it names is false.
+//!   recovery names a lost retransmission), except while the timer is
+//!   backed off after a true timeout: the sender is then in slow start from
+//!   one segment, and the FTO response (cwnd = ssthresh) would raise its
+//!   window on a loss; BACK makes the same exception (`back.rs`). One the
+//!   sender cannot act on at once (the consecutive-FTO limit) is remembered
+//!   until the segments are next resent, and a timeout on a segment it
+//!   names is false.
 //! - [`BnakMode::EarlyResponse`], obsim's earlier reading: only a BNAK
 //!   holding every outstanding segment (`[snd_una, snd_nxt)`) that arrives
 //!   with no loss recovery in progress starts the response; BNAKs during
@@ -96,7 +100,9 @@ impl TimeoutResponse for Bnak {
     }
 
     fn on_timeout(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth) -> TimeoutReaction {
-        let judged_false = self.judges_false(cb.snd_una) && self.run.allows(cb.snd_una);
+        let judged_false = cb.consecutive_timeouts == 0
+            && self.judges_false(cb.snd_una)
+            && self.run.allows(cb.snd_una);
         self.forget();
         if judged_false {
             self.run.record(cb.snd_una);
@@ -129,7 +135,8 @@ impl TimeoutResponse for Bnak {
             return SignalReaction::Noted;
         }
         let state_ok = match self.mode {
-            BnakMode::Yu2004 => true,
+            // Not while backing off after a true timeout (module doc).
+            BnakMode::Yu2004 => cb.consecutive_timeouts == 0,
             BnakMode::EarlyResponse => cb.state == CaState::Open,
         };
         if !state_ok {
@@ -230,6 +237,28 @@ mod tests {
             let r = b.on_burst_signal(&mut cb, cc.as_mut(), &nak(100, 109));
             assert_eq!(r == SignalReaction::FalseTimeout, acts, "{mode:?}");
         }
+    }
+
+    /// After a true timeout the sender is in slow start from one segment:
+    /// a BNAK for the resent segment must not raise cwnd to ssthresh.
+    #[test]
+    fn no_fto_response_while_backing_off_after_a_true_timeout() {
+        let (cfg, mut b, mut cb) = setup(BnakMode::Yu2004, 4);
+        let mut cc = for_config(&cfg);
+        assert_eq!(b.on_timeout(&mut cb, cc.as_mut()), TimeoutReaction::GoBackN);
+        cb.consecutive_timeouts = 1; // as the sender counts it
+        cb.tx_next = 101; // the one segment resent
+        let r = b.on_burst_signal(&mut cb, cc.as_mut(), &nak(100, 100));
+        assert_eq!(r, SignalReaction::Noted);
+        assert!(
+            (cb.cwnd - 1.0).abs() < 1e-9,
+            "cwnd stays 1, got {}",
+            cb.cwnd
+        );
+        // Once a new ACK ends the backoff, BNAKs count again.
+        cb.consecutive_timeouts = 0;
+        let r = b.on_burst_signal(&mut cb, cc.as_mut(), &nak(100, 100));
+        assert_eq!(r, SignalReaction::FalseTimeout);
     }
 
     #[test]
