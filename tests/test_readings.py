@@ -149,3 +149,14 @@ def test_registered_readings_are_what_the_modules_build() -> None:
         for r in rep.readings:
             if not r.registered:
                 assert rep.experiment_dict(quick=True, reading=r) != base, (rep.id, r.name)
+
+
+def test_cli_readings_without_registered_readings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from obsim.cli import main
+
+    out = tmp_path / "Y3"
+    assert main(["reproduce", "Y3", "--readings", "--no-report", "--out", str(out), "-q"]) == 0
+    assert "Y3: no readings of unstated parameters registered" in capsys.readouterr().out
+    assert json.loads((out / "reproduction.json").read_text())["sensitivity"] == rd.NOT_RUN

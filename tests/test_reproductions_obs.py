@@ -34,6 +34,7 @@ def test_g1_quick(tmp_path: Path) -> None:
         "sack p=0.001: goodput rises with M",
         "p=0.001 M=1: SACK above reno",
         "p=0.001 M=10: SACK above reno",
+        "p=0.001 M=10: gain of reno above that of sack",
     }
     # Quick: 1 selection seed (replication 0) chooses T, 2 others estimate.
     assert (cmp["n"] == 2).all()
@@ -76,7 +77,15 @@ def test_g1_claims_follow_the_paired_goodputs() -> None:
         return {r["case"]: r["agrees"] for r in out if r["kind"] != "magnitude"}
 
     got = rows(good)
-    assert all(got.values()) and len(got) == 2 + 2 + 3, got
+    order = "p=0.001 M=10: gain of reno above that of sack"
+    assert all(got.values()) and len(got) == 2 + 2 + 3 + 1, got  # Reno gains 41%, SACK 33%
+    same = dict(good)
+    same[("reno", 10)] = [x * 810 / 600 for x in good[("reno", 1)]]  # Reno gains as SACK does
+    same[("reno", 10)][1] *= 1.01
+    assert not rows(same)[order]
+    less = dict(good)
+    less[("reno", 10)] = [520.0, 535, 505]  # Reno gains 4%
+    assert not rows(less)[order]
     bad = dict(good)
     bad[("reno", 10)] = [450.0, 480, 470]  # below M = 1, and M = 5 far above
     bad[("sack", 5)] = [300.0, 290, 310]  # SACK below Reno at M = 5

@@ -173,7 +173,7 @@ def test_report_has_the_scoreboard_and_claim_columns(tmp_path: Path) -> None:
     top = html.index("Trust scoreboard")
     assert top < html.index("Paper vs measured") and top < html.index("<h2>Runs")
     assert "depends on reading" in html
-    for col in ("claim", "statistic", "CI", "precision", "paper in CI", "held"):
+    for col in ("kind", "claim", "statistic", "CI", "n", "precision", "paper in CI", "held"):
         assert f">{col}</th>" in html, col
     assert "ratio_of_means" in html and "&gt; 1" in html
     assert "Precision: CI half-width needed and achieved" in html

@@ -233,7 +233,9 @@ def _reproduce(args: argparse.Namespace) -> int:
         f"{rep.id}: {claims['held']} of {claims['total']} claims held, {mags['inside']} of "
         f"{mags['total']} magnitude rows in band; {seeds} (comparison.parquet)"
     )
-    if args.readings:
+    if args.readings and not rep.readings:
+        print(f"{rep.id}: no readings of unstated parameters registered; sensitivity not run")
+    elif args.readings:
         print(f"{rep.id}: sensitivity to unstated parameters: {info['sensitivity']}")
         for claim, flips in info.get("sensitivity_flips", {}).items():
             print(f"  {claim}: flipped by {'; '.join(flips)}")

@@ -179,7 +179,7 @@ def claims_view(comp: "pandas.DataFrame") -> "pandas.DataFrame":
         tol = r.get("tolerance")
         if tol is not None and not (isinstance(tol, float) and math.isnan(tol)):
             return f"within ±{num(100 * float(tol))}% of paper (old rule)"
-        return "(old rule)"
+        return ""
 
     rows = []
     for r in comp.to_dict("records"):
@@ -190,6 +190,7 @@ def claims_view(comp: "pandas.DataFrame") -> "pandas.DataFrame":
             {
                 "case": r["case"],
                 "quantity": r["quantity"],
+                "kind": r["kind"] if isinstance(r.get("kind"), str) and r["kind"] else "(old rule)",
                 "claim": claim(r),
                 "statistic": r["statistic"] if isinstance(r.get("statistic"), str) else "",
                 "unit": r["unit"],
@@ -202,6 +203,7 @@ def claims_view(comp: "pandas.DataFrame") -> "pandas.DataFrame":
                 "paper in CI": "–" if pin is None or (isinstance(pin, float) and math.isnan(pin))
                 else ("yes" if pin else "no"),
                 "held": bool(r["agrees"]),
+                "method": r["method"] if isinstance(r.get("method"), str) else "",
             }
         )
     return pd.DataFrame(rows)
@@ -274,7 +276,7 @@ def _paper_vs_measured(root: Path, repro: Dict[str, Any], fig_dir: Path) -> Tupl
         parts.append(
             _table(
                 claims_view(comp),
-                left=["case", "quantity", "unit", "claim", "statistic", "CI", "method"],
+                left=["case", "quantity", "kind", "unit", "claim", "statistic", "CI", "method"],
                 row_class=["good" if a else "bad" for a in comp["agrees"].tolist()],
             )
         )

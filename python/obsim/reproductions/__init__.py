@@ -2,11 +2,20 @@
 
 Each reproduction is one module in this package that defines
 ``REPRODUCTION = Reproduction(...)``: an experiment (a dict in the
-experiment-file structure, full or ``quick``), the paper's numbers, and how to
-compare. Adding one (e.g. gurel2008 G1) is adding one module; it is found by
-its ``id``. An *analytic* reproduction (a paper's model against the paper's
+experiment-file structure, full or ``quick``), the paper's claims, and how to
+decide them. Adding one (e.g. gurel2008 G1) is adding one module; it is found
+by its ``id``. An *analytic* reproduction (a paper's model against the paper's
 own numbers, e.g. yu2004 Y3) has no experiment: ``run`` writes only the
 comparison and its figures.
+
+Every comparison row is a claim declared in code before the run
+(:mod:`obsim.reproductions.claims`: statistic, kind, threshold / margin /
+band, precision), decided by ``Claim.decide(...).row(case, x)``. A
+:class:`SeedPlan` adds seeds until every claim's precision is reached (up to
+a cap) and reserves seeds for choosing parameters by optimisation.
+``reproduction.json`` records the seeds, the tally of claims and magnitude
+rows, the commit and date; :func:`scoreboard` (``obsim reproduce --summary``)
+lists them for every target.
 
 >>> from obsim import reproductions
 >>> [r.id for r in reproductions.all()]
@@ -164,12 +173,11 @@ class SeedPlan:
     """Selection seeds in ``--quick`` mode (None: ``selection``); an
     addition to the first contract."""
 
-    @property
-    def selection_for(self) -> Callable[[bool], int]:
-        """``selection_for(quick)``: the number of selection seeds."""
-        return lambda quick: (
-            self.quick_selection if quick and self.quick_selection is not None else self.selection
-        )
+    def selection_for(self, quick: bool) -> int:
+        """The number of selection seeds in quick or full mode."""
+        if quick and self.quick_selection is not None:
+            return self.quick_selection
+        return self.selection
 
     def __post_init__(self) -> None:
         if self.initial < 1:

@@ -220,9 +220,10 @@ def ratio_of_means(
     qc = ma * ma - t * t * vaa
     disc = qb * qb - qa * qc
     method = f"ratio of means ({kind}), Fieller interval"
-    if qa <= 0 or disc < 0:
+    if qa <= 0:
         return Estimate(r, -math.inf, math.inf, n, method + " (unbounded)", level)
-    root = math.sqrt(disc)
+    # With qa > 0 the set contains θ = r, so disc >= 0 up to rounding.
+    root = math.sqrt(max(disc, 0.0))
     return Estimate(r, (qb - root) / qa, (qb + root) / qa, n, method, level)
 
 
