@@ -1,6 +1,6 @@
 """G1: gurel2008 Table 1 and Figs. 3-8, multiple burstifiers per egress.
 
-Gürel and Karasan, "Using multiple per egress burstifiers for enhanced TCP
+Gurel and Karasan, "Using multiple per egress burstifiers for enhanced TCP
 performance in OBS networks" (Photonic Network Communications 2008) §3:
 N = 10 FTP flows over one optical link O1 -> O2 with Bernoulli burst loss p;
 B_a = 155 Mbit/s, T_a = 1 ms, B_o = 1 Gbit/s, T_o = 10 ms, MSS 1040 B, rwnd
@@ -320,7 +320,7 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
 REPRODUCTION = Reproduction(
     id="G1",
     title="Goodput gain of multiple burstifiers per egress (gurel2008 Table 1, Figs. 3-8)",
-    paper="Gürel and Karasan, Using multiple per egress burstifiers for enhanced TCP performance in "
+    paper="Gurel and Karasan, Using multiple per egress burstifiers for enhanced TCP performance in "
     "OBS networks, Photonic Network Communications 2008, §3, Table 1 and Figs. 3-8",
     experiment=experiment,
     compare=compare,

@@ -86,7 +86,7 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
 REPRODUCTION = Reproduction(
     id="G2",
     title="Synchronized windows with one burstifier, smooth sum with per-flow burstifiers (gurel2008 Fig. 9)",
-    paper="Gürel and Karasan, Using multiple per egress burstifiers for enhanced TCP performance in "
+    paper="Gurel and Karasan, Using multiple per egress burstifiers for enhanced TCP performance in "
     "OBS networks, Photonic Network Communications 2008, §3, Fig. 9 (cwnd of 10 Reno flows, p = 0.01)",
     experiment=experiment,
     compare=compare,

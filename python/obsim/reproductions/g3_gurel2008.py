@@ -1,6 +1,6 @@
 """G3: gurel2008 Fig. 11, burst loss vs burst length per egress on the chain.
 
-Gürel and Karasan 2008 §4 (Fig. 10 topology, built as
+Gurel and Karasan 2008 §4 (Fig. 10 topology, built as
 :func:`obsim.topologies.gurel_chain`, scenarios/gurel2008_chain.toml): 20 FTP
 Reno flows, 4 per egress, over a chain of optical nodes with LAUC-VF and a
 Poisson background burst generator; M = 1 burstifier per egress, T = 10 ms,
@@ -209,7 +209,7 @@ def figure(results: "pandas.DataFrame", path: Any) -> None:
 REPRODUCTION = Reproduction(
     id="G3",
     title="Burst loss vs burst length per egress on the chain (gurel2008 Fig. 11)",
-    paper="Gürel and Karasan, Using multiple per egress burstifiers for enhanced TCP performance in OBS "
+    paper="Gurel and Karasan, Using multiple per egress burstifiers for enhanced TCP performance in OBS "
     "networks, Photonic Network Communications 2008, §4.1, Figs. 10-11",
     experiment=experiment,
     compare=compare,

@@ -1,7 +1,7 @@
 """G4: gurel2008 Tables 2-3 and Figs. 12-13, gain of M = 2 and M = 4
 burstifiers per egress over M = 1 on the chain, per destination group.
 
-Gürel and Karasan 2008 §4.1: the chain of G3 (:func:`obsim.topologies.gurel_chain`),
+Gurel and Karasan 2008 §4.1: the chain of G3 (:func:`obsim.topologies.gurel_chain`),
 20 FTP flows, 4 per egress, Reno (Table 2) and SACK (Table 3), Δ in {50, 100,
 200, 500} µs, M in {1, 2, 4} (M = 4: one burstifier per flow). The tables give
 "the performance improvement in the maximum average goodputs": for each M the
@@ -318,7 +318,7 @@ def figure(results: "pandas.DataFrame", path: Any, variant: str = "reno", delta:
 REPRODUCTION = Reproduction(
     id="G4",
     title="Goodput gain of M = 2, 4 burstifiers per egress on the chain, per destination (gurel2008 Tables 2-3)",
-    paper="Gürel and Karasan, Using multiple per egress burstifiers for enhanced TCP performance in OBS "
+    paper="Gurel and Karasan, Using multiple per egress burstifiers for enhanced TCP performance in OBS "
     "networks, Photonic Network Communications 2008, §4.1, Tables 2-3 and Figs. 12-13",
     experiment=experiment,
     compare=compare,

@@ -217,7 +217,9 @@ def figure(results: "pandas.DataFrame", path: Any) -> None:
 REPRODUCTION = Reproduction(
     id="N1",
     title="NSFNET burst loss vs offered load under full, partial and no wavelength conversion",
-    paper="González-Ortega et al., TCP synchronization in OBS networks, 2009, §4 (NSFNET, 2 wavelengths x "
+    paper="González de Dios, Guidotti, Raffaelli, Ramantas, Vlachos, "
+    "On transmission control protocol synchronization in optical burst switching, "
+    "Photonic Network Communications 2009, §4 (NSFNET, 2 wavelengths x "
     "10 Gbit/s, LAUC-VF, full/partial/no conversion); Ramantas et al. 2007 §3 (same network)",
     experiment=experiment,
     compare=compare,

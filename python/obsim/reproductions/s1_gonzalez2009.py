@@ -1,7 +1,9 @@
 """S1: gonzalez2009 Figs. 2-5 and 12-13, TCP synchronization on an access
 network over a single optical link.
 
-González-Ortega et al., "TCP synchronization in OBS networks" (2009) §3:
+González de Dios, Guidotti, Raffaelli, Ramantas, Vlachos, "On transmission
+control protocol synchronization in optical burst switching" (Photonic
+Network Communications 2009) §3:
 N_F SACK flows share a 100 Mbit/s access link (100 ms), 2.5 Gbit/s optical
 link (100 ms) with Bernoulli burst loss p = 0.001, T_MAX = 3 ms, W_M = 128 MSS,
 starts uniform in [0, 50] s, cwnd sampled every 0.7 s, 600 s runs; assembly
@@ -395,8 +397,9 @@ the one the quoted text supports best."""
 REPRODUCTION = Reproduction(
     id="S1",
     title="TCP synchronization by assembly scheme on an access network (gonzalez2009 Figs. 2-5, 12-13)",
-    paper="González-Ortega, Raffaelli, Guidotti, Vlachos, Ramantas et al.: TCP synchronization in "
-    "OBS networks, Photonic Network Communications 2009, §3 Table 1, Figs. 2-5 and 12-13",
+    paper="González de Dios, Guidotti, Raffaelli, Ramantas, Vlachos: "
+    "On transmission control protocol synchronization in optical burst switching, "
+    "Photonic Network Communications 2009, §3 Table 1, Figs. 2-5 and 12-13",
     experiment=experiment,
     compare=compare,
     notes=(

@@ -249,8 +249,9 @@ READINGS = (
 REPRODUCTION = Reproduction(
     id="S2",
     title="Timeout, loss rate and start times vs synchronization, MF (gonzalez2009 Figs. 6-10)",
-    paper="González-Ortega et al.: TCP synchronization in OBS networks, Photonic Network "
-    "Communications 2009, §3.2, Figs. 6-10",
+    paper="González de Dios, Guidotti, Raffaelli, Ramantas, Vlachos: "
+    "On transmission control protocol synchronization in optical burst switching, "
+    "Photonic Network Communications 2009, §3.2, Figs. 6-10",
     experiment=experiment,
     compare=compare,
     seeds=SEEDS,

@@ -133,9 +133,11 @@ pub enum FtoDetection {
         max_consecutive_fto: u32,
     },
     /// Burst NAKs (yu2004 §IV.C): the node that drops a burst tells the
-    /// sender; a BNAK covering every outstanding segment starts the FTO
-    /// response at once, before the timer fires; every timeout is true.
+    /// sender; a BNAK holding the whole window starts the FTO response at
+    /// once, before the timer fires. How BNAKs are read is `mode`.
     Bnak {
+        /// Which reading of §IV.C (default [`BnakMode::Yu2004`]).
+        mode: BnakMode,
         /// As for `Ble` (consecutive BNAK-started responses).
         max_consecutive_fto: u32,
     },
@@ -155,9 +157,41 @@ impl FtoDetection {
             }
             | FtoDetection::Bnak {
                 max_consecutive_fto,
+                ..
             } => Some(max_consecutive_fto),
         }
     }
+}
+
+/// How a Burst TCP sender reads burst NAKs (yu2004 §IV.C; docs/MODEL.md
+/// "BACK and BNAK").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BnakMode {
+    /// The paper's rule (§IV.C: "If the sender receives such a BNAK that
+    /// contains information on all packets in the cwnd, then it knows for
+    /// certain that any TO associated with a packet mentioned in the BNAK
+    /// is a FTO"; "the sender can start retransmission of lost packets as
+    /// soon as the BNAK is received"): a BNAK holding every segment of the
+    /// current window (`[snd_una, tx_next)`, the segments sent since the
+    /// last rewind) starts the FTO response at once in any state, loss
+    /// recovery included; one the sender could not act on at once is
+    /// remembered, and a timeout on a segment it names is false. The
+    /// default.
+    Yu2004,
+    /// obsim's earlier reading (sessions 3-4): only a BNAK holding every
+    /// outstanding segment (`[snd_una, snd_nxt)`) that arrives with no loss
+    /// recovery in progress (`CaState::Open`) starts the FTO response;
+    /// BNAKs during recovery are ignored and every timeout is true.
+    EarlyResponse,
+}
+
+impl BnakMode {
+    /// Every mode with its name in scenarios (`tcp.bnak_mode`).
+    pub const ALL: [(&'static str, BnakMode); 2] = [
+        ("yu2004", BnakMode::Yu2004),
+        ("early_response", BnakMode::EarlyResponse),
+    ];
 }
 
 /// Which OBS edges send burst ACKs (yu2004 §IV.B).

@@ -165,15 +165,16 @@ pub fn for_config(cfg: &TcpConfig) -> Box<dyn TimeoutResponse> {
             max_consecutive_fto,
         } => Box::new(Back::new(source, max_consecutive_fto, standard)),
         FtoDetection::Bnak {
+            mode,
             max_consecutive_fto,
-        } => Box::new(Bnak::new(max_consecutive_fto, standard)),
+        } => Box::new(Bnak::new(mode, max_consecutive_fto, standard)),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tcp::config::BackSource;
+    use crate::tcp::config::{BackSource, BnakMode};
     use crate::tcp::signal::SignalKind::{EgressAck, IngressAck, Nak};
 
     /// Each detector declares exactly the burst signals it reads.
@@ -197,9 +198,12 @@ mod tests {
             };
             assert_eq!(wants(&cfg), want, "{source:?}");
         }
-        cfg.fto = FtoDetection::Bnak {
-            max_consecutive_fto: 3,
-        };
-        assert_eq!(wants(&cfg), SignalSet::of(Nak));
+        for mode in [BnakMode::Yu2004, BnakMode::EarlyResponse] {
+            cfg.fto = FtoDetection::Bnak {
+                mode,
+                max_consecutive_fto: 3,
+            };
+            assert_eq!(wants(&cfg), SignalSet::of(Nak), "{mode:?}");
+        }
     }
 }
