@@ -170,7 +170,7 @@ def test_degenerate_scenarios_are_warned_about_and_still_run(tmp_path: Path) -> 
     expected = [
         "warning: nothing sends: no [[flows]], [[traffic]] or [[generators]]; the run only advances the clock",
         "warning: links[0].loss.p is 1: the link drops every packet",
-        "warning: links[0].rate 1 bit/s: one 1500-byte packet takes 3.33 h to send, longer than the whole run (5 s)",
+        "warning: links[0].rate 1 bit/s: one 1500-byte packet takes 3.3 h to send, longer than the whole run (5 s)",
     ]
     for cmd in ("check", "run"):
         p = obsim_cmd(cmd, str(path))

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, List, Mapping, Tuple
 
+from .run_progress import format_duration
+
 DEFAULT_PACKET_BYTES = 1500
 """Packet size used for the slow-link check when the scenario has no TCP
 flows (an Ethernet MTU)."""
@@ -50,21 +52,11 @@ def scenario_warnings(resolved: Mapping[str, Any]) -> List[Tuple[str, str]]:
                 out.append(
                     (
                         f"links[{i}].rate",
-                        f"{rate} bit/s: one {packet}-byte packet takes {_human(tx_s)} to send, "
-                        f"longer than the whole run ({_human(duration_s)})",
+                        f"{rate} bit/s: one {packet}-byte packet takes {format_duration(tx_s)} to send, "
+                        f"longer than the whole run ({format_duration(duration_s)})",
                     )
                 )
     return out
-
-
-def _human(seconds: float) -> str:
-    if seconds < 120:
-        return f"{seconds:.3g} s"
-    if seconds < 2 * 3600:
-        return f"{seconds / 60:.3g} min"
-    if seconds < 2 * 86400:
-        return f"{seconds / 3600:.3g} h"
-    return f"{seconds / 86400:.3g} days"
 
 
 __all__ = ["DEFAULT_PACKET_BYTES", "scenario_warnings"]

@@ -100,18 +100,10 @@ impl TimeoutResponse for Bnak {
     }
 
     fn on_timeout(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth) -> TimeoutReaction {
-        let judged_false = cb.consecutive_timeouts == 0
-            && self.judges_false(cb.snd_una)
-            && self.run.allows(cb.snd_una);
+        let judged_false = cb.consecutive_timeouts == 0 && self.judges_false(cb.snd_una);
         self.forget();
-        if judged_false {
-            self.run.record(cb.snd_una);
-            fto_response(cb, cc);
-            TimeoutReaction::FalseTimeout
-        } else {
-            self.run.reset();
-            self.true_timeout.on_timeout(cb, cc)
-        }
+        self.run
+            .respond(judged_false, cb, cc, &mut self.true_timeout)
     }
 
     /// A fast retransmit resends `snd_una`: remembered BNAKs are spent.

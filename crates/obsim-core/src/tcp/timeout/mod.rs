@@ -85,6 +85,26 @@ impl FtoRun {
         self.run = 0;
         self.last_una = None;
     }
+
+    /// Answers a timeout a detector judged: the FTO response
+    /// ([`fto_response`]) when `judged_false` and one more FTO is allowed,
+    /// else the true-timeout response of `true_timeout` (and the run ends).
+    pub fn respond(
+        &mut self,
+        judged_false: bool,
+        cb: &mut ControlBlock,
+        cc: &mut dyn WindowGrowth,
+        true_timeout: &mut Standard,
+    ) -> TimeoutReaction {
+        if judged_false && self.allows(cb.snd_una) {
+            self.record(cb.snd_una);
+            fto_response(cb, cc);
+            TimeoutReaction::FalseTimeout
+        } else {
+            self.reset();
+            true_timeout.on_timeout(cb, cc)
+        }
+    }
 }
 
 /// What the sender does after the plug-in ran.
