@@ -6,7 +6,8 @@
 //! docs/MODEL.md has the table with citations.
 
 use crate::tcp::config::{
-    FtoDetection, RtoConfig, RtoEstimator, SsthreshBasis, TcpConfig, Variant,
+    FtoDetection, RtoConfig, RtoEstimator, SackOptionSize, SackRecovery, SsthreshBasis, TcpConfig,
+    Variant,
 };
 use crate::time::SimDuration;
 
@@ -52,6 +53,8 @@ fn rfc() -> TcpConfig {
         delack_timeout: SimDuration::from_millis(200),
         // RFC 2018 §3: 4 blocks fit when no timestamp option is used.
         sack_blocks: 4,
+        sack_recovery: SackRecovery::Rfc6675,
+        sack_option_size: SackOptionSize::None,
         rto: RtoConfig {
             estimator: RtoEstimator::Rfc6298,
             initial: SimDuration::from_secs(1), // RFC 6298 §2.1
@@ -85,6 +88,8 @@ fn ns2() -> TcpConfig {
         delayed_ack: false,  // TCPSink ACKs every packet
         delack_timeout: SimDuration::from_millis(100), // DelAck interval_ 100ms
         sack_blocks: 3,      // maxSackBlocks_ 3
+        sack_recovery: SackRecovery::Rfc6675,
+        sack_option_size: SackOptionSize::None,
         rto: RtoConfig {
             estimator: RtoEstimator::Ns2,
             initial: SimDuration::from_secs(3), // rtxcur_init_ 3.0 (2006-01-21)
