@@ -32,10 +32,6 @@ PRECISION = (
     "issue 14 #1 precisionReduce_: after a cut ns-2 keeps cwnd_ = window/2 fractional "
     "(ssthresh_ its integer part) and opens by 1/cwnd on the ACK that ends recovery"
 )
-SACK_ACK_BYTES = (
-    "issue 14 #4 Sack1: ns-2's ACKs grow by 8 B per SACK block, so the first ACK with a "
-    "block arrives 7.04 us later (8 B at 10 + 100 Mb/s); it hides the recovery behind it"
-)
 NEWRENO2 = (
     "issue 14 #3: ns-2's NewReno sends at most two segments per partial ACK in recovery "
     "(send_much(0, 0, 2)); obsim sends what the window allows"
@@ -50,11 +46,15 @@ SEND_ONE = (
 # off the harness's report of the case (python -m obsim.ns2diff case ...).
 KNOWN: List[Tuple[Tuple[Optional[object], ...], str]] = [
     (("defaults", None, None, None, None), SYN),
-    (("aligned", "twenty_consecutive", "sack", True, None), SACK_ACK_BYTES),
     (("aligned", "twenty_consecutive", None, None, None), ""),  # agrees
     (("aligned", "none", None, None, None), ""),  # agrees
     (("aligned", "tail", None, None, None), ""),  # agrees
-    (("aligned", None, "sack", None, None), SACK_ACK_BYTES),
+    # Sack1 (sack_recovery = "ns2-sack1", 8 B per SACK block on ACKs): only the
+    # cases whose cut leaves an odd window (slow start at 5; delayed ACKs at
+    # 40/60 ms cut 17 to 8.5) differ, on cwnd.
+    (("aligned", "slow_start", "sack", None, None), PRECISION),
+    (("aligned", None, "sack", False, None), ""),  # agrees
+    (("aligned", None, "sack", True, 100), ""),  # agrees
     (("aligned", "first", None, None, None), ""),  # agrees
     (("aligned", "four_consecutive", "newreno", None, 100), SEND_ONE),
     (("aligned", "four_spread", "newreno", False, None), NEWRENO2),

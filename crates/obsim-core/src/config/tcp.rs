@@ -11,7 +11,8 @@ use super::fields::{bytes_in, duration, positive_duration, Quantity};
 use super::units::SIZE_UNITS;
 use super::walk::{boolean, choice, count_in, join, named, u32_in, Errors, Table, Val};
 use crate::tcp::config::{
-    BackSource, BnakMode, FtoDetection, RtoEstimator, SsthreshBasis, TcpConfig, Variant,
+    BackSource, BnakMode, FtoDetection, RtoEstimator, SackOptionSize, SackRecovery, SsthreshBasis,
+    TcpConfig, Variant,
 };
 use crate::tcp::profile::{profile, PROFILES};
 use crate::time::SimDuration;
@@ -38,6 +39,8 @@ key_table! {
     delayed_ack: bool = boolean => delayed_ack;
     delack_timeout: SimDuration = positive_duration => delack_timeout;
     sack_blocks: u8 = |v| u32_in(v, 1, 4).map(|n| n as u8) => sack_blocks;
+    sack_recovery: SackRecovery = |v| named(v, &SackRecovery::ALL) => sack_recovery;
+    sack_option_size: SackOptionSize = |v| named(v, &SackOptionSize::ALL) => sack_option_size;
     abc: bool = boolean => abc;
     limited_transmit: bool = boolean => limited_transmit;
     reno_recover_check: bool = boolean => reno_recover_check;

@@ -32,6 +32,7 @@ use crate::metrics::packets::{DropReason, PacketEvent, PacketTracer};
 use crate::metrics::trace::{SenderSample, TraceRecorder};
 use crate::net::{Packet, Payload, RoutingTable};
 use crate::results::{FlowResult, LinkResult, RunMeta, RunResults};
+use crate::tcp::config::SackOptionSize;
 use crate::tcp::signal::SignalSet;
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::{SimDuration, SimTime};
@@ -44,6 +45,8 @@ struct FlowState {
     src: NodeId,
     dst: NodeId,
     header: u32,
+    /// Bytes the SACK option adds per ACK (`tcp.sack_option_size`).
+    sack_option_size: SackOptionSize,
     start: SimTime,
     /// The retransmission timer's pending `SenderTimer` event.
     sender_timer: LazyTimer,
@@ -164,6 +167,7 @@ impl<'s> Simulation<'s> {
                 src: f.src,
                 dst: f.dst,
                 header: f.tcp.header,
+                sack_option_size: f.tcp.sack_option_size,
                 start: bulk::start_time(f.start, seed, f.id),
                 sender_timer: LazyTimer::default(),
                 receiver_timer: LazyTimer::default(),
@@ -455,14 +459,16 @@ impl<'s> Simulation<'s> {
     }
 
     /// Sends `ack` from flow `f`'s receiver towards its sender (an ACK is
-    /// `header` bytes on the wire).
+    /// `header` bytes on the wire, plus the SACK option's bytes when it
+    /// carries SACK blocks: ns-2 tcp-sink.cc `Sacker::append_ack`, RFC 2018
+    /// §3).
     fn send_ack(&mut self, f: FlowId, ack: crate::tcp::Ack) {
         let fl = &self.flows[f.index()];
         let pkt = Packet {
             flow: f,
             src: fl.dst,
             dst: fl.src,
-            bytes: fl.header,
+            bytes: fl.header + fl.sack_option_size.bytes(ack.sack_blocks().len()),
             payload: Payload::Ack(ack),
         };
         self.net.transmit(&mut self.queue, self.now, fl.dst, pkt);

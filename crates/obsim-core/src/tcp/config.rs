@@ -77,6 +77,68 @@ impl SsthreshBasis {
     ];
 }
 
+/// Which SACK loss recovery a `sack` sender runs (`tcp.sack_recovery`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum SackRecovery {
+    /// RFC 6675: `IsLost`, `SetPipe`, `NextSeg` with the rescue
+    /// retransmission (`tcp/recovery/sack.rs`).
+    #[serde(rename = "rfc6675")]
+    Rfc6675,
+    /// ns-2.35's `Agent/TCP/Sack1` (tcp-sack1.cc, scoreboard-rq.cc): every
+    /// hole below the highest SACKed segment retransmitted once, ns-2's
+    /// `pipe_` counter, no rescue retransmission
+    /// (`tcp/recovery/ns2_sack1.rs`).
+    #[serde(rename = "ns2-sack1")]
+    Ns2Sack1,
+}
+
+impl SackRecovery {
+    /// Every SACK recovery with its name in scenarios (`tcp.sack_recovery`).
+    pub const ALL: [(&'static str, SackRecovery); 2] = [
+        ("rfc6675", SackRecovery::Rfc6675),
+        ("ns2-sack1", SackRecovery::Ns2Sack1),
+    ];
+}
+
+/// How many bytes the SACK option adds to an ACK that carries `n` blocks
+/// (`tcp.sack_option_size`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SackOptionSize {
+    /// Nothing: ACKs are `header` bytes whatever they carry.
+    None,
+    /// ns-2.35: 8 bytes per block and no option header (tcp-sink.cc
+    /// `Sacker::append_ack`: `ch->size() += sack_index * 8`, "2 4-byte
+    /// words for each element").
+    Ns2,
+    /// RFC 2018 §3: kind and length (2 bytes) plus 8 bytes per block,
+    /// "8*n+2 bytes", padded to a 4-byte boundary with two NOPs as
+    /// RFC 2018 §3's layout suggests (RFC 793 options end on a 32-bit
+    /// boundary): 8n + 4 bytes.
+    Rfc2018,
+}
+
+impl SackOptionSize {
+    /// Every accounting with its name in scenarios (`tcp.sack_option_size`).
+    pub const ALL: [(&'static str, SackOptionSize); 3] = [
+        ("none", SackOptionSize::None),
+        ("ns2", SackOptionSize::Ns2),
+        ("rfc2018", SackOptionSize::Rfc2018),
+    ];
+
+    /// Bytes the option adds to an ACK carrying `blocks` SACK blocks (0
+    /// when it carries none).
+    pub fn bytes(self, blocks: usize) -> u32 {
+        let n = blocks as u32;
+        match self {
+            _ if n == 0 => 0,
+            SackOptionSize::None => 0,
+            SackOptionSize::Ns2 => 8 * n,
+            SackOptionSize::Rfc2018 => (8 * n + 2).next_multiple_of(4),
+        }
+    }
+}
+
 /// RFC 6298 retransmission-timer parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct RtoConfig {
@@ -251,6 +313,10 @@ pub struct TcpConfig {
     pub delack_timeout: SimDuration,
     /// SACK blocks per ACK the receiver sends when the variant is SACK.
     pub sack_blocks: u8,
+    /// Which SACK loss recovery the sender runs when the variant is SACK.
+    pub sack_recovery: SackRecovery,
+    /// Bytes the SACK option adds to an ACK on the wire.
+    pub sack_option_size: SackOptionSize,
     /// Retransmission timer.
     pub rto: RtoConfig,
     /// Appropriate byte counting (RFC 3465 with L = 2): slow start grows by

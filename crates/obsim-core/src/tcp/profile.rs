@@ -6,7 +6,8 @@
 //! docs/MODEL.md has the table with citations.
 
 use crate::tcp::config::{
-    FtoDetection, RtoConfig, RtoEstimator, SsthreshBasis, TcpConfig, Variant,
+    FtoDetection, RtoConfig, RtoEstimator, SackOptionSize, SackRecovery, SsthreshBasis, TcpConfig,
+    Variant,
 };
 use crate::time::SimDuration;
 
@@ -52,6 +53,9 @@ fn rfc() -> TcpConfig {
         delack_timeout: SimDuration::from_millis(200),
         // RFC 2018 §3: 4 blocks fit when no timestamp option is used.
         sack_blocks: 4,
+        sack_recovery: SackRecovery::Rfc6675,
+        // RFC 2018 §3: 8n + 2 bytes, padded to 8n + 4 with two NOPs.
+        sack_option_size: SackOptionSize::Rfc2018,
         rto: RtoConfig {
             estimator: RtoEstimator::Rfc6298,
             initial: SimDuration::from_secs(1), // RFC 6298 §2.1
@@ -85,6 +89,10 @@ fn ns2() -> TcpConfig {
         delayed_ack: false,  // TCPSink ACKs every packet
         delack_timeout: SimDuration::from_millis(100), // DelAck interval_ 100ms
         sack_blocks: 3,      // maxSackBlocks_ 3
+        // Agent/TCP/Sack1: tcp-sack1.cc with ScoreBoardRQ, not RFC 6675.
+        sack_recovery: SackRecovery::Ns2Sack1,
+        // tcp-sink.cc Sacker::append_ack: `ch->size() += sack_index * 8`.
+        sack_option_size: SackOptionSize::Ns2,
         rto: RtoConfig {
             estimator: RtoEstimator::Ns2,
             initial: SimDuration::from_secs(3), // rtxcur_init_ 3.0 (2006-01-21)
@@ -143,6 +151,19 @@ mod tests {
         // Burst TCP (yu2004 §IV) is opt-in: plain TCP in every profile.
         for p in PROFILES {
             assert_eq!(profile(p).unwrap().fto, FtoDetection::None, "{p}");
+        }
+    }
+
+    #[test]
+    fn sack_follows_ns2_sack1_in_every_ns2_profile() {
+        for p in PROFILES {
+            let c = profile(p).unwrap();
+            let (rec, ack) = if p.starts_with("ns2") {
+                (SackRecovery::Ns2Sack1, SackOptionSize::Ns2)
+            } else {
+                (SackRecovery::Rfc6675, SackOptionSize::Rfc2018)
+            };
+            assert_eq!((c.sack_recovery, c.sack_option_size), (rec, ack), "{p}");
         }
     }
 

@@ -225,6 +225,9 @@ impl TcpSender {
         if let Some(s) = out.retransmit {
             self.pending_rtx = Some(s);
         }
+        if out.reset_backoff {
+            self.rtt.reset_backoff();
+        }
         if out.restart_timer && self.cb.snd_nxt > self.cb.snd_una {
             // RFC 6298 §5.3: restart the timer so it expires after RTO.
             self.rto_deadline = Some(now + self.rtt.rto());

@@ -386,7 +386,7 @@ fn names_are_the_serialised_names() {
     // scenario (meta.json) prints the same names through serde.
     use crate::config::scenario::{AckHandling, Conversion, ConverterSharing, LengthDistribution};
     use crate::config::traffic::OnOffDistribution;
-    use crate::tcp::config::{BackSource, RtoEstimator};
+    use crate::tcp::config::{BackSource, RtoEstimator, SackOptionSize, SackRecovery};
     #[track_caller]
     fn check<T: serde::Serialize>(all: &[(&str, T)]) {
         for (name, v) in all {
@@ -397,6 +397,8 @@ fn names_are_the_serialised_names() {
     check(&SsthreshBasis::ALL);
     check(&BackSource::ALL);
     check(&RtoEstimator::ALL);
+    check(&SackRecovery::ALL);
+    check(&SackOptionSize::ALL);
     check(&Routing::ALL);
     check(&NodeKind::ALL);
     check(&Conversion::ALL);

@@ -70,6 +70,18 @@ pub(super) const BAD: &[Row] = &[
         "an integer in 1..=4, found integer 5",
     ),
     (
+        "unknown sack_recovery",
+        &[("mss = \"1000 B\"", "sack_recovery = \"sack1\"")],
+        "tcp.sack_recovery",
+        "found \"sack1\"",
+    ),
+    (
+        "unknown sack_option_size",
+        &[("mss = \"1000 B\"", "sack_option_size = 8")],
+        "tcp.sack_option_size",
+        "\"ns2\"",
+    ),
+    (
         "integer written as float",
         &[("mss = \"1000 B\"", "sack_blocks = 2.0")],
         "tcp.sack_blocks",

@@ -5,19 +5,21 @@
 //! [`Variant`] to its algorithm.
 
 mod newreno;
+mod ns2_sack1;
 mod reno;
 mod sack;
 mod scoreboard;
 mod tahoe;
 
 pub use newreno::NewReno;
+pub use ns2_sack1::Ns2Sack1;
 pub use reno::Reno;
 pub use sack::Sack;
 pub use scoreboard::Scoreboard;
 pub use tahoe::Tahoe;
 
 use crate::tcp::cc::WindowGrowth;
-use crate::tcp::config::{TcpConfig, Variant};
+use crate::tcp::config::{SackRecovery, TcpConfig, Variant};
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::segment::Ack;
 
@@ -31,6 +33,9 @@ pub struct Actions {
     pub restart_timer: bool,
     /// A fast retransmit started (one triple-duplicate "TD" loss event).
     pub entered_recovery: bool,
+    /// End the timer backoff now, without an RTT sample (ns-2 Sack1's
+    /// `t_backoff_ = 1` on a partial ACK, tcp-sack1.cc `recv`).
+    pub reset_backoff: bool,
 }
 
 /// A loss-recovery algorithm.
@@ -80,13 +85,17 @@ pub trait LossRecovery: std::fmt::Debug {
     fn on_transmit(&mut self, _cb: &ControlBlock, _seq: u64, _retransmit: bool) {}
 }
 
-/// The recovery algorithm of `cfg.variant` (the registry).
+/// The recovery algorithm of `cfg.variant` (the registry); SACK runs RFC
+/// 6675 or ns-2.35's `Agent/TCP/Sack1` per `cfg.sack_recovery`.
 pub fn for_config(cfg: &TcpConfig) -> Box<dyn LossRecovery> {
     match cfg.variant {
         Variant::Tahoe => Box::new(Tahoe::new(cfg)),
         Variant::Reno => Box::new(Reno::new(cfg)),
         Variant::NewReno => Box::new(NewReno::new(cfg)),
-        Variant::Sack => Box::new(Sack::new(cfg)),
+        Variant::Sack => match cfg.sack_recovery {
+            SackRecovery::Rfc6675 => Box::new(Sack::new(cfg)),
+            SackRecovery::Ns2Sack1 => Box::new(Ns2Sack1::new(cfg)),
+        },
     }
 }
 

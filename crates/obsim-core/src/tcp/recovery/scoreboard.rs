@@ -106,12 +106,18 @@ impl Scoreboard {
 
     /// Records the SACK blocks of one ACK, clipped to `[una, nxt)` (RFC 6675
     /// §5 step (A): update the scoreboard), then recomputes the loss bound.
-    pub fn update(&mut self, blocks: &[SackBlock], nxt: u64) {
+    /// Returns how many segments were newly `SACKed` (ns-2 compares the
+    /// scoreboard's byte total before and after, `ScoreBoardRQ::CheckUpdate`).
+    pub fn update(&mut self, blocks: &[SackBlock], nxt: u64) -> u64 {
+        let mut added = 0;
         for b in blocks {
             let start = b.start.max(self.una);
             let end = b.end.min(nxt).min(self.una + self.mask + 1);
             for s in start..end {
                 let (w, bit) = self.slot(s);
+                if self.sacked[w] & bit == 0 {
+                    added += 1;
+                }
                 self.sacked[w] |= bit;
             }
             if end > start {
@@ -119,6 +125,7 @@ impl Scoreboard {
             }
         }
         self.recompute_lost();
+        added
     }
 
     /// Scans down from the highest `SACKed` segment for the `DupThresh`-th
