@@ -17,6 +17,12 @@ pub trait WindowGrowth: std::fmt::Debug {
     /// The ssthresh a loss should set (RFC 5681 eq. (4)); returns the value
     /// and leaves the control block alone.
     fn ssthresh(&self, cb: &ControlBlock) -> f64;
+    /// cwnd right after a fast retransmit halved the window to `ssthresh`
+    /// (before any fast-recovery inflation): `ssthresh` (RFC 5681 §3.2 step
+    /// 3) unless the rule follows ns-2's `slowdown(CLOSE_CWND_HALF)`.
+    fn halved_cwnd(&self, _cb: &ControlBlock, ssthresh: f64) -> f64 {
+        ssthresh
+    }
     /// Forgets partial-increment state after cwnd was cut.
     fn reset(&mut self) {}
 }
@@ -24,5 +30,9 @@ pub trait WindowGrowth: std::fmt::Debug {
 /// The window-growth rule a configuration selects (all variants share RFC
 /// 5681 growth).
 pub fn for_config(cfg: &TcpConfig) -> Box<dyn WindowGrowth> {
-    Box::new(Rfc5681::new(cfg.abc, cfg.ssthresh_basis))
+    Box::new(Rfc5681::new(
+        cfg.abc,
+        cfg.ssthresh_basis,
+        cfg.precision_reduce,
+    ))
 }

@@ -16,17 +16,21 @@ pub struct Rfc5681 {
     abc: bool,
     /// Which window a loss halves (RFC 5681 `FlightSize`, or ns-2's cwnd).
     basis: SsthreshBasis,
+    /// ns-2 `precisionReduce_`: the halved cwnd keeps its fraction.
+    precision_reduce: bool,
     /// ABC: segments acknowledged in congestion avoidance since the last
     /// increase (RFC 3465 §2.1 `bytes_acked`).
     acked_in_ca: u64,
 }
 
 impl Rfc5681 {
-    /// The rule, with ABC on or off, halving the window `basis` names.
-    pub fn new(abc: bool, basis: SsthreshBasis) -> Self {
+    /// The rule, with ABC on or off, halving the window `basis` names
+    /// (with ns-2's `precisionReduce_` when `precision_reduce`).
+    pub fn new(abc: bool, basis: SsthreshBasis, precision_reduce: bool) -> Self {
         Rfc5681 {
             abc,
             basis,
+            precision_reduce,
             acked_in_ca: 0,
         }
     }
@@ -67,6 +71,30 @@ impl WindowGrowth for Rfc5681 {
             // ns-2 `slowdown(CLOSE_SSTHRESH_HALF)`: int(min(cwnd, window_)/2),
             // at least 2.
             SsthreshBasis::Cwnd => (cb.window() / 2.0).floor().max(2.0),
+        }
+    }
+
+    fn halved_cwnd(&self, cb: &ControlBlock, ssthresh: f64) -> f64 {
+        match self.basis {
+            // RFC 5681 §3.2 step 3 (before the +3 inflation) and RFC 6675 §5
+            // step (4.2): cwnd = ssthresh.
+            SsthreshBasis::FlightSize => ssthresh,
+            // ns-2 tcp.cc `slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_HALF)`:
+            // `cwnd_ = halfwin`, where `halfwin = windowd() / 2` with
+            // `precision_reduce_` and `int(window() / 2)` without (window()
+            // = int(cwnd_) + dupwnd_, capped at wnd_); ssthresh_ =
+            // int(halfwin), raised to 2, cwnd_ not. obsim keeps cwnd >= 1
+            // (ns-2 could reach a cwnd_ below 1 only from a window below 2,
+            // which three duplicate ACKs cannot follow with bugFix_ on).
+            SsthreshBasis::Cwnd => {
+                let w = cb.window();
+                let half = if self.precision_reduce {
+                    w / 2.0
+                } else {
+                    (w / 2.0).floor()
+                };
+                half.max(1.0)
+            }
         }
     }
 
