@@ -159,7 +159,7 @@ impl ControlBlock {
     /// `recv` whatever the state), else 0.
     #[inline]
     pub fn limited_transmit_allowance(&self) -> u64 {
-        let state_ok = self.state == CaState::Open;
+        let state_ok = self.state == CaState::Open || self.limited_transmit_any_state;
         if self.limited_transmit && state_ok && self.dupacks < self.dupthresh {
             u64::from(self.dupacks)
         } else {

@@ -100,6 +100,9 @@ pub struct TcpSender {
     /// A retransmission that goes out before anything else, outside the
     /// window (fast retransmit, `NewReno` partial ACK).
     pending_rtx: Option<u64>,
+    /// Window-rule segments still allowed in answer to the last ACK
+    /// ([`LossRecovery::max_burst`]); `None` = no limit.
+    burst_left: Option<u32>,
     /// The timed segment and its send time: one RTT measurement at a time,
     /// as BSD and ns-2 do without timestamps (`rtt_active_`, `rtt_seq_`).
     timing: Option<(u64, SimTime)>,
@@ -126,6 +129,7 @@ impl TcpSender {
             started: false,
             rto_deadline: None,
             pending_rtx: None,
+            burst_left: None,
             timing: None,
             stats: SenderStats::default(),
             last_seen,
@@ -209,6 +213,7 @@ impl TcpSender {
             return;
         }
         self.apply(now, out);
+        self.burst_left = self.recovery.max_burst(&self.cb);
         if self.cb.snd_una >= self.cb.snd_nxt {
             // RFC 6298 §5.2: all outstanding data acknowledged: stop the timer.
             self.rto_deadline = None;
@@ -266,6 +271,8 @@ impl TcpSender {
         // Karn: no sample from anything sent before the expiry.
         self.timing = None;
         self.pending_rtx = None;
+        // ns-2 `timeout`: send_much(0, TCP_REASON_TIMEOUT, maxburst_).
+        self.burst_left = None;
         // ns-2 `RenoTcpAgent::timeout`: `dupwnd_ = 0` before any timeout
         // response, so a timeout during fast recovery halves (and BLE
         // judges) the un-inflated cwnd.
@@ -318,6 +325,7 @@ impl TcpSender {
                 self.stats.td_events += 1;
                 self.timing = None;
                 self.pending_rtx = None;
+                self.burst_left = None;
                 self.recovery.on_timeout(&mut self.cb);
                 self.rto_deadline = Some(now + self.rtt.rto());
                 LossDecision::EarlyFto
@@ -332,7 +340,16 @@ impl TcpSender {
         }
         let seq = match self.pending_rtx.take() {
             Some(s) if s >= self.cb.snd_una && s < self.cb.snd_nxt => s,
-            _ => self.recovery.next_segment(&mut self.cb)?,
+            _ => {
+                if self.burst_left == Some(0) {
+                    return None;
+                }
+                let s = self.recovery.next_segment(&mut self.cb)?;
+                if let Some(n) = self.burst_left.as_mut() {
+                    *n -= 1;
+                }
+                s
+            }
         };
         Some(self.emit(now, seq))
     }

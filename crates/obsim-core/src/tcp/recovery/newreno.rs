@@ -27,6 +27,8 @@ pub struct NewReno {
     partial_window_deflation: bool,
     /// What the full ACK does to cwnd.
     exit: RecoveryExit,
+    /// Segments per ACK once `DupThresh` duplicates arrived (0 = no limit).
+    max_burst: u32,
 }
 
 impl NewReno {
@@ -37,6 +39,7 @@ impl NewReno {
             slow_but_steady: cfg.newreno_slow_but_steady,
             partial_window_deflation: cfg.partial_window_deflation,
             exit: cfg.recovery_exit,
+            max_burst: cfg.recovery_max_burst,
         }
     }
 }
@@ -101,6 +104,17 @@ impl LossRecovery for NewReno {
             out.restart_timer = self.slow_but_steady || !self.partial_seen;
             self.partial_seen = true;
         }
+    }
+
+    fn max_burst(&self, cb: &ControlBlock) -> Option<u32> {
+        // ns-2 tcp-newreno.cc `NewRenoTcpAgent::recv`, after processing an
+        // ACK: `if (dupacks_ == 0) send_much(0, 0, maxburst_); else if
+        // (dupacks_ > numdupacks_ - 1 && newreno_changes_ == 0)
+        // send_much(0, 0, 2);` dupacks_ is cleared by newack() (full ACKs,
+        // ACKs outside recovery) and by a timeout, not by partialnewack(),
+        // so the limit holds from the fast retransmit to the full ACK; the
+        // retransmissions (`output(last_ack_ + 1)`) are not part of it.
+        (self.max_burst > 0 && cb.dupacks >= cb.dupthresh).then_some(self.max_burst)
     }
 
     fn enter_recovery(
