@@ -744,3 +744,36 @@ fn limited_transmit_after_a_timeout_like_ns2_send_one() {
         "{on}"
     );
 }
+
+// ---- recovery-point check (`recover_check`) ---------------------------------
+
+/// `NewReno` losing segment 100 and then `R`, the first segment sent after
+/// that recovery began (R = snd_nxt at entry): (TD, TO) counts.
+fn first_after_recovery_lost(check: crate::tcp::config::RecoverCheck) -> (u64, u64) {
+    let mut c = ns2(Variant::NewReno);
+    c.recover_check = check;
+    c.rto.min = SimDuration::from_secs(1);
+    let mut p = path();
+    p.drop_first = vec![100];
+    let mut h = Harness::new(&c, Some(300_000), p);
+    h.run_to_completion(secs(100)).unwrap();
+    let r = h.first_in_state(CaState::Recovery).unwrap().1.snd_nxt;
+    let mut p = path();
+    p.drop_first = vec![100, r];
+    let mut h = Harness::new(&c, Some(300_000), p);
+    h.run_to_completion(secs(100)).unwrap();
+    let st = h.sender.stats();
+    (st.td_events, st.to_events)
+}
+
+#[test]
+fn recover_check_decides_whether_the_first_segment_after_recovery_is_fast_retransmitted() {
+    use crate::tcp::config::RecoverCheck;
+    // RFC 6675 §5.1 ("reached", profile `rfc`): the duplicate ACKs for R
+    // come once everything below R is acknowledged: a second fast
+    // retransmit.
+    assert_eq!(first_after_recovery_lost(RecoverCheck::Reached), (2, 0));
+    // ns-2 `highest_ack_ > recover_` ("passed", profiles `ns2*`): the ACKs
+    // name R - 1 = recover_, not beyond it: R waits for the timer.
+    assert_eq!(first_after_recovery_lost(RecoverCheck::Passed), (1, 1));
+}

@@ -113,7 +113,7 @@ pub fn for_config(cfg: &TcpConfig) -> Box<dyn LossRecovery> {
 /// RecoveryPoint"), so a loss of the first segment sent after the episode
 /// began is fast-retransmitted.
 pub(crate) fn dupack_triggers(cb: &ControlBlock, careful: bool) -> bool {
-    cb.state == CaState::Open && cb.dupacks == cb.dupthresh && (!careful || cb.snd_una > cb.recover)
+    cb.state == CaState::Open && cb.dupacks == cb.dupthresh && (!careful || cb.recover_passed())
 }
 
 /// Shared new-ACK handling outside Recovery: window growth (RFC 5681 §3.1),
@@ -152,6 +152,22 @@ mod tests {
         assert!(!dupack_triggers(&cb, true));
         assert!(dupack_triggers(&cb, false), "the plain RFC 5681 trigger");
         cb.snd_una = 101;
+        assert!(dupack_triggers(&cb, true));
+    }
+
+    #[test]
+    fn rfc_trigger_needs_the_recovery_point_reached() {
+        // RFC 6675 §5.1 (profile `rfc`, `recover_check = "reached"`): once
+        // everything sent before the episode (segments < 100) is
+        // acknowledged, duplicate ACKs for segment 100 start a new one.
+        let cfg = crate::tcp::profile::profile("rfc").unwrap();
+        let mut cb = ControlBlock::new(&cfg, u64::MAX);
+        cb.state = CaState::Open;
+        cb.recover = 100;
+        cb.dupacks = cb.dupthresh;
+        cb.snd_una = 99;
+        assert!(!dupack_triggers(&cb, true));
+        cb.snd_una = 100;
         assert!(dupack_triggers(&cb, true));
     }
 }

@@ -96,7 +96,7 @@ impl LossRecovery for Sack {
             // §5 (A)-(B): DupThresh duplicates, or IsLost(HighACK + 1), with
             // no new recovery before RecoveryPoint is acknowledged (§5.1).
             CaState::Open => {
-                let lost = cb.snd_una > cb.recover && self.sb.is_lost(cb.snd_una);
+                let lost = cb.recover_passed() && self.sb.is_lost(cb.snd_una);
                 if dupack_triggers(cb, true) || lost {
                     self.enter_recovery(cb, cc, out);
                 }
