@@ -63,17 +63,34 @@ impl RtoEstimator {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SsthreshBasis {
-    /// RFC 5681 eqs. (4) and (5): ssthresh = max(`FlightSize` / 2, 2 SMSS).
+    /// RFC 5681 §3.1 eq. (4): ssthresh = max(`FlightSize` / 2, 2 SMSS), with
+    /// `FlightSize` "the amount of outstanding data in the network": at a
+    /// fast retransmit snd_nxt − snd_una less the segments limited transmit
+    /// sent (RFC 5681 §3.2 step 2: "additional data sent in limited
+    /// transmit MUST NOT be included in this calculation"; RFC 6675 §5
+    /// step (4.2) likewise), at a timeout snd_nxt − snd_una less the
+    /// segments the receiver has SACKed, which have left the network (after
+    /// a lost retransmission in SACK recovery snd_nxt − snd_una is the
+    /// whole sequence span the scoreboard covers). obsim's reading; no
+    /// stack measured here does exactly this.
     FlightSize,
-    /// ns-2: ssthresh = max(min(cwnd, window) / 2, 2).
+    /// ns-2 (tcp.cc `slowdown`): ssthresh = max(int(min(cwnd, window_) / 2),
+    /// 2); FreeBSD `newreno_cong_signal` and Linux `tcp_reno_ssthresh` also
+    /// halve cwnd.
     Cwnd,
+    /// RFC 6675 §4 `pipe` (SetPipe: un-SACKed segments not presumed lost,
+    /// plus those retransmitted) in place of `FlightSize`, as ns-3's
+    /// `TcpNewReno::GetSsThresh(tcb, BytesInFlight())` does; without a SACK
+    /// scoreboard it is the `FlightSize` rule above.
+    Pipe,
 }
 
 impl SsthreshBasis {
     /// Every basis with its name in scenarios (`tcp.ssthresh_basis`).
-    pub const ALL: [(&'static str, SsthreshBasis); 2] = [
+    pub const ALL: [(&'static str, SsthreshBasis); 3] = [
         ("flight_size", SsthreshBasis::FlightSize),
         ("cwnd", SsthreshBasis::Cwnd),
+        ("pipe", SsthreshBasis::Pipe),
     ];
 }
 

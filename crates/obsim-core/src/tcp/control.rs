@@ -69,6 +69,13 @@ pub struct ControlBlock {
     pub lt_sent: u64,
     /// When a new fast retransmit may follow an earlier episode.
     pub recover_check: RecoverCheck,
+    /// Segments in `[snd_una, snd_nxt)` the receiver has SACKed, set by the
+    /// sender from the loss-recovery plug-in just before a timeout
+    /// response (0 otherwise and without SACK).
+    pub sacked_out: u64,
+    /// RFC 6675 `pipe` when the loss-recovery plug-in keeps a scoreboard,
+    /// set just before a window cut (`ssthresh_basis = "pipe"`).
+    pub pipe_est: Option<u64>,
 }
 
 impl ControlBlock {
@@ -97,6 +104,8 @@ impl ControlBlock {
             limited_transmit_any_state: cfg.limited_transmit_any_state,
             lt_sent: 0,
             recover_check: cfg.recover_check,
+            sacked_out: 0,
+            pipe_est: None,
         }
     }
 

@@ -183,6 +183,8 @@ impl TcpSender {
             self.take_rtt_sample(now, ack.ack);
             self.cb.snd_una = ack.ack;
             self.cb.tx_next = self.cb.tx_next.max(ack.ack);
+            // Limited-transmit segments count as outstanding data again.
+            self.cb.lt_sent = 0;
             self.cb.consecutive_timeouts = 0;
             if self.pending_rtx.is_some_and(|s| s < ack.ack) {
                 self.pending_rtx = None;
@@ -273,11 +275,18 @@ impl TcpSender {
         self.pending_rtx = None;
         // ns-2 `timeout`: send_much(0, TCP_REASON_TIMEOUT, maxburst_).
         self.burst_left = None;
+        // What the scoreboard knows of the data in flight, for ssthresh
+        // (SsthreshBasis), before the plug-ins forget it.
+        self.cb.sacked_out = self.recovery.sacked_out(&self.cb);
+        self.cb.pipe_est = self.recovery.pipe_estimate(&self.cb);
         // ns-2 `RenoTcpAgent::timeout`: `dupwnd_ = 0` before any timeout
         // response, so a timeout during fast recovery halves (and BLE
         // judges) the un-inflated cwnd.
         self.cb.clear_inflation();
         let reaction = self.timeout.on_timeout(&mut self.cb, self.cc.as_mut());
+        self.cb.sacked_out = 0;
+        self.cb.pipe_est = None;
+        self.cb.lt_sent = 0;
         match reaction {
             TimeoutReaction::GoBackN => {
                 // RFC 6298 §5.5: back off the timer.
@@ -367,6 +376,12 @@ impl TcpSender {
             // ends the current measurement.
             self.timing = None;
         } else {
+            // RFC 5681 §3.2 step 2: remember what limited transmit sent
+            // beyond the window (not part of FlightSize at the cut).
+            let win = self.cb.window().floor() as u64;
+            if self.cb.limited_transmit_allowance() > 0 && seq >= self.cb.snd_una + win {
+                self.cb.lt_sent += 1;
+            }
             self.cb.snd_nxt = seq + 1;
             if self.timing.is_none() {
                 self.timing = Some((seq, now));

@@ -201,6 +201,8 @@ fn single_loss_is_one_fast_retransmit_per_variant() {
 fn single_loss_halves_flightsize_with_rfc_basis() {
     let mut c = ns2(Variant::NewReno);
     c.ssthresh_basis = SsthreshBasis::FlightSize;
+    c.max_window = 1000; // W must not bind, or limited transmit sends nothing
+    c.rwnd = 1000;
     let mut p = path();
     p.drop_first = vec![100];
     let mut h = Harness::new(&c, Some(300_000), p);
@@ -776,4 +778,56 @@ fn recover_check_decides_whether_the_first_segment_after_recovery_is_fast_retran
     // ns-2 `highest_ack_ > recover_` ("passed", profiles `ns2*`): the ACKs
     // name R - 1 = recover_, not beyond it: R waits for the timer.
     assert_eq!(first_after_recovery_lost(RecoverCheck::Passed), (1, 1));
+}
+
+// ---- ssthresh basis (RFC 5681 §3.1-3.2, RFC 6675) ---------------------------
+
+#[test]
+fn flight_size_at_fast_retransmit_leaves_out_limited_transmit() {
+    // RFC 5681 §3.2 step 2: "additional data sent in limited transmit MUST
+    // NOT be included in this calculation".
+    let mut c = ns2(Variant::NewReno);
+    c.ssthresh_basis = SsthreshBasis::FlightSize;
+    c.max_window = 1000; // W must not bind, or limited transmit sends nothing
+    c.rwnd = 1000;
+    let mut p = path();
+    p.drop_first = vec![100];
+    let mut h = Harness::new(&c, Some(300_000), p);
+    h.run_to_completion(secs(100)).unwrap();
+    let (i, s) = h.first_in_state(CaState::Recovery).unwrap();
+    let before = h.trace[i - 1];
+    // Two limited-transmit segments left on duplicate ACKs 1 and 2.
+    assert_eq!(s.snd_nxt, before.snd_nxt + 2, "{before:?} {s:?}");
+    let flight = (s.snd_nxt - s.snd_una - 2) as f64;
+    assert_eq!(s.ssthresh, (flight / 2.0).max(2.0));
+}
+
+/// SACK, segment 100 lost and its fast retransmission lost too: the RTO
+/// ends the episode. The ssthresh the timeout sets under `basis`, and the
+/// sequence span snd_nxt − snd_una then.
+fn sack_lost_retransmission(basis: SsthreshBasis) -> (f64, u64) {
+    let mut c = ns2(Variant::Sack);
+    c.ssthresh_basis = basis;
+    let mut p = path();
+    p.drop_first = vec![100];
+    p.drop_nth = vec![(100, 2)];
+    let mut h = Harness::new(&c, Some(300_000), p);
+    h.run_to_completion(secs(100)).unwrap();
+    assert_eq!(h.sender.stats().to_events, 1);
+    let (_, s) = h.first_in_state(CaState::Loss).unwrap();
+    (s.ssthresh, s.snd_nxt - s.snd_una)
+}
+
+#[test]
+fn flight_size_at_a_timeout_leaves_out_sacked_data() {
+    // Everything above the hole has been SACKed when the timer fires, so
+    // the data in the network is the one lost segment: ssthresh = 2, not
+    // half the sequence span (RFC 5681 §3.1: FlightSize is "the amount of
+    // outstanding data in the network").
+    let (ssthresh, span) = sack_lost_retransmission(SsthreshBasis::FlightSize);
+    assert!(span > 40, "span {span}");
+    assert_eq!(ssthresh, 2.0);
+    // RFC 6675 pipe (ns-3): the lost segment was retransmitted (HighRxt),
+    // so pipe counts it: the same floor of 2 here.
+    assert_eq!(sack_lost_retransmission(SsthreshBasis::Pipe).0, 2.0);
 }

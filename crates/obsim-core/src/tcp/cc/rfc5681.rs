@@ -1,7 +1,7 @@
 //! RFC 5681 §3.1 slow start and congestion avoidance, with optional
 //! appropriate byte counting (RFC 3465).
 
-use crate::tcp::cc::WindowGrowth;
+use crate::tcp::cc::{LossSignal, WindowGrowth};
 use crate::tcp::config::SsthreshBasis;
 use crate::tcp::control::ControlBlock;
 
@@ -64,10 +64,21 @@ impl WindowGrowth for Rfc5681 {
         }
     }
 
-    fn ssthresh(&self, cb: &ControlBlock) -> f64 {
+    fn ssthresh(&self, cb: &ControlBlock, signal: LossSignal) -> f64 {
+        // RFC 5681 §3.1 eq. (4): ssthresh = max(FlightSize / 2, 2*SMSS), with
+        // FlightSize "the amount of outstanding data in the network".
+        let outstanding = match signal {
+            // §3.2 step 2: "When [RFC3042] is in use, additional data sent in
+            // limited transmit MUST NOT be included in this calculation."
+            LossSignal::DupAcks => cb.flight_size().saturating_sub(cb.lt_sent),
+            // SACKed segments have left the network (obsim's reading at an
+            // RTO; without SACK `sacked_out` is 0).
+            LossSignal::Timeout => cb.flight_size().saturating_sub(cb.sacked_out),
+        };
         match self.basis {
-            // RFC 5681 eq. (4): ssthresh = max(FlightSize / 2, 2*SMSS).
-            SsthreshBasis::FlightSize => (cb.flight_size() as f64 / 2.0).max(2.0),
+            SsthreshBasis::FlightSize => (outstanding as f64 / 2.0).max(2.0),
+            // ns-3 `GetSsThresh(tcb, BytesInFlight())`: the RFC 6675 pipe.
+            SsthreshBasis::Pipe => (cb.pipe_est.unwrap_or(outstanding) as f64 / 2.0).max(2.0),
             // ns-2 `slowdown(CLOSE_SSTHRESH_HALF)`: int(min(cwnd, window_)/2),
             // at least 2.
             SsthreshBasis::Cwnd => (cb.window() / 2.0).floor().max(2.0),
@@ -78,7 +89,7 @@ impl WindowGrowth for Rfc5681 {
         match self.basis {
             // RFC 5681 §3.2 step 3 (before the +3 inflation) and RFC 6675 §5
             // step (4.2): cwnd = ssthresh.
-            SsthreshBasis::FlightSize => ssthresh,
+            SsthreshBasis::FlightSize | SsthreshBasis::Pipe => ssthresh,
             // ns-2 tcp.cc `slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_HALF)`:
             // `cwnd_ = halfwin`, where `halfwin = windowd() / 2` with
             // `precision_reduce_` and `int(window() / 2)` without (window()

@@ -79,6 +79,18 @@ pub trait LossRecovery: std::fmt::Debug {
     /// Segment `seq` was handed to the network.
     fn on_transmit(&mut self, _cb: &ControlBlock, _seq: u64, _retransmit: bool) {}
 
+    /// Segments in `[snd_una, snd_nxt)` the receiver has SACKed (0 without
+    /// a scoreboard): data that has left the network, for the `FlightSize`
+    /// of a timeout's ssthresh.
+    fn sacked_out(&self, _cb: &ControlBlock) -> u64 {
+        0
+    }
+
+    /// RFC 6675 §4 `SetPipe()`, if this algorithm keeps a scoreboard.
+    fn pipe_estimate(&self, _cb: &ControlBlock) -> Option<u64> {
+        None
+    }
+
     /// The most segments [`Self::next_segment`] may release in answer to
     /// the ACK just processed (retransmissions the ACK asked for not
     /// counted), or `None` for no limit (the default; ns-2 `maxburst_ 0`).

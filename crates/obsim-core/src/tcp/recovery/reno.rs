@@ -2,7 +2,7 @@
 //! ends recovery, so several losses in one window cause several halvings or
 //! a timeout.
 
-use crate::tcp::cc::WindowGrowth;
+use crate::tcp::cc::{LossSignal, WindowGrowth};
 use crate::tcp::config::{RecoveryExit, TcpConfig};
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::recovery::{dupack_triggers, new_ack_outside_recovery, Actions, LossRecovery};
@@ -33,7 +33,7 @@ impl Reno {
 pub(crate) fn reno_enter(cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
     // dupwnd is zero here (outside recovery, or cleared by the timeout that
     // led here), so ssthresh halves the un-inflated window.
-    let ssthresh = cc.ssthresh(cb);
+    let ssthresh = cc.ssthresh(cb, LossSignal::DupAcks);
     cb.cwnd = cc.halved_cwnd(cb, ssthresh);
     cb.ssthresh = ssthresh;
     cb.dupwnd = f64::from(cb.dupacks);
