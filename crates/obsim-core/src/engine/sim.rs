@@ -28,6 +28,7 @@ use crate::ids::{FlowId, LinkId, NodeId};
 use crate::metrics::aggregate::Moments;
 use crate::metrics::aggregate::{FlowSample, Sampler};
 use crate::metrics::judgement::FtoJudgements;
+use crate::metrics::packets::{DropReason, PacketEvent, PacketTracer};
 use crate::metrics::trace::{SenderSample, TraceRecorder};
 use crate::net::{Packet, Payload, RoutingTable};
 use crate::results::{FlowResult, LinkResult, RunMeta, RunResults};
@@ -63,6 +64,9 @@ struct FlowState {
 struct Net {
     links: Vec<Link>,
     routes: RoutingTable,
+    /// The packet trace (`[trace] packets = true`); `None` costs one branch
+    /// per packet event and allocates nothing.
+    packets: Option<Box<PacketTracer>>,
 }
 
 impl Net {
@@ -80,13 +84,24 @@ impl Net {
             debug_assert!(false, "no route from {node:?} to {:?}", pkt.dst);
             return false;
         };
-        match self.links[ch.index()].channel.enqueue(now, pkt.bytes) {
+        let channel = &mut self.links[ch.index()].channel;
+        let to = channel.to;
+        let sent = match channel.enqueue(now, pkt.bytes) {
             Some(at) => {
                 queue.push(at, Event::Arrive { ch, pkt });
                 true
             }
             None => false,
+        };
+        if let Some(tr) = self.packets.as_mut() {
+            let ev = if sent {
+                PacketEvent::Send
+            } else {
+                PacketEvent::Drop(DropReason::Buffer)
+            };
+            tr.record(now, ev, node, to, &pkt);
         }
+        sent
     }
 }
 
@@ -100,6 +115,9 @@ pub struct Simulation<'s> {
     flows: Vec<FlowState>,
     trace: Option<TraceRecorder>,
     trace_on_change: bool,
+    /// `[trace] per_ack`: one trace row after every ACK and every
+    /// retransmission timeout of a traced flow.
+    trace_per_ack: bool,
     events: u64,
     stop_reason: &'static str,
     finite_remaining: usize,
@@ -156,8 +174,11 @@ impl<'s> Simulation<'s> {
             });
         }
         let t = &scenario.trace;
-        let trace =
-            (t.cwnd || t.seq).then(|| TraceRecorder::new(flows.len(), &t.flows, t.cwnd, t.seq));
+        let trace = (t.cwnd || t.seq || t.per_ack)
+            .then(|| TraceRecorder::new(flows.len(), &t.flows, t.cwnd, t.seq));
+        let packets = t
+            .packets
+            .then(|| Box::new(PacketTracer::new(flows.len(), &t.flows)));
         let finite_remaining = flows.iter().filter(|f| f.finite).count();
         let n_ch = links.len();
         let signal_mask = flows.iter().fold(SignalSet::NONE, |m, f| m | f.signals);
@@ -168,9 +189,14 @@ impl<'s> Simulation<'s> {
             seed,
             now: SimTime::ZERO,
             queue: EventQueue::with_capacity(1024),
-            net: Net { links, routes },
+            net: Net {
+                links,
+                routes,
+                packets,
+            },
             flows,
-            trace_on_change: trace.is_some() && t.interval.is_none(),
+            trace_on_change: trace.is_some() && t.interval.is_none() && !t.per_ack,
+            trace_per_ack: t.per_ack,
             trace,
             events: 0,
             stop_reason: "time",
@@ -282,12 +308,19 @@ impl<'s> Simulation<'s> {
 
     fn on_arrive(&mut self, ch: LinkId, pkt: Packet) {
         let link = &mut self.net.links[ch.index()];
+        let (from, node) = (link.channel.from, link.channel.to);
         if link.loss.lose(&pkt) {
             link.channel.stats.drops_loss += 1;
+            if let Some(tr) = self.net.packets.as_mut() {
+                let ev = PacketEvent::Drop(DropReason::LossModel);
+                tr.record(self.now, ev, from, node, &pkt);
+            }
             self.data_lost(pkt, false);
             return;
         }
-        let node = link.channel.to;
+        if let Some(tr) = self.net.packets.as_mut() {
+            tr.record(self.now, PacketEvent::Receive, from, node, &pkt);
+        }
         self.route_from(node, pkt);
     }
 
@@ -313,6 +346,7 @@ impl<'s> Simulation<'s> {
             Payload::Ack(ack) => {
                 self.flows[f.index()].sender.on_ack(self.now, &ack);
                 self.pump_sender(f);
+                self.trace_event(f);
             }
             Payload::Signal(sig) => {
                 let fl = &mut self.flows[f.index()];
@@ -390,11 +424,25 @@ impl<'s> Simulation<'s> {
                     fl.judged.judge(una, judged_false);
                 }
                 self.pump_sender(f);
+                self.trace_event(f);
             }
             Some(d) => fl
                 .sender_timer
                 .arm(&mut self.queue, d, Event::SenderTimer(f)),
             None => {}
+        }
+    }
+
+    /// `[trace] per_ack`: records flow `f`'s state after an ACK or a
+    /// timeout (and what it sent in response), changed or not.
+    #[inline]
+    fn trace_event(&mut self, f: FlowId) {
+        if self.trace_per_ack {
+            if let Some(tr) = self.trace.as_mut() {
+                if tr.traces(f) {
+                    tr.record(self.now, f, sample(&self.flows[f.index()].sender));
+                }
+            }
         }
     }
 
@@ -644,12 +692,20 @@ impl<'s> Simulation<'s> {
             .take()
             .map(TraceRecorder::finish)
             .unwrap_or_default();
+        let names: Vec<String> = sc.nodes.iter().map(|n| n.name.clone()).collect();
+        let packets = self
+            .net
+            .packets
+            .take()
+            .map(|t| t.finish(&names))
+            .unwrap_or_default();
         let (nodes, paths, burst_lengths, wavelengths) = self.optical_results(measured);
         RunResults {
             meta,
             flows,
             links,
             trace,
+            packets,
             bursts,
             series,
             nodes,

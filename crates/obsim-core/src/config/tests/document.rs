@@ -135,7 +135,19 @@ pub(super) const BAD: &[Row] = &[
         "trace unknown key",
         &[("cwnd = true", "cwnd = true\nrtt = true")],
         "trace.rtt",
-        "allowed keys: cwnd, seq, interval, flows",
+        "allowed keys: cwnd, seq, interval, per_ack, packets, flows",
+    ),
+    (
+        "trace per_ack with an interval",
+        &[("cwnd = true", "per_ack = true\ninterval = \"10 ms\"")],
+        "trace.interval",
+        "per_ack = true records a row at every ACK and timeout",
+    ),
+    (
+        "trace packets not a boolean",
+        &[("cwnd = true", "packets = 1")],
+        "trace.packets",
+        "expected true or false, found integer 1",
     ),
 ];
 
