@@ -63,17 +63,83 @@ impl RtoEstimator {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SsthreshBasis {
-    /// RFC 5681 eqs. (4) and (5): ssthresh = max(`FlightSize` / 2, 2 SMSS).
+    /// RFC 5681 §3.1 eq. (4): ssthresh = max(`FlightSize` / 2, 2 SMSS), with
+    /// `FlightSize` "the amount of outstanding data in the network": at a
+    /// fast retransmit snd_nxt − snd_una less the segments limited transmit
+    /// sent (RFC 5681 §3.2 step 2: "additional data sent in limited
+    /// transmit MUST NOT be included in this calculation"; RFC 6675 §5
+    /// step (4.2) likewise), at a timeout snd_nxt − snd_una less the
+    /// segments the receiver has SACKed, which have left the network (after
+    /// a lost retransmission in SACK recovery snd_nxt − snd_una is the
+    /// whole sequence span the scoreboard covers). obsim's reading; no
+    /// stack measured here does exactly this.
     FlightSize,
-    /// ns-2: ssthresh = max(min(cwnd, window) / 2, 2).
+    /// ns-2 (tcp.cc `slowdown`): ssthresh = max(int(min(cwnd, window_) / 2),
+    /// 2); FreeBSD `newreno_cong_signal` and Linux `tcp_reno_ssthresh` also
+    /// halve cwnd.
     Cwnd,
+    /// RFC 6675 §4 `pipe` (SetPipe: un-SACKed segments not presumed lost,
+    /// plus those retransmitted) in place of `FlightSize`, as ns-3's
+    /// `TcpNewReno::GetSsThresh(tcb, BytesInFlight())` does; without a SACK
+    /// scoreboard it is the `FlightSize` rule above.
+    Pipe,
 }
 
 impl SsthreshBasis {
     /// Every basis with its name in scenarios (`tcp.ssthresh_basis`).
-    pub const ALL: [(&'static str, SsthreshBasis); 2] = [
+    pub const ALL: [(&'static str, SsthreshBasis); 3] = [
         ("flight_size", SsthreshBasis::FlightSize),
         ("cwnd", SsthreshBasis::Cwnd),
+        ("pipe", SsthreshBasis::Pipe),
+    ];
+}
+
+/// What the ACK that ends a Reno or `NewReno` fast recovery does to cwnd.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoveryExit {
+    /// RFC 5681 §3.2 step 6 / RFC 6582 §3.2 step 6 option (2): "set cwnd to
+    /// ssthresh" ("deflating" the window); this ACK opens nothing.
+    Deflate,
+    /// ns-2 (tcp-reno.cc `RenoTcpAgent::recv`, tcp-newreno.cc
+    /// `NewRenoTcpAgent::recv`): `dupwnd_ = 0` and cwnd_ stays what the cut
+    /// (and any partial deflation) left, then `recv_newack_helper` →
+    /// `opencwnd()` opens it as for any new ACK (+1/cwnd in congestion
+    /// avoidance, +1 in slow start).
+    Open,
+}
+
+impl RecoveryExit {
+    /// Every rule with its name in scenarios (`tcp.recovery_exit`).
+    pub const ALL: [(&'static str, RecoveryExit); 2] = [
+        ("deflate", RecoveryExit::Deflate),
+        ("open", RecoveryExit::Open),
+    ];
+}
+
+/// When duplicate ACKs may start a new fast retransmit after an earlier
+/// episode (or timeout) whose recovery point is `recover` (= `snd_nxt` when
+/// it began, one past the highest segment sent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoverCheck {
+    /// `snd_una >= recover`: everything sent before the episode began is
+    /// cumulatively acknowledged (RFC 6675 §5.1: "a new recovery phase ...
+    /// MUST NOT be initiated until HighACK is greater than or equal to the
+    /// new value of RecoveryPoint"; ns-3 `m_highRxAckMark >= m_recover`).
+    Reached,
+    /// `snd_una > recover`: at least one segment sent after the episode
+    /// began is acknowledged (ns-2 `dupack_action`: `highest_ack_ >
+    /// recover_`, its ACK numbers naming the last segment received; RFC
+    /// 6582 §3.2 step 2 "covers more than recover" read as its §4 reads it).
+    Passed,
+}
+
+impl RecoverCheck {
+    /// Every rule with its name in scenarios (`tcp.recover_check`).
+    pub const ALL: [(&'static str, RecoverCheck); 2] = [
+        ("reached", RecoverCheck::Reached),
+        ("passed", RecoverCheck::Passed),
     ];
 }
 
@@ -349,6 +415,34 @@ pub struct TcpConfig {
     /// `dupwnd_ = 0` in `NewRenoTcpAgent::recv`, cwnd_ untouched). Only
     /// `NewReno` reads it: Reno leaves recovery on the first new ACK.
     pub partial_window_deflation: bool,
+    /// ns-2 `precisionReduce_` (tcp.cc `TcpAgent::slowdown`; default true
+    /// since 2006-01-24): with `ssthresh_basis = "cwnd"`, the fast
+    /// retransmit's halving (`CLOSE_CWND_HALF`) sets cwnd to `windowd()/2`,
+    /// fraction kept, while ssthresh is `int(windowd()/2)` (at least 2);
+    /// false: both come from the integer window, `int(window()/2)` (cwnd is
+    /// then not raised to ssthresh's floor of 2). Only the `cwnd` basis
+    /// reads it; the RFC bases set cwnd = ssthresh (RFC 5681 §3.2 step 3,
+    /// RFC 6675 §5 step (4.2)).
+    pub precision_reduce: bool,
+    /// What the ACK that ends Reno/`NewReno` fast recovery does to cwnd.
+    pub recovery_exit: RecoveryExit,
+    /// Limited transmit also outside the Open state (after a timeout, while
+    /// go-back-N is under way): ns-2 `RenoTcpAgent::recv` calls `send_one()`
+    /// on the first and second duplicate ACK whatever happened before
+    /// (`singledup_`), resending `t_seqno_` if it lies within `cwnd_ +
+    /// dupacks_`. False: RFC 3042 / RFC 5681 §3.2 step 1, "previously
+    /// unsent data" within "cwnd plus 2*SMSS" of FlightSize, which obsim
+    /// applies in the Open state only.
+    pub limited_transmit_any_state: bool,
+    /// At most this many window-rule segments per ACK while `NewReno` has
+    /// seen `DupThresh` or more duplicate ACKs (the fast retransmit or
+    /// partial-ACK retransmission not counted); 0 = no limit. ns-2
+    /// tcp-newreno.cc `NewRenoTcpAgent::recv`: `send_much(0, 0, 2)` when
+    /// `dupacks_ > numdupacks_ - 1 && newreno_changes_ == 0` (its default).
+    pub recovery_max_burst: u32,
+    /// When duplicate ACKs may start a new fast retransmit after an earlier
+    /// episode (`NewReno`, SACK, and Tahoe/Reno with `reno_recover_check`).
+    pub recover_check: RecoverCheck,
     /// Burst TCP false-timeout detection (yu2004 §IV); `None` in every
     /// profile.
     pub fto: FtoDetection,

@@ -6,8 +6,8 @@
 //! docs/MODEL.md has the table with citations.
 
 use crate::tcp::config::{
-    FtoDetection, RtoConfig, RtoEstimator, SackOptionSize, SackRecovery, SsthreshBasis, TcpConfig,
-    Variant,
+    FtoDetection, RecoverCheck, RecoveryExit, RtoConfig, RtoEstimator, SackOptionSize,
+    SackRecovery, SsthreshBasis, TcpConfig, Variant,
 };
 use crate::time::SimDuration;
 
@@ -69,8 +69,13 @@ fn rfc() -> TcpConfig {
         limited_transmit: true,
         reno_recover_check: false,
         newreno_slow_but_steady: false,
-        partial_window_deflation: true, // RFC 6582 §3.2 step 5
-        fto: FtoDetection::None,        // plain TCP: every timeout is true
+        partial_window_deflation: true,       // RFC 6582 §3.2 step 5
+        precision_reduce: false,              // (cwnd basis only; ns-2 `precisionReduce_`)
+        recovery_exit: RecoveryExit::Deflate, // RFC 5681 §3.2 step 6, RFC 6582 §3.2 step 6 (2)
+        limited_transmit_any_state: false,    // RFC 5681 §3.2 step 1: previously unsent data
+        recovery_max_burst: 0,                // RFC 6582 sets no per-ACK limit
+        recover_check: RecoverCheck::Reached, // RFC 6675 §5.1: HighACK >= RecoveryPoint
+        fto: FtoDetection::None,              // plain TCP: every timeout is true
     }
 }
 
@@ -102,12 +107,17 @@ fn ns2() -> TcpConfig {
             max_backoff: 64,                    // rtt_backoff()
             ns2_rfc2988: true,                  // rfc2988_ true (2002-03-07)
         },
-        abc: false,                     // opencwnd(): per-ACK increase
-        limited_transmit: true,         // singledup_ 1 (2001-11-28)
-        reno_recover_check: true,       // bugFix_ true
-        newreno_slow_but_steady: false, // newreno_changes1_ 1 since 2003-05-05
-        partial_window_deflation: true, // partial_window_deflation_ 1 since 2003-05-05
-        fto: FtoDetection::None,        // plain TCP: every timeout is true
+        abc: false,                          // opencwnd(): per-ACK increase
+        limited_transmit: true,              // singledup_ 1 (2001-11-28)
+        reno_recover_check: true,            // bugFix_ true
+        newreno_slow_but_steady: false,      // newreno_changes1_ 1 since 2003-05-05
+        partial_window_deflation: true,      // partial_window_deflation_ 1 since 2003-05-05
+        precision_reduce: true,              // precisionReduce_ true (2006-01-24)
+        recovery_exit: RecoveryExit::Open,   // recv(): dupwnd_ = 0, recv_newack_helper -> opencwnd
+        limited_transmit_any_state: true,    // recv(): send_one() on dupacks 1-2 in any state
+        recovery_max_burst: 2, // NewReno recv(): send_much(0, 0, 2), newreno_changes_ 0
+        recover_check: RecoverCheck::Passed, // dupack_action(): highest_ack_ > recover_
+        fto: FtoDetection::None, // plain TCP: every timeout is true
     }
 }
 
@@ -118,6 +128,7 @@ fn ns2_2004() -> TcpConfig {
     c.rto.min = SimDuration::from_secs(1); // minrto_ 1 (2001-05-14 .. 2004-10-14)
     c.rto.initial = SimDuration::from_secs(6); // rtxcur_init_ 6.0 (until 2006-01-21)
     c.rto.max = SimDuration::from_secs(100_000); // maxrto_ 100000 (until 2007-03-28)
+    c.precision_reduce = false; // precisionReduce_ false (until 2006-01-24)
     c
 }
 
@@ -187,5 +198,7 @@ mod tests {
         assert!(c.newreno_slow_but_steady && !b.newreno_slow_but_steady);
         assert!(!c.partial_window_deflation && b.partial_window_deflation);
         assert!(a.partial_window_deflation && profile("rfc").unwrap().partial_window_deflation);
+        // precisionReduce_ became the default on 2006-01-24.
+        assert!(a.precision_reduce && !b.precision_reduce && !c.precision_reduce);
     }
 }

@@ -31,7 +31,7 @@
 //! `maxburst_ 0`, `aggressive_maxburst_ 1`, `sfrto_enabled_ 0`,
 //! `overhead_ 0`, `QOption_ 0`; `singledup_` is `tcp.limited_transmit`.
 
-use crate::tcp::cc::WindowGrowth;
+use crate::tcp::cc::{LossSignal, WindowGrowth};
 use crate::tcp::config::TcpConfig;
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::recovery::{new_ack_outside_recovery, Actions, LossRecovery, Scoreboard};
@@ -196,8 +196,10 @@ impl Ns2Sack1 {
         self.mark_retran(cb.snd_una);
         // `slowdown(CLOSE_SSTHRESH_HALF | CLOSE_CWND_HALF)`. The halving rule
         // itself (window basis, `precision_reduce_`) is the shared one.
-        cb.ssthresh = cc.ssthresh(cb);
-        cb.cwnd = cb.ssthresh;
+        // cwnd_ keeps ns-2's fractional half (`halfwin`, precisionReduce_).
+        let ssthresh = cc.ssthresh(cb, LossSignal::DupAcks);
+        cb.cwnd = cc.halved_cwnd(cb, ssthresh);
+        cb.ssthresh = ssthresh;
         cc.reset();
         cb.state = CaState::Recovery;
         // `output(last_ack_ + 1, TCP_REASON_DUPACK)`, outside send_much.

@@ -20,7 +20,7 @@ pub use ble::{Ble, FtoCounts, DEFAULT_MAX_CONSECUTIVE_FTO};
 pub use bnak::Bnak;
 pub use standard::Standard;
 
-use crate::tcp::cc::WindowGrowth;
+use crate::tcp::cc::{LossSignal, WindowGrowth};
 use crate::tcp::config::{FtoDetection, TcpConfig};
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::signal::{BurstSignal, SignalSet};
@@ -36,7 +36,7 @@ pub fn fto_response(cb: &mut ControlBlock, cc: &mut dyn WindowGrowth) {
     // A BNAK may arrive during fast recovery: halve the un-inflated window,
     // as a timeout does.
     cb.clear_inflation();
-    cb.ssthresh = cc.ssthresh(cb);
+    cb.ssthresh = cc.ssthresh(cb, LossSignal::Timeout);
     cb.cwnd = cb.ssthresh;
     cc.reset();
     cb.recover = cb.snd_nxt;
