@@ -219,6 +219,11 @@ impl LossRecovery for Ns2Sack1 {
         "ns2-sack1"
     }
 
+    /// For `ssthresh_basis = "flight_size"` (ns-2 itself halves cwnd).
+    fn sacked_out(&self, cb: &ControlBlock) -> u64 {
+        self.sb.sacked_in(cb.snd_una, cb.snd_nxt)
+    }
+
     fn on_ack_info(&mut self, _cb: &ControlBlock, ack: &Ack) {
         self.ack = *ack;
     }

@@ -153,9 +153,7 @@ impl LossRecovery for Sack {
     }
 
     fn sacked_out(&self, cb: &ControlBlock) -> u64 {
-        (cb.snd_una..cb.snd_nxt)
-            .filter(|&s| self.sb.is_sacked(s))
-            .count() as u64
+        self.sb.sacked_in(cb.snd_una, cb.snd_nxt)
     }
 
     fn pipe_estimate(&self, cb: &ControlBlock) -> Option<u64> {

@@ -58,6 +58,14 @@ impl Scoreboard {
         seq >= self.una && seq < self.high_sacked_end && Self::get(&self.sacked, self.slot(seq))
     }
 
+    /// How many segments in `lo..hi` were `SACKed` (RFC 6675's "SACKed"
+    /// octets, counted in segments).
+    pub fn sacked_in(&self, lo: u64, hi: u64) -> u64 {
+        (lo..hi.min(self.high_sacked_end))
+            .filter(|&s| self.is_sacked(s))
+            .count() as u64
+    }
+
     /// True when `seq` was retransmitted since it was last sent new.
     #[inline]
     pub fn is_retransmitted(&self, seq: u64) -> bool {
