@@ -399,6 +399,9 @@ fn file_points(errs: &mut Errors, path: &str, v: &Val) -> Option<Vec<(f64, f64)>
 }
 
 #[cfg(test)]
+// One test per class of error, listed in one place; exact float comparisons
+// are of values exact in f64.
+#[allow(clippy::too_many_lines, clippy::float_cmp)]
 mod tests {
     use super::*;
 

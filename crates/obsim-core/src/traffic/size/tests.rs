@@ -12,6 +12,15 @@
 //! Streams are fixed, so each test passes or fails reproducibly; a check
 //! that the test rejects a law with a wrong parameter shows it has power.
 
+// Exact float comparisons here compare values that are exact in f64 (whole
+// bytes, sums of a few decimal fractions); k, p, n, m, d, s, g are the
+// papers' and the KS test's names.
+#![allow(
+    clippy::float_cmp,
+    clippy::many_single_char_names,
+    clippy::cast_lossless
+)]
+
 use super::*;
 use crate::rng::stream;
 
