@@ -48,17 +48,18 @@ pub(crate) fn optical_links(
 /// One `[[links]]` table per `from-to` word of `pairs`: `kind` lines, then
 /// `rate` and `delay`, then `extra` lines.
 fn link_tables(pairs: &str, kind: &str, rate: &str, delay: &str, extra: &str) -> String {
-    pairs
-        .split_whitespace()
-        .map(|pair| {
-            let (from, to) = pair
-                .split_once('-')
-                .unwrap_or_else(|| panic!("link {pair:?} is not from-to"));
-            format!(
-                "[[links]]\nfrom = \"{from}\"\nto = \"{to}\"\n{kind}rate = \"{rate}\"\ndelay = \"{delay}\"\n{extra}"
-            )
-        })
-        .collect()
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for pair in pairs.split_whitespace() {
+        let (from, to) = pair
+            .split_once('-')
+            .unwrap_or_else(|| panic!("link {pair:?} is not from-to"));
+        let _ = write!(
+            out,
+            "[[links]]\nfrom = \"{from}\"\nto = \"{to}\"\n{kind}rate = \"{rate}\"\ndelay = \"{delay}\"\n{extra}"
+        );
+    }
+    out
 }
 
 /// The result row of the link `from -> to` of a run; panics if the run has

@@ -2,6 +2,7 @@
 //! [`crate::tcp::testkit`], grouped by scenario.
 
 #![allow(clippy::many_single_char_names)] // c = config, p = path, h = harness, s = sample: the tests read better short
+#![allow(clippy::float_cmp)] // windows are exact by construction (halves, ns-2 integer ssthresh): equality is the claim
 
 use crate::tcp::cc::WindowGrowth;
 use crate::tcp::config::{SsthreshBasis, TcpConfig, Variant};
