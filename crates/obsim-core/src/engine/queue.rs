@@ -107,6 +107,27 @@ pub struct EventKey {
     gen: u32,
 }
 
+/// A place in the queue's order drawn before the event is scheduled: the
+/// event's time and its insertion sequence number. [`EventQueue::stamp`]
+/// draws one; [`EventQueue::push_stamped`] schedules an event with it later,
+/// at the place in the `(time, push order)` order it had when stamped. This
+/// lets a channel keep its packets in flight in its own FIFO and hand only
+/// its head to the queue (`engine/in_flight.rs`) while every event pops
+/// exactly where a plain push at stamping time would have put it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Stamp {
+    time: u64,
+    seq: u64,
+}
+
+impl Stamp {
+    /// The stamped time (clamped to the queue's now, as a push would be).
+    #[inline]
+    pub fn time(self) -> SimTime {
+        SimTime(self.time)
+    }
+}
+
 /// The operations every future-event-list design provides; lets benchmarks and
 /// tests drive all designs through one code path.
 pub trait FutureEventList<E> {
@@ -159,6 +180,22 @@ impl<E> EventQueue<E> {
     #[inline]
     pub fn push(&mut self, at: SimTime, ev: E) -> EventKey {
         self.0.push(at, ev)
+    }
+
+    /// Draws the [`Stamp`] a push at `at` would get now (time clamped as by
+    /// [`Self::push`]; the sequence number is used up) without scheduling
+    /// anything.
+    #[inline]
+    pub fn stamp(&mut self, at: SimTime) -> Stamp {
+        self.0.stamp(at)
+    }
+
+    /// Schedules `ev` at the place `st` was drawn for: it pops among events
+    /// of the same time as if it had been pushed when `st` was drawn. Each
+    /// stamp must be pushed at most once, before its time is popped past.
+    #[inline]
+    pub fn push_stamped(&mut self, st: Stamp, ev: E) -> EventKey {
+        self.0.push_stamped(st, ev)
     }
 
     /// Removes and returns the earliest pending event; among events at the

@@ -80,9 +80,16 @@ impl Net {
             debug_assert!(false, "no route from {node:?} to {:?}", pkt.dst);
             return false;
         };
-        match self.links[ch.index()].channel.enqueue(now, pkt.bytes) {
+        let link = &mut self.links[ch.index()];
+        match link.channel.enqueue(now, pkt.bytes) {
             Some(at) => {
-                queue.push(at, Event::Arrive { ch, pkt });
+                // The packet's place in the event order is drawn now, as a
+                // push of its own arrival event would be; it is scheduled
+                // when it becomes the channel's head.
+                let st = queue.stamp(at);
+                if link.in_flight.push(st, pkt) {
+                    queue.push_stamped(st, Event::Arrive(ch));
+                }
                 true
             }
             None => false,
@@ -259,7 +266,7 @@ impl<'s> Simulation<'s> {
     #[inline]
     fn dispatch(&mut self, ev: Event) -> bool {
         match ev {
-            Event::Arrive { ch, pkt } => self.on_arrive(ch, pkt),
+            Event::Arrive(ch) => self.on_arrive(ch),
             Event::FlowStart(f) => {
                 self.flows[f.index()].sender.start(self.now);
                 self.pump_sender(f);
@@ -280,8 +287,17 @@ impl<'s> Simulation<'s> {
         false
     }
 
-    fn on_arrive(&mut self, ch: LinkId, pkt: Packet) {
+    /// The head of channel `ch`'s in-flight FIFO reaches the far end; the
+    /// next packet in flight, if any, becomes the head and gets its event.
+    fn on_arrive(&mut self, ch: LinkId) {
         let link = &mut self.net.links[ch.index()];
+        let Some((pkt, next)) = link.in_flight.pop() else {
+            debug_assert!(false, "arrival on {ch:?} with nothing in flight");
+            return;
+        };
+        if let Some(st) = next {
+            self.queue.push_stamped(st, Event::Arrive(ch));
+        }
         if link.loss.lose(&pkt) {
             link.channel.stats.drops_loss += 1;
             self.data_lost(pkt, false);
@@ -503,16 +519,14 @@ impl<'s> Simulation<'s> {
             end
         };
         let measured = end.saturating_since(warm);
-        // Data packets still in the network: drain the event list, then
-        // look inside assemblers and bursts in flight.
+        // Data packets still in the network: on the channels, then inside
+        // assemblers and bursts in flight.
         let mut in_flight = vec![0u64; self.flows.len()];
-        while let Some((_, ev)) = self.queue.pop() {
-            if let Event::Arrive { pkt, .. } = ev {
-                if pkt.is_data() {
-                    in_flight[pkt.flow.index()] += 1;
-                }
-                self.traffic.count_in_flight(&pkt);
+        for pkt in self.net.links.iter().flat_map(|l| l.in_flight.packets()) {
+            if pkt.is_data() {
+                in_flight[pkt.flow.index()] += 1;
             }
+            self.traffic.count_in_flight(pkt);
         }
         self.count_obs_in_flight(&mut in_flight);
         let name = |n: NodeId| sc.nodes[n.index()].name.clone();

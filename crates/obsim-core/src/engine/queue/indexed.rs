@@ -6,7 +6,7 @@
 use super::clock::Clock;
 use super::dary::{self, Entry};
 use super::slab::{Meta, Slab};
-use super::EventKey;
+use super::{EventKey, Stamp};
 use crate::time::SimTime;
 
 /// Indexed d-ary heap with a position map and true O(log n) removal.
@@ -47,6 +47,37 @@ impl<E, const D: usize> IndexedDaryQueue<E, D> {
         self.heap.push(Entry {
             time,
             seq,
+            slot,
+            gen,
+        });
+        let i = self.heap.len() - 1;
+        dary::sift_up::<D>(&mut self.heap, i, track(&mut self.slab.meta));
+        EventKey { slot, gen }
+    }
+
+    /// Draws the `(time, seq)` stamp a push at `at` would get now, without
+    /// scheduling anything: the event keeps its place in the push order
+    /// when [`Self::push_stamped`] schedules it later.
+    #[inline]
+    pub fn stamp(&mut self, at: SimTime) -> Stamp {
+        let (time, seq) = self.clock.stamp(at);
+        Stamp { time, seq }
+    }
+
+    /// Schedules `ev` with a stamp drawn earlier by [`Self::stamp`]. The
+    /// stamp's time must not precede the last popped time.
+    #[inline]
+    pub fn push_stamped(&mut self, st: Stamp, ev: E) -> EventKey {
+        debug_assert!(
+            st.time >= self.clock.now,
+            "stamped event pushed in the past: at {:?} < now {:?}",
+            SimTime(st.time),
+            SimTime(self.clock.now)
+        );
+        let (slot, gen) = self.slab.insert(ev);
+        self.heap.push(Entry {
+            time: st.time,
+            seq: st.seq,
             slot,
             gen,
         });
