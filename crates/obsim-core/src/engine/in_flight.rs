@@ -51,6 +51,13 @@ impl InFlight {
         Some((pkt, self.fifo.front().map(|&(st, _)| st)))
     }
 
+    /// The stamp of the packet right behind the head: the next head once
+    /// the head has arrived.
+    #[inline]
+    pub fn second_stamp(&self) -> Option<Stamp> {
+        self.fifo.get(1).map(|&(st, _)| st)
+    }
+
     /// Packets in flight.
     pub fn len(&self) -> usize {
         self.fifo.len()
@@ -119,8 +126,18 @@ mod tests {
         }
     }
 
-    /// The script run with one FIFO per channel, heads only in the queue.
+    /// The script run with one FIFO per channel, heads only in the queue,
+    /// the next head pushed after the head pops.
     fn run_fifo(script: &Script, channels: usize) -> Vec<(u64, u32)> {
+        let a = run_fifo_with(script, channels, false);
+        // And as the engine does it: the head's entry moved to the next
+        // head's stamp in place (`EventQueue::reschedule_top`).
+        let b = run_fifo_with(script, channels, true);
+        assert_eq!(a, b, "reschedule_top differs from pop + push_stamped");
+        a
+    }
+
+    fn run_fifo_with(script: &Script, channels: usize, rekey: bool) -> Vec<(u64, u32)> {
         let mut q = EventQueue::new();
         let mut ch: Vec<InFlight> = vec![InFlight::default(); channels];
         let mut last = vec![0; channels];
@@ -144,7 +161,18 @@ mod tests {
                 }
             }
             step += 1;
-            match q.pop() {
+            let popped = match q.peek() {
+                Some((_, &Ev::Head(c))) if rekey => match ch[c].second_stamp() {
+                    Some(st) => q.reschedule_top(st).map(|(t, _)| (t, Ev::Head(c))),
+                    None => q.pop(),
+                },
+                _ => q.pop(),
+            };
+            match popped {
+                Some((t, Ev::Head(c))) if rekey => {
+                    let (p, _) = ch[c].pop().unwrap();
+                    out.push((t.0, p.flow.0));
+                }
                 Some((t, Ev::Head(c))) => {
                     let (p, next) = ch[c].pop().unwrap();
                     if let Some(st) = next {

@@ -198,6 +198,23 @@ impl<E> EventQueue<E> {
         self.0.push_stamped(st, ev)
     }
 
+    /// The earliest pending event and its time, without removing it.
+    #[inline]
+    pub fn peek(&self) -> Option<(SimTime, &E)> {
+        self.0.peek()
+    }
+
+    /// Runs the earliest pending event's time as [`Self::pop`] does but keeps
+    /// the event pending, rescheduled at `st`: exactly a pop followed by
+    /// [`Self::push_stamped`] of the same payload, in one sift-down. A
+    /// channel whose head arrives hands its next packet's stamp here
+    /// (`engine/sim.rs`, `next_event`). Returns the popped time and the new
+    /// key; `None` when the queue is empty.
+    #[inline]
+    pub fn reschedule_top(&mut self, st: Stamp) -> Option<(SimTime, EventKey)> {
+        self.0.reschedule_top(st)
+    }
+
     /// Removes and returns the earliest pending event; among events at the
     /// same time, the one pushed first.
     #[inline]

@@ -226,7 +226,7 @@ impl<'s> Simulation<'s> {
         }
         self.start_generators();
         self.schedule_traffic();
-        while let Some((t, ev)) = self.queue.pop() {
+        while let Some((t, ev)) = self.next_event() {
             debug_assert!(t >= self.now, "time ran backwards");
             self.now = t;
             self.events += 1;
@@ -262,6 +262,21 @@ impl<'s> Simulation<'s> {
         Ok(self.collect(wall_s))
     }
 
+    /// Takes the next event. A channel's `Arrive` whose FIFO holds another
+    /// packet stays queued, moved to that packet's stamp in one sift-down
+    /// ([`EventQueue::reschedule_top`]; the same order as a pop and a push);
+    /// `on_arrive` then only takes the head packet.
+    #[inline]
+    fn next_event(&mut self) -> Option<(SimTime, Event)> {
+        if let Some((_, &Event::Arrive(ch))) = self.queue.peek() {
+            if let Some(st) = self.net.links[ch.index()].in_flight.second_stamp() {
+                let (t, _) = self.queue.reschedule_top(st)?;
+                return Some((t, Event::Arrive(ch)));
+            }
+        }
+        self.queue.pop()
+    }
+
     /// Runs one event at the current time; true at the end of the run.
     #[inline]
     fn dispatch(&mut self, ev: Event) -> bool {
@@ -287,17 +302,15 @@ impl<'s> Simulation<'s> {
         false
     }
 
-    /// The head of channel `ch`'s in-flight FIFO reaches the far end; the
-    /// next packet in flight, if any, becomes the head and gets its event.
+    /// The head of channel `ch`'s in-flight FIFO reaches the far end (the
+    /// next packet in flight, if any, already has the channel's event:
+    /// `next_event`).
     fn on_arrive(&mut self, ch: LinkId) {
         let link = &mut self.net.links[ch.index()];
-        let Some((pkt, next)) = link.in_flight.pop() else {
+        let Some((pkt, _)) = link.in_flight.pop() else {
             debug_assert!(false, "arrival on {ch:?} with nothing in flight");
             return;
         };
-        if let Some(st) = next {
-            self.queue.push_stamped(st, Event::Arrive(ch));
-        }
         if link.loss.lose(&pkt) {
             link.channel.stats.drops_loss += 1;
             self.data_lost(pkt, false);

@@ -86,6 +86,39 @@ impl<E, const D: usize> IndexedDaryQueue<E, D> {
         EventKey { slot, gen }
     }
 
+    /// The earliest pending event, without removing it.
+    #[inline]
+    pub fn peek(&self) -> Option<(SimTime, &E)> {
+        let e = self.heap.first()?;
+        Some((SimTime(e.time), self.slab.get(e.slot)))
+    }
+
+    /// Runs the earliest pending event's time (as [`Self::pop`] does) but
+    /// keeps its payload pending, rescheduled at `st`: the same as popping
+    /// it and pushing it back with [`Self::push_stamped`], with one sift-down
+    /// from the root instead of a pop and a push. Returns the time popped
+    /// and the event's new key (keys issued before no longer name it).
+    #[inline]
+    pub fn reschedule_top(&mut self, st: Stamp) -> Option<(SimTime, EventKey)> {
+        let top = self.heap.first_mut()?;
+        let t = top.time;
+        debug_assert!(
+            (st.time, st.seq) > (t, top.seq),
+            "rescheduled before the event it replaces"
+        );
+        self.clock.advance(t);
+        let slot = top.slot;
+        let gen = self.slab.renew(slot);
+        *top = Entry {
+            time: st.time,
+            seq: st.seq,
+            slot,
+            gen,
+        };
+        dary::sift_down::<D>(&mut self.heap, 0, track(&mut self.slab.meta));
+        Some((SimTime(t), EventKey { slot, gen }))
+    }
+
     /// Removes the earliest pending event (FIFO among equal times).
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, E)> {
