@@ -2,7 +2,7 @@
 //! "Performance and scale"): the reference dumbbell (`scenarios/dumbbell.toml`)
 //! scaled to N flows keeping about 10 Mbit/s per flow.
 //!
-//! `cargo run --release -p obsim-core --example scaling -- N [--seconds S] [--print-toml]`
+//! `cargo run --release -p obsim-core --example scaling -- N [--seconds S] [--pairs P] [--print-toml]`
 //!
 //! The scenario: Reno (ns-2 profile, MSS 1040 B, rwnd 10 000), a bottleneck of
 //! N/10 Gbit/s and 10 ms with Bernoulli loss p = 0.001 (so it is never the
@@ -12,7 +12,8 @@
 //! access links, exactly as the reference. Above 1 000 flows the hosts stay at
 //! 1 000 pairs and each pair carries N/1 000 flows on access links N/1 000
 //! times faster with N/1 000 times the buffer (a node per host would make the
-//! all-pairs routing table, O(nodes²), the thing measured). Default simulated
+//! all-pairs routing table, O(nodes²), the thing measured; `--pairs P` sets
+//! this cap, e.g. to see how much of the cost is per node). Default simulated
 //! time: 100 s at N = 10, 20 s at 100, 4 s at 1 000, 2 s at 10 000 (about the
 //! same number of delivered segments per run from 100 flows up).
 //!
@@ -46,11 +47,11 @@ fn peak_rss_kib() -> Option<u64> {
 }
 
 /// The scaled dumbbell as a scenario file.
-fn scenario(n: usize, seconds: f64) -> String {
-    let pairs = n.min(MAX_PAIRS);
+fn scenario(n: usize, seconds: f64, max_pairs: usize) -> String {
+    let pairs = n.min(max_pairs);
     assert!(
         n % pairs == 0,
-        "N must be a multiple of {MAX_PAIRS} above {MAX_PAIRS}"
+        "N must be a multiple of the host pairs ({pairs})"
     );
     let per_pair = n / pairs;
     let mut s = String::new();
@@ -107,16 +108,23 @@ fn main() {
     let mut n: Option<usize> = None;
     let mut seconds: Option<f64> = None;
     let mut print = false;
+    let mut max_pairs = MAX_PAIRS;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--seconds" => seconds = args.next().and_then(|s| s.parse().ok()),
             "--print-toml" => print = true,
+            "--pairs" => {
+                max_pairs = args
+                    .next()
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(MAX_PAIRS);
+            }
             _ => n = a.parse().ok(),
         }
     }
     let Some(n) = n.filter(|&n| n > 0) else {
-        eprintln!("usage: scaling N [--seconds S] [--print-toml]");
+        eprintln!("usage: scaling N [--seconds S] [--pairs P] [--print-toml]");
         std::process::exit(2);
     };
     let seconds = seconds.unwrap_or(match n {
@@ -125,7 +133,7 @@ fn main() {
         101..=1000 => 4.0,
         _ => 2.0,
     });
-    let text = scenario(n, seconds);
+    let text = scenario(n, seconds, max_pairs);
     if print {
         print!("{text}");
         return;

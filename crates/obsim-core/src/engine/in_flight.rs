@@ -214,23 +214,25 @@ mod tests {
 
     #[test]
     fn head_only_is_reported_once() {
-        let mut f = InFlight::default();
+        let mut fifo = InFlight::default();
         let mut q: EventQueue<()> = EventQueue::new();
-        let a = q.stamp(SimTime(10));
-        let b = q.stamp(SimTime(10));
-        let c = q.stamp(SimTime(12));
-        assert!(f.push(a, pkt(1)), "first packet is the head");
-        assert!(!f.push(b, pkt(2)));
-        assert!(!f.push(c, pkt(3)));
-        assert_eq!(f.len(), 3);
-        let (p, next) = f.pop().unwrap();
-        assert_eq!((p.flow.0, next), (1, Some(b)));
-        let (p, next) = f.pop().unwrap();
-        assert_eq!((p.flow.0, next), (2, Some(c)));
-        let (p, next) = f.pop().unwrap();
+        let first = q.stamp(SimTime(10));
+        let tie = q.stamp(SimTime(10));
+        let later = q.stamp(SimTime(12));
+        assert!(fifo.push(first, pkt(1)), "first packet is the head");
+        assert!(!fifo.push(tie, pkt(2)));
+        assert!(!fifo.push(later, pkt(3)));
+        assert_eq!(fifo.len(), 3);
+        assert_eq!(fifo.second_stamp(), Some(tie));
+        let (p, next) = fifo.pop().unwrap();
+        assert_eq!((p.flow.0, next), (1, Some(tie)));
+        let (p, next) = fifo.pop().unwrap();
+        assert_eq!((p.flow.0, next), (2, Some(later)));
+        assert_eq!(fifo.second_stamp(), None);
+        let (p, next) = fifo.pop().unwrap();
         assert_eq!((p.flow.0, next), (3, None));
-        assert!(f.pop().is_none());
-        assert!(f.is_empty());
+        assert!(fifo.pop().is_none());
+        assert!(fifo.is_empty());
     }
 
     #[test]
@@ -315,7 +317,7 @@ mod tests {
             let channels = 1 + rnd(4) as usize;
             let mut tag = 0u32;
             let mut script = Vec::new();
-            for s in 0..1 + rnd(40) {
+            for s in 0..=rnd(40) {
                 let mut step = Vec::new();
                 for _ in 0..rnd(4) {
                     tag += 1;
