@@ -9,6 +9,10 @@
 //! per-queue `u64` counter, so the order never depends on payloads, hashing,
 //! slot reuse or the heap's internal layout, and two runs that push the same
 //! events in the same order pop them in the same order, bit for bit.
+//! [`EventQueue::stamp`] draws a number without scheduling anything;
+//! [`EventQueue::push_stamped`] and [`EventQueue::reschedule_top`] schedule
+//! an event later at the place it was stamped for (a channel's packets in
+//! flight, `engine/in_flight.rs`), so the order is still push order.
 //!
 //! # Time never runs backwards
 //!
