@@ -19,3 +19,12 @@ if [ -n "$_extras" ]; then
 else
     maturin develop --release
 fi
+# Plain cargo commands after this (scripts/test.sh's `cargo test`) must see
+# the PyO3 configuration maturin used, or cargo rebuilds pyo3 and the
+# extension, and the next `maturin develop` rebuilds them again (PyO3 issue
+# 1708: the build scripts rerun when PYO3_CONFIG_FILE changes).
+_pyo3_cfg="$(ls -t "${CARGO_TARGET_DIR:-target}"/maturin/pyo3-config-*.txt 2>/dev/null | head -n 1 || true)"
+if [ -n "$_pyo3_cfg" ]; then
+    PYO3_CONFIG_FILE="$(cd "$(dirname "$_pyo3_cfg")" && pwd)/$(basename "$_pyo3_cfg")"
+    export PYO3_CONFIG_FILE
+fi

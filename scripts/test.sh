@@ -22,6 +22,16 @@ if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 &
         || echo "    chromium could not be installed: the rendering test will be skipped"
 fi
 
+# The differential test against ns-2.35 (tests/test_ns2_diff.py, marker
+# ns2) needs the `ns` command: install Debian's ns2 package if it is missing
+# and we can (root with apt-get), as for Chromium; otherwise that group is
+# skipped with a reason.
+if ! command -v ns >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "==> installing ns2 (ns-2.35, for the differential test against ns-2)"
+    { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q ns2; } >/dev/null 2>&1 \
+        || echo "    ns2 could not be installed: the ns-2 differential tests will be skipped"
+fi
+
 echo "==> pytest (Python package, CLI, end to end)"
 python -m pytest "$@" || status=1
 

@@ -100,3 +100,88 @@ def test_run_summary_and_out(
     assert cli.main(["run", str(scen), "--quiet"]) == 0
     assert capsys.readouterr().out == ""
     assert not out2.exists()
+
+
+def test_directory_as_scenario_says_so(tmp_path: Path) -> None:
+    (tmp_path / "a.toml").write_text('name = "a"\n')
+    for cmd in ("run", "check"):
+        p = obsim_cmd(cmd, str(tmp_path))
+        assert p.returncode == 2
+        assert "is a directory: give a scenario file (.toml or .json) (it holds a.toml)" in p.stderr
+        assert "not found" not in p.stderr and "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("value", ["-5", "0", "x"])
+def test_max_rows_must_be_positive(value: str) -> None:
+    p = obsim_cmd("run", "--max-rows", value, "scenarios/single_flow.toml")
+    assert p.returncode == 2
+    assert "--max-rows" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_check_counts_every_kind_of_traffic() -> None:
+    root = Path(__file__).resolve().parent.parent / "scenarios"
+    p = obsim_cmd("check", str(root / "nsfnet.toml"))
+    assert p.returncode == 0, p.stderr
+    assert "(14 nodes, 21 links, 0 flows, 8 burst generators, 0 UDP sources)" in p.stdout
+    p = obsim_cmd("check", str(root / "yu2004_lossy_access.toml"))
+    assert "5 flows, 0 burst generators, 4 UDP sources)" in p.stdout
+    p = obsim_cmd("check", str(root / "single_flow.toml"))
+    assert "1 flow, " in p.stdout
+
+
+def test_report_and_status_name_what_the_directory_is(tmp_path: Path) -> None:
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / "meta.json").write_text("{}")
+    cases = {
+        one: "holds the results of one `obsim run`",
+        tmp_path / "nope": "no such directory",
+        tmp_path: "is not an experiment directory (no experiment.json)",
+    }
+    for d, needle in cases.items():
+        for cmd in (["report", str(d)], ["experiment", "status", str(d)]):
+            p = obsim_cmd(*cmd)
+            assert p.returncode == 2, (cmd, p.stderr)
+            assert needle in p.stderr and "Errno" not in p.stderr and "Traceback" not in p.stderr
+            assert len(p.stderr.strip().splitlines()) == 1
+
+
+DEGENERATE = """name = "deg"
+[simulation]
+duration = "5 s"
+[[nodes]]
+name = "a"
+kind = "host"
+[[nodes]]
+name = "b"
+kind = "host"
+[[links]]
+from = "a"
+to = "b"
+rate = "1 bit/s"
+delay = "1 ms"
+loss = { model = "bernoulli", p = 1.0 }
+"""
+
+
+def test_degenerate_scenarios_are_warned_about_and_still_run(tmp_path: Path) -> None:
+    path = tmp_path / "deg.toml"
+    path.write_text(DEGENERATE, encoding="utf-8")
+    expected = [
+        "warning: nothing sends: no [[flows]], [[traffic]] or [[generators]]; the run only advances the clock",
+        "warning: links[0].loss.p is 1: the link drops every packet",
+        "warning: links[0].rate 1 bit/s: one 1500-byte packet takes 3.3 h to send, longer than the whole run (5 s)",
+    ]
+    for cmd in ("check", "run"):
+        p = obsim_cmd(cmd, str(path))
+        assert p.returncode == 0, p.stderr
+        assert [ln for ln in p.stderr.splitlines() if ln.startswith("warning:")] == expected
+    assert "warning" not in obsim_cmd("run", "-q", str(path)).stderr
+
+
+def test_shipped_scenarios_raise_no_warning() -> None:
+    from obsim.api import load_source, parse
+    from obsim.lint import scenario_warnings
+
+    for f in sorted((Path(__file__).resolve().parent.parent / "scenarios").glob("*.toml")):
+        assert scenario_warnings(parse(load_source(f))) == [], f.name

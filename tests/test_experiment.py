@@ -118,7 +118,7 @@ def test_bad_axis_value_is_reported_up_front_with_its_path():
             "same number of values",
         ),
         (lambda d: d["metrics"]["goodput"].update(agg="avg"), "metrics.goodput.agg", "sum, mean"),
-        (lambda d: d["metrics"]["goodput"].update(table="packets"), "metrics.goodput.table", "flows, links"),
+        (lambda d: d["metrics"]["goodput"].update(table="nosuch"), "metrics.goodput.table", "flows, links"),
         (
             lambda d: d["metrics"].update(x={"expr": "goodput / nope"}),
             "metrics.x.expr",
@@ -190,3 +190,34 @@ def test_every_structure_error_is_reported_at_once_with_its_path():
         "plots[1]": "expected a table with x, y, series, found 3",
     }
     assert len(e.errors) == 10
+
+
+def test_metric_expressions_follow_ieee_754_and_never_raise():
+    import math
+
+    from obsim.experiment import eval_expr
+
+    assert eval_expr("a ** a ** a", {"a": 10.0}) == math.inf
+    assert eval_expr("(-a) ** 1001", {"a": 10.0}) == -math.inf
+    assert math.isnan(eval_expr("(-a) ** 0.5", {"a": 2.0}))
+    assert math.isnan(eval_expr("0 ** -1", {}))
+    assert math.isnan(eval_expr("a / 0", {"a": 1.0}))
+    assert eval_expr("1" + "0" * 400, {}) == math.inf
+    assert eval_expr("(-2) ** 3", {}) == -8.0
+
+
+def test_structure_and_sweep_value_errors_are_reported_together():
+    # A bad plot used to hide the bad sweep values until it was fixed (errors
+    # in rounds); the README promises every problem at once.
+    from experiment_helpers import tiny_experiment
+
+    from obsim.experiment import ExperimentError, from_dict
+
+    doc = tiny_experiment(
+        grid={"tcp.variant": ["reno", "vegas"], "links[1].rate": ["fast"]},
+        plots=[{"x": "tcp.variant", "y": "nosuch"}],
+    )
+    with pytest.raises(ExperimentError) as ei:
+        from_dict(doc)
+    paths = [p for p, _ in ei.value.errors]
+    assert paths == ["plots[0].y", 'sweep.grid."links[1].rate"', 'sweep.grid."tcp.variant"']

@@ -97,6 +97,8 @@ def test_g3_quick(tmp_path: Path) -> None:
     rep.run(tmp_path, quick=True, jobs=1)
     cmp = pd.read_parquet(tmp_path / "comparison.parquet")
     assert len(cmp) == 3
+    assert list(cmp["kind"]) == ["greater", "equivalent", "greater"]
+    assert (cmp["statistic"] == "ratio_of_ratios").all() and (cmp["n"] == 4).all()
     res = pd.read_parquet(tmp_path / "results.parquet")
     # Smaller residual offset, more loss: E1's TCP bursts lose more than E5's.
     assert res["loss_E1"].mean() > res["loss_E5"].mean()
@@ -113,8 +115,13 @@ def test_g4_quick(tmp_path: Path) -> None:
     rep.run(tmp_path, quick=True, jobs=1)
     cmp = pd.read_parquet(tmp_path / "comparison.parquet")
     assert len(cmp) == 6 + 1
-    assert cmp["paper"].iloc[0] == 26.49  # Table 2, Reno, Δ = 500 µs, M = 4, D1-D4
+    assert cmp["paper"].iloc[0] == pytest.approx(1.2649)  # Table 2, Reno, Δ = 500 µs, M = 4, D1-D4
+    assert (cmp["kind"].iloc[:6] == "magnitude").all()
     assert cmp["case"].iloc[-1].endswith("gain largest for the nearest egress")
+    assert cmp["statistic"].iloc[-1] == "paired_ratio"
+    # Quick: 1 selection seed chooses T, 2 others estimate.
+    assert (cmp["n"] == 2).all()
+    assert rep.build(quick=False).replications == 4 + 6
 
 
 @pytest.mark.engine
@@ -123,7 +130,8 @@ def test_n1_quick(tmp_path: Path) -> None:
     cmp = pd.read_parquet(tmp_path / "comparison.parquet").set_index("case")
     # Without conversion a burst keeps its wavelength end to end: more loss.
     assert cmp.loc["ρ=0.5: no conversion loses more than full", "agrees"]
-    assert cmp.loc["full: loss grows with load", "agrees"]
+    assert cmp.loc["full: loss grows with load (ρ=0.1 → 0.5)", "agrees"]
+    assert (cmp["statistic"] == "ratio_of_ratios").all() and len(cmp) == 3 + 2 * 3
 
 
 @pytest.mark.engine
@@ -131,6 +139,43 @@ def test_v2_quick(tmp_path: Path) -> None:
     reproductions.get("V2").run(tmp_path, quick=True, jobs=1)
     cmp = pd.read_parquet(tmp_path / "comparison.parquet")
     assert list(cmp["case"]) == ["W=1 ρ=0.5", "W=4 ρ=0.5"]
-    assert cmp["paper"].tolist() == pytest.approx([erlang_b(1, 0.5), erlang_b(4, 2.0)])
-    # Within 10% of Erlang B even in the short runs.
-    assert ((cmp["measured"] / cmp["paper"] - 1).abs() < 0.1).all(), cmp
+    assert cmp["quantity"].str.contains("Erlang B\\(W=4, A=2\\)").iloc[1]
+    assert (cmp["kind"] == "equivalent").all() and (cmp["paper"] == 1.0).all()
+    # measured = pooled loss ratio / Erlang B, within 10% even in the short runs.
+    res = pd.read_parquet(tmp_path / "results.parquet")
+    w1 = res[res["name"] == "erlang-W1-rho0.5"]
+    assert cmp["measured"].iloc[0] == pytest.approx(w1["lost"].sum() / w1["bursts"].sum() / erlang_b(1, 0.5))
+    assert ((cmp["measured"] - 1).abs() < 0.1).all(), cmp
+
+
+def test_g4_cells_and_nearest_egress_claim() -> None:
+    """G4's rows: a table cell the paper gives as a gain is a magnitude
+    claim, one it gives below 2% a "no gain" equivalence; the nearest-egress
+    claim holds when E1 gains more than E5 on the same seeds, and not on
+    null data (equal gains) or when E5 gains more."""
+    from obsim.reproductions import g4_gurel2008 as g4
+
+    assert g4.cell_claim("reno", 500, 4, "E1").kind == "magnitude"
+    assert g4.cell_claim("sack", 200, 2, "E5").kind == "equivalent"  # paper: 0.00%
+    assert g4.cell_claim("reno", 50, 4, "all").precision == pytest.approx(0.0311)
+    assert math.isnan(g4.cell_claim("reno", 50, 4, "E1").precision)
+
+    def runs(gain_e1: float, gain_e5: float) -> pd.DataFrame:
+        rows = []
+        for r in range(6):
+            base = {"E1": 2.0 + 0.1 * r, "E5": 20.0 + r}
+            for m, f in ((1, {"E1": 1.0, "E5": 1.0}), (4, {"E1": gain_e1, "E5": gain_e5})):
+                row = {g4.AX_V: "reno", g4.AX_D: "500 us", g4.AX_M: m, g4.AX_T: "2 ms", "replication": r}
+                for grp in g4.GROUPS:
+                    noise = 1.0 + 0.01 * ((r * 7 + m) % 3 - 1)
+                    row[f"goodput_{grp}"] = base.get(grp, 10.0) * f.get(grp, 1.2) * noise
+                rows.append(row)
+        return pd.DataFrame(rows)
+
+    def nearest(df: pd.DataFrame) -> bool:
+        rows = g4.claim_rows(g4.best_timeouts(df), df)
+        return [r["agrees"] for r in rows if r["case"].endswith("nearest egress")][0]
+
+    assert nearest(runs(1.5, 1.1))
+    assert not nearest(runs(1.2, 1.2))
+    assert not nearest(runs(1.1, 1.5))

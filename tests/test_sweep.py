@@ -163,6 +163,9 @@ def test_killed_sweep_resumes_without_recomputing(sig, tmp_path, reference):
         assert proc.returncode == 130, err
         assert b"resume" in err
         assert (out / "catalog.parquet").is_file()
+        # every stored run is in the journal, also one stored during shutdown
+        journal = {r["key"] for r in Store(out).read_journal() if r["status"] == "ok"}
+        assert journal == {p.parent.name for p in (out / "runs").glob("*/*/run.json")}
     else:
         assert proc.returncode == -signal.SIGKILL
     done = {
@@ -234,3 +237,52 @@ def test_keys_change_with_version_and_seed():
     assert a != run_key({"x": 1}, 2, "0.1.0") != run_key({"x": 1}, 1, "0.1.1")
     assert a == run_key({"x": 1}, 1, "0.1.0") and len(a) == 64
     assert os.path.basename(a) == a
+
+
+def test_overflowing_metric_expression_gives_inf_and_the_summary_is_written(tmp_path):
+    # `a ** a ** a` overflowed Python floats and ended the summary in a
+    # traceback after every run was stored; now it is +inf, as IEEE 754 says.
+    doc = tiny_experiment(grid={"tcp.variant": ["reno"]}, replications=2, plots=[])
+    doc["metrics"]["boom"] = {"expr": "(goodput + 10) ** (goodput + 10) ** (goodput + 10)"}
+    summary = run_experiment(from_dict(doc), tmp_path / "o", jobs=1, progress=False)
+    assert (summary.ran, summary.failed) == (2, 0)
+    res = pd.read_parquet(tmp_path / "o" / "results.parquet")
+    assert (res["boom"] == float("inf")).all()
+    summ = pd.read_parquet(tmp_path / "o" / "summary.parquet")
+    row = summ[summ["metric"] == "boom"].iloc[0]
+    assert row["mean"] == float("inf") and pd.isna(row["half_width"])
+
+
+def test_runs_stored_without_a_journal_line_are_journalled(reference, tmp_path):
+    # A worker that stored its run while the sweep was shutting down never
+    # reported back: its journal line is written when the sweep ends.
+    import shutil
+
+    out, _ = reference
+    copy = tmp_path / "c"
+    shutil.copytree(out, copy)
+    lines = (copy / "catalog.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    (copy / "catalog.jsonl").write_text("".join(lines[:5]), encoding="utf-8")
+    store = Store(copy)
+    assert store.journal_stored_runs() == 15
+    assert store.journal_stored_runs() == 0
+    assert len(store.read_journal()) == 20
+    assert {r["key"] for r in store.read_journal()} == {r["key"] for r in Store(out).read_journal()}
+
+
+def test_readme_query_examples_run(reference):
+    # The README's DuckDB/polars block, run as written against a sweep with
+    # the same axes (out/loss_sweep replaced by the reference directory).
+    pytest.importorskip("duckdb")
+    pytest.importorskip("polars")
+    import re
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "import duckdb" in b]
+    assert len(blocks) == 1
+    out, _ = reference
+    scope: dict = {}
+    exec(blocks[0].replace("out/loss_sweep", str(out)), scope)  # noqa: S102 - our own README
+    per_run = scope["per_run"]
+    assert per_run["key"].n_unique() == 20 and per_run.height == 40  # 2 flows a run
+    assert set(per_run["status"]) == {"ok"}

@@ -154,6 +154,13 @@ def test_y3_is_a_registered_analytic_reproduction(tmp_path) -> None:
     # Table III and IV numbers for evenly spaced losses, then the four claims.
     assert table["paper"].tolist()[:6] == [1.00, 1.01, 1.02, 1.05, 1.28, 1.24]
     assert table["case"].str.startswith(("Fig. 5", "eq. (10)")).sum() == 4
+    # every row a claim on the model's deterministic value: magnitudes for
+    # the tables, 'greater' for §V.A's statements, which a contradicting
+    # model value would fail
+    assert (table["statistic"] == "model").all() and table["case"].is_unique
+    assert table["kind"].tolist() == ["magnitude"] * 6 + ["greater"] * 4
+    for key, bad in (("cwnd_above_1", 0.99), ("grows_w_m", -1e-6), ("bnak_better", 0.0)):
+        assert not y3.CLAIMS[key].decide(bad).held
     rep = reproductions.get("y3")
     assert rep is y3.REPRODUCTION and rep.analytic
     with pytest.raises(ValueError, match="analytic"):

@@ -10,7 +10,7 @@ __version__: str
 
 TABLES: Tuple[str, ...]
 """Names of the result tables, in the order they are written: ``flows``,
-``links``, ``trace``, ``bursts``, ``series``, ``nodes``, ``paths``,
+``links``, ``trace``, ``packets``, ``bursts``, ``series``, ``nodes``, ``paths``,
 ``burst_lengths``, ``wavelengths``, ``traffic`` (the fields of obsim-core's
 ``RunResults`` less ``meta``)."""
 
@@ -83,6 +83,8 @@ def run(
       - ``flows``: one row per flow;
       - ``links``: one row per link direction;
       - ``trace``: one row per (sample time, flow), if ``[trace]`` asks;
+      - ``packets``: one row per packet event (send, receive, drop), if
+        ``[trace] packets = true``;
       - ``bursts``: burst composition histograms (OBS edge nodes);
       - ``series``: aggregate series every ``metrics.sample_interval``;
       - ``nodes``: one row per edge and core node (optical links);

@@ -45,6 +45,7 @@ def load_source(scenario: ScenarioInput) -> ScenarioSource:
 
     Raises:
         FileNotFoundError: a path-like input names no file.
+        IsADirectoryError: a path-like input names a directory.
         TypeError: the input is of an unsupported type.
     """
     if isinstance(scenario, ScenarioSource):
@@ -65,6 +66,12 @@ def load_source(scenario: ScenarioInput) -> ScenarioSource:
 
 
 def _read(path: Path) -> ScenarioSource:
+    if path.is_dir():
+        found = sorted(p.name for p in path.iterdir() if p.suffix.lower() in (".toml", ".json"))
+        hint = f" (it holds {', '.join(found[:5])}{', ...' if len(found) > 5 else ''})" if found else ""
+        raise IsADirectoryError(
+            f"{path} is a directory: give a scenario file (.toml or .json){hint}"
+        )
     if not path.is_file():
         raise FileNotFoundError(f"scenario file not found: {path}")
     text = path.read_text(encoding="utf-8")

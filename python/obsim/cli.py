@@ -7,7 +7,8 @@ Commands::
     obsim experiment run EXPERIMENT.toml [--out DIR] [--jobs N] [--executor local|dask] [--scheduler ADDR]
     obsim experiment status DIR                            done / failed / pending runs
     obsim report DIR [--output FILE]                       HTML report (figures, tables, versions)
-    obsim reproduce --list | ID [--quick] [--jobs N] [--out DIR]
+    obsim reproduce --list | ID [--quick] [--readings] [--jobs N] [--out DIR]
+    obsim reproduce --summary [--root DIR]                 trust scoreboard of the last runs
     obsim --version
 
 Results are written only when ``--out`` is given (a run is often just a
@@ -42,7 +43,7 @@ import sys
 import tempfile
 import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from . import _core
 from ._core import ConfigError, RunInterrupted, SimulationError
@@ -92,7 +93,7 @@ def _parser() -> argparse.ArgumentParser:
         "-q", "--quiet", action="store_true", help="print no summary, progress bar or long-run warning"
     )
     r.add_argument(
-        "--max-rows", type=int, default=40, metavar="N", help="show at most N flows (default 40)"
+        "--max-rows", type=_positive_int, default=40, metavar="N", help="show at most N flows (default 40)"
     )
 
     c = sub.add_parser("check", help="validate a scenario without running it")
@@ -126,6 +127,17 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
     if not 0 <= value < 2**64:
         raise argparse.ArgumentTypeError(f"must be in [0, 2**64 - 1]: {text}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    """An argument that must be a whole number >= 1 (``--max-rows``)."""
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text}")
     return value
 
 
@@ -176,25 +188,47 @@ def _main(argv: Optional[Sequence[str]]) -> int:
 
 def _check(args: argparse.Namespace, src: ScenarioSource) -> int:
     resolved = parse(src)
+    # Every kind of traffic the scenario has: TCP flows, background burst
+    # generators ([[generators]]) and UDP sources ([[traffic]]).
     counts = ", ".join(
-        f"{len(resolved.get(k, []))} {k}" for k in ("nodes", "links", "flows")
+        f"{n} {label}{'' if n == 1 else 's'}"
+        for k, label in (
+            ("nodes", "node"),
+            ("links", "link"),
+            ("flows", "flow"),
+            ("generators", "burst generator"),
+            ("traffic", "UDP source"),
+        )
+        for n in [len(resolved.get(k, []))]
     )
     print(f"ok: {args.scenario}: scenario {resolved.get('name', '')!r} ({counts})")
+    _warn(resolved)
     return EXIT_OK
 
 
+def _warn(resolved: Dict[str, Any]) -> None:
+    """One ``warning:`` line on stderr per degenerate setting (obsim.lint)."""
+    from .lint import scenario_warnings
+
+    for path, message in scenario_warnings(resolved):
+        _err(f"warning: {path} {message}" if path else f"warning: {message}")
+
+
 def _run(args: argparse.Namespace, src: ScenarioSource) -> int:
+    try:
+        resolved: Optional[Dict[str, Any]] = parse(src)
+    except ConfigError:  # reported by run() below, once --out is known to be usable
+        resolved = None
     if args.out is not None:
         from .results import MIN_FREE_BYTES, estimate_output_bytes, output_problem
 
-        try:
-            need = estimate_output_bytes(parse(src))
-        except ConfigError:  # reported by run() below, once --out is known to be usable
-            need = MIN_FREE_BYTES
+        need = estimate_output_bytes(resolved) if resolved is not None else MIN_FREE_BYTES
         problem = output_problem(args.out, need)
         if problem is not None:
             _err(f"error: --out {problem}")
             return EXIT_CONFIG_ERROR
+    if resolved is not None and not args.quiet:
+        _warn(resolved)
     from .run_progress import RunProgress, show_bar
 
     try:

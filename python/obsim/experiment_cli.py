@@ -73,9 +73,27 @@ def add_parsers(sub: Any) -> None:
     rp = sub.add_parser("reproduce", help="reproduce a published result (see --list)")
     rp.add_argument("id", nargs="?", help="reproduction id, e.g. V1")
     rp.add_argument("--list", action="store_true", help="list the reproductions")
+    rp.add_argument(
+        "--summary",
+        action="store_true",
+        help="the trust scoreboard: claims held, magnitude rows in band, seeds, commit, date and "
+        "sensitivity verdict of every reproduction's last run under --root",
+    )
+    rp.add_argument(
+        "--root",
+        type=Path,
+        default=Path("out") / "reproduce",
+        help="where --summary looks for ID/ and ID-quick/ (default out/reproduce)",
+    )
     rp.add_argument("--quick", action="store_true", help="short runs (a couple of minutes), for tests")
     rp.add_argument(
         "--out", type=Path, default=None, help="result directory (default out/reproduce/ID[-quick])"
+    )
+    rp.add_argument(
+        "--readings",
+        action="store_true",
+        help="also run every alternative reading of the parameters the paper leaves unstated "
+        "(into OUT/readings/) and write sensitivity.parquet",
     )
     rp.add_argument("--no-report", action="store_true", help="do not write report.html")
     _exec_args(rp)
@@ -147,6 +165,7 @@ def _status(d: Path) -> int:
     from .store import Store
     from .sweep import status
 
+    _experiment_dir(d, "obsim experiment status")
     st = status(Store(d))
     print(
         f"{st['experiment']}: {st['total']} runs: {st['ok']} done, {st['error']} failed, "
@@ -158,9 +177,33 @@ def _status(d: Path) -> int:
     return EXIT_OK if st["error"] == 0 else EXIT_RUN_FAILED
 
 
+def _experiment_dir(d: Path, command: str) -> None:
+    """Raise ``FileNotFoundError`` with a one-line explanation unless ``d``
+    is a directory written by ``obsim experiment run`` or ``obsim
+    reproduce`` (``experiment.json``, or ``reproduction.json`` for an
+    analytic reproduction)."""
+    if (d / "experiment.json").is_file() or (d / "reproduction.json").is_file():
+        return
+    if not d.exists():
+        raise FileNotFoundError(f"{command}: no such directory: {d}")
+    if not d.is_dir():
+        raise FileNotFoundError(f"{command}: {d} is a file; give the directory of an experiment")
+    if (d / "meta.json").is_file():
+        raise FileNotFoundError(
+            f"{command}: {d} holds the results of one `obsim run` (meta.json), not an "
+            "experiment; it reads directories written by `obsim experiment run` or "
+            "`obsim reproduce` (read its Parquet tables with pandas or polars)"
+        )
+    raise FileNotFoundError(
+        f"{command}: {d} is not an experiment directory (no experiment.json); it reads "
+        "directories written by `obsim experiment run` or `obsim reproduce`"
+    )
+
+
 def _report(d: Path, output: Optional[Path]) -> int:
     from .report import write_report
 
+    _experiment_dir(d, "obsim report")
     path = write_report(d, output)
     print(f"report written to {path}")
     return EXIT_OK
@@ -169,6 +212,12 @@ def _report(d: Path, output: Optional[Path]) -> int:
 def _reproduce(args: argparse.Namespace) -> int:
     from . import reproductions
 
+    if args.summary:
+        if args.id:
+            _err("error: --summary takes no reproduction ID")
+            return EXIT_INVALID
+        print(reproductions.format_scoreboard(reproductions.scoreboard(args.root)))
+        return EXIT_OK
     if args.list or not args.id:
         if not args.list:
             _err("error: give a reproduction ID or --list")
@@ -194,6 +243,7 @@ def _reproduce(args: argparse.Namespace) -> int:
         executor=args.executor,
         scheduler=args.scheduler,
         progress=not args.quiet,
+        readings=args.readings,
     )
     if rep.analytic:
         print(f"{rep.id} is analytic: no simulation runs; results in {summary.out}")
@@ -202,10 +252,18 @@ def _reproduce(args: argparse.Namespace) -> int:
     import json
 
     info = json.loads((out / "reproduction.json").read_text(encoding="utf-8"))
+    claims, mags = info["claims"], info["magnitudes"]
+    seeds = "a model, no seeds" if rep.analytic else f"{info['seeds']['estimate']} seeds"
     print(
-        f"{rep.id}: {info['agrees']} of {info['compared']} compared numbers agree with the paper "
-        f"(comparison.parquet)"
+        f"{rep.id}: {claims['held']} of {claims['total']} claims held, {mags['inside']} of "
+        f"{mags['total']} magnitude rows in band; {seeds} (comparison.parquet)"
     )
+    if args.readings and not rep.readings:
+        print(f"{rep.id}: no readings of unstated parameters registered; sensitivity not run")
+    elif args.readings:
+        print(f"{rep.id}: sensitivity to unstated parameters: {info['sensitivity']}")
+        for claim, flips in info.get("sensitivity_flips", {}).items():
+            print(f"  {claim}: flipped by {'; '.join(flips)}")
     if not args.no_report:
         from .report import write_report
 

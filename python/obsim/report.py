@@ -2,8 +2,12 @@
 result directory (figures embedded as base64 PNG; no external files or
 scripts), plus the figures as PNG and PDF under ``DIR/figures/``.
 
-Sections: run status (and failures), paper vs measured (reproductions),
-figures, mean ± 95% CI per point and metric, parameters (experiment, base
+Sections: for a reproduction its trust-scoreboard row first (and, when
+the readings of unstated parameters were run and a claim depends on them,
+that verdict as the headline); run status (and failures), paper vs measured
+(reproductions: every claim with its statistic, threshold or band, CI,
+seeds, precision and paper-in-CI), sensitivity to the readings of unstated
+parameters (``reproduce --readings``), figures, mean ± 95% CI per point and metric, parameters (experiment, base
 scenario), versions. An analytic reproduction (no experiment, no runs) gets
 only its paper-vs-model comparison, its figures and the versions.
 """
@@ -119,7 +123,8 @@ def comparison_figure(comp: "pandas.DataFrame", opts: Dict[str, Any], title: str
     ax.set_ylabel(opts.get("ylabel", f"value ({unit})"))
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+    if ax.get_legend_handles_labels()[0]:  # no rows with an x: nothing to label
+        ax.legend(fontsize=8)
     return fig
 
 
@@ -149,6 +154,87 @@ def _versions(store_root: Path) -> Dict[str, str]:
     return out
 
 
+def claims_view(comp: "pandas.DataFrame") -> "pandas.DataFrame":
+    """The comparison table as the report shows it: per row the claim
+    (kind and threshold, equivalence region or band), the statistic, the
+    paper's and the measured value, the CI decided on, seeds, precision,
+    whether the paper's value lies in the CI, and whether the claim held.
+    Rows of the older tolerance rule show it as the claim."""
+    import pandas as pd
+
+    def num(v: Any) -> str:
+        return _num(v, 4)
+
+    def claim(r: Dict[str, Any]) -> str:
+        kind = r.get("kind")
+        kind = kind if isinstance(kind, str) else ""
+        if kind == "greater":
+            return f"> {num(r['threshold'])}"
+        if kind == "less":
+            return f"< {num(r['threshold'])}"
+        if kind == "equivalent":
+            return f"in [{num(r['band_low'])}, {num(r['band_high'])}] (TOST)"
+        if kind == "magnitude":
+            return f"estimate in [{num(r['band_low'])}, {num(r['band_high'])}]"
+        tol = r.get("tolerance")
+        if tol is not None and not (isinstance(tol, float) and math.isnan(tol)):
+            return f"within ±{num(100 * float(tol))}% of paper (old rule)"
+        return ""
+
+    rows = []
+    for r in comp.to_dict("records"):
+        lo, hi = r.get("ci_low", math.nan), r.get("ci_high", math.nan)
+        ci = "–" if lo is None or (isinstance(lo, float) and math.isnan(lo)) else f"[{num(lo)}, {num(hi)}]"
+        pin = r.get("paper_in_ci")
+        rows.append(
+            {
+                "case": r["case"],
+                "quantity": r["quantity"],
+                "kind": r["kind"] if isinstance(r.get("kind"), str) and r["kind"] else "(old rule)",
+                "claim": claim(r),
+                "statistic": r["statistic"] if isinstance(r.get("statistic"), str) else "",
+                "unit": r["unit"],
+                "paper": r["paper"],
+                "measured": r["measured"],
+                "±": r["measured_ci"],
+                "CI": ci,
+                "n": r.get("n"),
+                "precision": r.get("precision"),
+                "paper in CI": "–" if pin is None or (isinstance(pin, float) and math.isnan(pin))
+                else ("yes" if pin else "no"),
+                "held": bool(r["agrees"]),
+                "method": r["method"] if isinstance(r.get("method"), str) else "",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _scoreboard_section(repro: Dict[str, Any]) -> List[str]:
+    """The trust scoreboard row of this reproduction (as ``obsim reproduce
+    --summary`` prints it for every target)."""
+    import pandas as pd
+
+    from .reproductions import scoreboard_row
+
+    row = scoreboard_row(str(repro.get("id", "?")), repro)
+    df = pd.DataFrame([row]).rename(
+        columns={
+            "claims": "claims held",
+            "magnitudes": "magnitudes in band",
+            "date": "date (UTC)",
+        }
+    )
+    return [
+        "<h2>Trust scoreboard</h2>",
+        _table(df, left=list(df.columns)),
+        '<p class="muted">Claims: rows that are not magnitude rows, held / total. Magnitudes: '
+        "point estimate inside the stated band / total. Seeds: replications estimating the "
+        "results (selection seeds apart). Sensitivity: whether the claims hold under every "
+        "reading of what the paper leaves unstated. All targets: <code>obsim reproduce "
+        "--summary</code>.</p>",
+    ]
+
+
 def _paper_vs_measured(root: Path, repro: Dict[str, Any], fig_dir: Path) -> Tuple[List[str], List[str]]:
     """The "Paper vs measured" section of a reproduction and its figures:
     the comparison figure, then the reproduction's own (``figures`` in
@@ -163,10 +249,22 @@ def _paper_vs_measured(root: Path, repro: Dict[str, Any], fig_dir: Path) -> Tupl
         comp = pd.read_parquet(root / "comparison.parquet")
         parts.append("<h2>Paper vs measured</h2>")
         parts.append(f"<p><b>Reference:</b> {_e(repro['paper'])}</p>")
-        n_ok, n = int(comp["agrees"].sum()), len(comp)
+        from .reproductions import tally
+
+        counts = tally(comp)
+        c, m = counts["claims"], counts["magnitudes"]
+        all_ok = c["held"] == c["total"] and m["inside"] == m["total"]
         parts.append(
-            f'<p class="{"ok" if n_ok == n else "fail"}">{n_ok} of {n} compared numbers agree within '
-            f"the tolerance.</p>"
+            f'<p class="{"ok" if all_ok else "fail"}">{c["held"]} of {c["total"]} claims held; '
+            f'{m["inside"]} of {m["total"]} magnitude rows inside their band.</p>'
+        )
+        parts.append(
+            '<p class="muted">Each row is a claim declared in code before the run '
+            "(obsim.reproductions.claims): <i>greater/less</i> holds when the whole 95% CI lies "
+            "beyond the threshold; <i>equivalent</i> by two one-sided tests (the 90% CI inside "
+            "the region); <i>magnitude</i> when the point estimate lies in the band, with "
+            "whether the paper's value lies inside the measured CI. Orderings use paired "
+            "statistics over the same seeds.</p>"
         )
         if repro.get("analytic"):
             parts.append(
@@ -175,14 +273,38 @@ def _paper_vs_measured(root: Path, repro: Dict[str, Any], fig_dir: Path) -> Tupl
             )
         if repro.get("quick"):
             parts.append('<p class="muted">Quick mode (shorter runs): for tests, not for publication.</p>')
-        shown = comp.rename(columns={"paper_ci": "paper ±95% CI", "measured_ci": "measured ±95% CI"})
         parts.append(
             _table(
-                shown,
-                left=["case", "quantity", "unit"],
+                claims_view(comp),
+                left=["case", "quantity", "kind", "unit", "claim", "statistic", "CI", "method"],
                 row_class=["good" if a else "bad" for a in comp["agrees"].tolist()],
             )
         )
+        seeds = repro.get("seeds")
+        if isinstance(seeds, dict):
+            text = f"Seeds: {seeds.get('estimate')} estimating the results"
+            if seeds.get("selection"):
+                text += f", {seeds['selection']} more reserved for selecting parameters"
+            plan = seeds.get("plan")
+            if plan:
+                text += (
+                    f" (plan: {plan['initial']} first, +{plan['step']} while a claim's CI is wider "
+                    f"than its precision, at most {plan['cap']})"
+                )
+            parts.append(f"<p>{_e(text)}.</p>")
+        prec = repro.get("precision") or []
+        if prec:
+            import pandas as pd
+
+            parts.append("<h3>Precision: CI half-width needed and achieved</h3>")
+            pv = pd.DataFrame(prec)[["case", "quantity", "n", "precision", "half_width", "met"]]
+            parts.append(
+                _table(
+                    pv,
+                    left=["case", "quantity"],
+                    row_class=["good" if x else "bad" for x in pv["met"].tolist()],
+                )
+            )
         if repro.get("notes"):
             parts.append(f"<p class='muted'>{_e(repro['notes'])}</p>")
         fig = comparison_figure(
@@ -190,7 +312,12 @@ def _paper_vs_measured(root: Path, repro: Dict[str, Any], fig_dir: Path) -> Tupl
         )
         save(fig, fig_dir / f"{repro['id']}_comparison")
         figures.append(
-            _img(fig, f"{repro['id']}: paper (model) vs measured, mean and 95% CI over replications")
+            _img(
+                fig,
+                f"{repro['id']}: paper vs obsim's implementation of the paper's model"
+                if repro.get("analytic")
+                else f"{repro['id']}: paper (model) vs measured, mean and 95% CI over replications",
+            )
         )
     for item in repro.get("figures", []):
         data = base64.b64encode((root / item["file"]).read_bytes()).decode("ascii")
@@ -199,6 +326,87 @@ def _paper_vs_measured(root: Path, repro: Dict[str, Any], fig_dir: Path) -> Tupl
             f"<figcaption>{_e(item['caption'])}</figcaption></figure>"
         )
     return parts, figures
+
+
+def _sensitivity_headline(repro: Dict[str, Any]) -> List[str]:
+    """The headline under the title when the readings of unstated
+    parameters were run: whether every claim holds under all of them, and
+    if not, which claims each reading flips (not only a footnote)."""
+    verdict = repro.get("sensitivity")
+    if not verdict or verdict == "not run":
+        return []
+    flips: Dict[str, List[str]] = repro.get("sensitivity_flips", {})
+    if not flips:
+        return [f'<p class="ok">Sensitivity to unstated parameters: {_e(verdict)}.</p>']
+    items = "".join(f"<li>{_e(c)}: flipped by {_e('; '.join(r))}</li>" for c, r in flips.items())
+    return [
+        f'<p class="fail">Sensitivity to unstated parameters: {_e(verdict)}. The paper does not '
+        "fix these parameters, and the verdict on these claims changes with how they are read:</p>"
+        f"<ul>{items}</ul>"
+    ]
+
+
+def _sensitivity_section(root: Path, repro: Dict[str, Any]) -> List[str]:
+    """Per unstated parameter: its readings with the quotes that support
+    them (registered first), and each claim's verdict and measured value
+    under every reading, side by side (``sensitivity.parquet``)."""
+    import pandas as pd
+
+    readings: List[Dict[str, Any]] = repro.get("readings", [])
+    if not readings:
+        return []
+    parts = ["<h2>Sensitivity to unstated parameters</h2>"]
+    verdict = repro.get("sensitivity", "not run")
+    parts.append(
+        f"<p><b>Verdict:</b> {_e(verdict)}. The registered reading of each parameter is the one "
+        "the paper's text supports best (quoted), not the one that scores best; the others are "
+        "run one parameter at a time.</p>"
+    )
+    path = root / "sensitivity.parquet"
+    sens = pd.read_parquet(path) if path.is_file() else None
+    by_param: Dict[str, List[Dict[str, Any]]] = {}
+    for r in readings:
+        by_param.setdefault(r["parameter"], []).append(r)
+    for param, rs in by_param.items():
+        parts.append(f"<h3>{_e(param)}</h3>")
+        desc = pd.DataFrame(
+            [
+                {
+                    "reading": r["name"],
+                    "registered": "registered" if r["registered"] else "alternative",
+                    "support (quoted)": r["quote"],
+                }
+                for r in rs
+            ]
+        )
+        parts.append(_table(desc, left=list(desc.columns)))
+        if sens is None:
+            continue
+        sub = sens[sens["parameter"] == param]
+        if sub.empty:
+            continue
+        names = [r["name"] for r in rs if (sub["reading"] == r["name"]).any()]
+        wide: List[Dict[str, Any]] = []
+        classes: List[str] = []
+        for (case, qty), g in sub.groupby(["case", "quantity"], sort=False):
+            row: Dict[str, Any] = {"claim": f"{case}: {qty}"}
+            for n in names:
+                hit = g[g["reading"] == n]
+                if hit.empty:
+                    row[n] = "–"
+                    continue
+                h = hit.iloc[0]
+                row[n] = f"{'held' if h['held'] else 'not held'} ({_num(h['measured'])})"
+            wide.append(row)
+            classes.append("bad" if bool(g["flips"].any()) else "")
+        table = pd.DataFrame(wide)
+        parts.append(_table(table, left=list(table.columns), row_class=classes))
+    if sens is None:
+        parts.append(
+            '<p class="muted">The alternative readings were not run '
+            "(obsim reproduce ID --readings).</p>"
+        )
+    return parts
 
 
 def _document(title: str, parts: List[str], output: Path) -> Path:
@@ -214,12 +422,21 @@ def _document(title: str, parts: List[str], output: Path) -> Path:
     return output
 
 
+def _nonnegative(m: Any) -> bool:
+    """True for a metric that cannot be negative: a column of a result table
+    (every column is a count, a rate, a time or a ratio of them; see
+    tests/test_results.py) aggregated with a nonnegative scale. An
+    expression may be negative."""
+    return not m.expr and m.scale >= 0
+
+
 def _analytic_report(root: Path, repro: Dict[str, Any], output: Path) -> Path:
     """The report of an analytic reproduction: no runs, results or parameters."""
     import pandas as pd
 
     title = f"Reproduction {repro['id']}: {repro['title']}"
     parts = [f"<h1>{_e(title)}</h1>"]
+    parts += _scoreboard_section(repro)
     section, figures = _paper_vs_measured(root, repro, root / "figures")
     parts += section
     if figures:
@@ -260,8 +477,12 @@ def write_report(out_dir: Union[str, Path], output: Optional[Union[str, Path]] =
     if repro is not None:
         title = f"Reproduction {repro['id']}: {repro['title']}"
     parts.append(f"<h1>{_e(title)}</h1>")
+    if repro is not None:
+        parts += _sensitivity_headline(repro)
     if exp.description:
         parts.append(f'<p class="muted">{_e(exp.description)}</p>')
+    if repro is not None:
+        parts += _scoreboard_section(repro)
 
     # ---- status
     cls = "ok" if st["error"] == 0 and st["pending"] == 0 else "fail"
@@ -282,6 +503,7 @@ def write_report(out_dir: Union[str, Path], output: Optional[Union[str, Path]] =
     if repro is not None:
         section, figures = _paper_vs_measured(root, repro, fig_dir)
         parts += section
+        parts += _sensitivity_section(root, repro)
 
     # ---- figures
     for item in plot_experiment(summary, exp, fig_dir):
@@ -301,9 +523,18 @@ def write_report(out_dir: Union[str, Path], output: Optional[Union[str, Path]] =
         for name, m in exp.metrics.items():
             sub = summary[summary["metric"] == name][
                 ["point"] + varying + ["n", "mean", "half_width", "ci_low", "ci_high"]
-            ]
+            ].copy()
+            clipped = _nonnegative(m) and bool((sub["ci_low"] < 0).any())
+            if clipped:
+                # A t interval of a count can reach below 0; the mean cannot.
+                sub["ci_low"] = sub["ci_low"].clip(lower=0.0)
             sub = sub.rename(columns={"half_width": "±95% CI"})
             parts.append(f"<h3>{_e(m.title)}</h3>")
+            if clipped:
+                parts.append(
+                    '<p class="muted">Lower CI bounds below 0 are shown as 0: this metric cannot be '
+                    "negative (summary.parquet keeps the t interval as computed).</p>"
+                )
             parts.append(_table(sub, left=[a for a in varying if not pd.api.types.is_numeric_dtype(sub[a])]))
     parts.append(
         f'<p class="muted">Per-run values: {_e(root / "results.parquet")} ({len(results)} rows); '
@@ -336,4 +567,4 @@ def _axis_values(exp: Any) -> Dict[str, List[Any]]:
     return out
 
 
-__all__ = ["comparison_figure", "write_report"]
+__all__ = ["claims_view", "comparison_figure", "write_report"]

@@ -104,6 +104,9 @@ class Results:
         links: one row per link direction (packets, bytes, drops, utilisation).
         trace: time series, one row per (sample time, flow); empty unless
             ``[trace]`` asked for one.
+        packets: the packet trace, one row per packet sent onto a link,
+            received from it or dropped (with the reason), as an ns-2 trace
+            file; empty unless ``[trace] packets = true``.
         bursts: burst composition histograms, rows (metric, value, count)
             for ``flows_per_burst``, ``segments_per_flow`` and
             ``packets_per_burst``; empty without OBS edge nodes.
@@ -133,6 +136,7 @@ class Results:
     flows: pa.Table
     links: pa.Table
     trace: pa.Table
+    packets: pa.Table
     bursts: pa.Table
     series: pa.Table
     nodes: pa.Table

@@ -74,10 +74,100 @@ def _keys(d: Mapping[str, Any], where: str, notes: Mapping[str, str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+MIN_REPEAT = 3
+"""Fewest consecutive tables written as one ``repeat = N`` table."""
+
+_PLACEHOLDER = "{i}"
+
+
+def _template(a: Any, b: Any) -> Any:
+    """The one template that gives ``a`` for copy 0 and ``b`` for copy 1
+    (``{i}`` where their strings differ by "0" against "1"), or ``None``."""
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        if list(a) != list(b):
+            return None
+        out = {}
+        for k in a:
+            t = _template(a[k], b[k])
+            if t is None:
+                return None
+            out[k] = t
+        return out
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return None
+        items = [_template(x, y) for x, y in zip(a, b)]
+        return None if any(t is None for t in items) else items
+    if isinstance(a, str) and isinstance(b, str):
+        if a == b:
+            return None if _PLACEHOLDER in a else a
+        for at in range(len(a)):
+            # a whole number: "s0" -> "s{i}", but not "N10" -> "N1{i}"
+            whole = not (at > 0 and a[at - 1].isdigit()) and not (at + 1 < len(a) and a[at + 1].isdigit())
+            if a[at] == "0" and whole and a[:at] + "1" + a[at + 1 :] == b:
+                t = a[:at] + _PLACEHOLDER + a[at + 1 :]
+                return t if t.count(_PLACEHOLDER) == 1 and _substitute(t, 1) == b else None
+        return None
+    return a if type(a) is type(b) and a == b else None
+
+
+def _substitute(t: Any, i: int) -> Any:
+    """Copy ``i`` of template ``t`` (what the core's ``repeat`` does)."""
+    if isinstance(t, Mapping):
+        return {k: _substitute(v, i) for k, v in t.items()}
+    if isinstance(t, list):
+        return [_substitute(v, i) for v in t]
+    if isinstance(t, str):
+        return t.replace(_PLACEHOLDER, str(i))
+    return t
+
+
+def compact(items: List[Mapping[str, Any]]) -> List[Tuple[Mapping[str, Any], int]]:
+    """Consecutive tables that differ only by a copy index 0..N-1 in their
+    strings (``s0``, ``s1``, ...), N >= :data:`MIN_REPEAT`, as one table with
+    ``repeat = N`` and ``{i}`` (the core's ``repeat``, config/repeat.rs);
+    each result with the index of its first table. Expanding the result
+    gives ``items`` back."""
+    out: List[Tuple[Mapping[str, Any], int]] = []
+    k = 0
+    while k < len(items):
+        t = _template(items[k], items[k + 1]) if k + 1 < len(items) else None
+        n = 0
+        if t is not None and any(_PLACEHOLDER in json.dumps(v) for v in t.values()):
+            while k + n < len(items) and _substitute(t, n) == items[k + n]:
+                n += 1
+        if n >= MIN_REPEAT:
+            out.append(({**t, "repeat": n}, k))
+            k += n
+        else:
+            out.append((items[k], k))
+            k += 1
+    return out
+
+
+def expand(doc: Mapping[str, Any]) -> Dict[str, Any]:
+    """``doc`` with every ``repeat = N`` table written out (for tests and
+    readers of the files; the core does this itself)."""
+    out = dict(doc)
+    for key in ("nodes", "links", "flows", "traffic"):
+        if isinstance(doc.get(key), list):
+            items: List[Any] = []
+            for item in doc[key]:
+                if isinstance(item, Mapping) and "repeat" in item:
+                    body = {k: v for k, v in item.items() if k != "repeat"}
+                    items.extend(_substitute(body, i) for i in range(int(item["repeat"])))
+                else:
+                    items.append(item)
+            out[key] = items
+    return out
+
+
 def _table_array(key: str, items: List[Mapping[str, Any]], notes: Mapping[str, str]) -> List[str]:
-    """``[[key]]`` blocks; a node's tables become ``[nodes.NAME]`` subtables."""
+    """``[[key]]`` blocks, runs of like tables as one ``repeat`` table
+    (:func:`compact`; notes keyed by the first table's index apply); a
+    node's tables become ``[nodes.NAME]`` subtables."""
     blocks = []
-    for i, item in enumerate(items):
+    for item, i in compact(items):
         where = f"{key}[{i}]"
         if key == "nodes":
             flat = {k: v for k, v in item.items() if not isinstance(v, Mapping)}

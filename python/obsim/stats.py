@@ -56,9 +56,12 @@ def mean_ci(values: Iterable[float], level: float = 0.95) -> CI:
     n = int(x.size)
     if n == 0:
         return CI(math.nan, math.nan, 0, math.nan, level)
-    mean = float(x.mean())
+    with np.errstate(invalid="ignore", over="ignore"):  # ±inf values: mean ±inf or NaN
+        mean = float(x.mean())
     if n < 2:
         return CI(mean, math.nan, 1, math.nan, level)
+    if not np.isfinite(x).all():  # an overflowed metric: no spread to speak of
+        return CI(mean, math.nan, n, math.nan, level)
     std = float(x.std(ddof=1))
     half = t_quantile((1.0 + level) / 2.0, n - 1) * std / math.sqrt(n) if std > 0 else 0.0
     return CI(mean, half, n, std, level)

@@ -127,6 +127,35 @@ class Store:
         finally:
             os.close(fd)
 
+    def journal_stored_runs(self) -> int:
+        """Append a journal line for every run of the manifest whose
+        directory is in place but that the journal does not list: runs a
+        worker finished and stored while the sweep was shutting down (after
+        Ctrl-C or a kill of the parent), whose outcome the parent never
+        received. Returns the number of lines added."""
+        listed = {rec["key"] for rec in self.read_journal() if rec.get("status") == "ok"}
+        lines = []
+        for run in self.manifest()["runs"]:
+            key = run["key"]
+            if key in listed or not self.is_done(key):
+                continue
+            rec = self.run_record(key)
+            lines.append(
+                {
+                    "key": key,
+                    "point": run["point"],
+                    "replication": run["replication"],
+                    "seed": run["seed"],
+                    "status": "ok",
+                    "error": None,
+                    "wall_s": rec.get("wall_s"),
+                    "axes": run["axes"],
+                    "finished_at": rec.get("finished_at"),
+                }
+            )
+        self.append_journal(lines)
+        return len(lines)
+
     # ---- reading ----------------------------------------------------------
     def read_journal(self) -> List[Dict[str, Any]]:
         """Every complete line of ``catalog.jsonl`` (a torn line is skipped)."""

@@ -242,6 +242,9 @@ def run_experiment(
     finally:
         if own:
             ex.close()
+        # Runs that workers stored after the loop stopped listening (an
+        # interrupted sweep shutting down) get their journal lines too.
+        store.journal_stored_runs()
         store.write_catalog()
         summary.wall_s = time.perf_counter() - t_start
     aggregate(store, exp)

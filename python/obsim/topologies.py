@@ -110,12 +110,14 @@ def shared_access(
     duration: str,
     warmup: str,
     start: List[str],
+    access_buffer: str = "1000 packets",
 ) -> Dict[str, Any]:
     """gonzalez2009 Fig. 1 / Table 1: N_F flows share one 100 Mbit/s, 100 ms
     access link into edge E1; a 2.5 Gbit/s, 100 ms optical link with
     Bernoulli burst loss p leads to edge E2 and a mirrored access link.
     ``nodes[1]`` is the ingress edge, ``links[1]`` the optical link,
-    ``flows[0].count`` the number of flows."""
+    ``flows[0].count`` the number of flows. ``access_buffer``: the drop-tail
+    limit of both access links (the paper states none)."""
     assembly: Dict[str, Any] = {"trigger": "timer", "timeout": timeout, "selection": selection}
     if selection in ("per_egress", "smq", "dmq"):
         assembly["queues"] = queues
@@ -131,7 +133,7 @@ def shared_access(
             {"name": "dst", "kind": "host"},
         ],
         "links": [
-            {"from": "src", "to": "E1", "rate": "100 Mbit/s", "delay": "100 ms", "buffer": "1000 packets"},
+            {"from": "src", "to": "E1", "rate": "100 Mbit/s", "delay": "100 ms", "buffer": access_buffer},
             {
                 "from": "E1",
                 "to": "E2",
@@ -140,7 +142,7 @@ def shared_access(
                 "delay": "100 ms",
                 "burst_loss": {"p": p, "pattern": "random"},
             },
-            {"from": "E2", "to": "dst", "rate": "100 Mbit/s", "delay": "100 ms", "buffer": "1000 packets"},
+            {"from": "E2", "to": "dst", "rate": "100 Mbit/s", "delay": "100 ms", "buffer": access_buffer},
         ],
         "flows": [{"name": "sack", "from": "src", "to": "dst", "count": n_flows, "start": start}],
         "metrics": {"sample_interval": "700 ms", "throughput_bin": "3 ms"},
@@ -159,6 +161,7 @@ def per_flow_access(
     warmup: str,
     start: List[str],
     access_rate_bps: int = 100_000_000,
+    access_buffer: str = "1000 packets",
 ) -> Dict[str, Any]:
     """gonzalez2009 Fig. 1 with the access bandwidth *shared out*: each of
     the N_F flows has its own source and destination host, each on its own
@@ -170,7 +173,8 @@ def per_flow_access(
     ``hosts`` >= ``n_flows`` source/destination pairs are declared (the
     unused ones idle), so that scenarios for several N_F share their nodes.
     Indices as in :func:`shared_access`: ``nodes[1]`` = E1, ``nodes[2]`` =
-    E2, ``links[1]`` = the optical link, ``flows[0]`` the flow group."""
+    E2, ``links[1]`` = the optical link, ``flows[0]`` the flow group.
+    ``access_buffer``: the drop-tail limit of every access link."""
     assembly: Dict[str, Any] = {"trigger": "timer", "timeout": timeout, "selection": selection}
     nodes: List[Dict[str, Any]] = [
         {"name": "s0", "kind": "host"},
@@ -184,18 +188,24 @@ def per_flow_access(
         "simulation": {"duration": duration, "warmup": warmup},
         "tcp": tcp,
         "nodes": nodes,
-        "links": per_flow_access_links(n_flows, hosts, p, access_rate_bps),
+        "links": per_flow_access_links(n_flows, hosts, p, access_rate_bps, access_buffer),
         "flows": per_flow_access_flows(n_flows, start),
         "metrics": {"sample_interval": "700 ms", "throughput_bin": "3 ms"},
     }
 
 
-def per_flow_access_links(n_flows: int, hosts: int, p: float, access_rate_bps: int = 100_000_000) -> List[Dict[str, Any]]:
+def per_flow_access_links(
+    n_flows: int,
+    hosts: int,
+    p: float,
+    access_rate_bps: int = 100_000_000,
+    access_buffer: str = "1000 packets",
+) -> List[Dict[str, Any]]:
     """The links of :func:`per_flow_access` for N_F = ``n_flows``."""
     rate = f"{access_rate_bps // n_flows} bit/s"
 
     def access(a: str, b: str) -> Dict[str, Any]:
-        return {"from": a, "to": b, "rate": rate, "delay": "100 ms", "buffer": "1000 packets"}
+        return {"from": a, "to": b, "rate": rate, "delay": "100 ms", "buffer": access_buffer}
 
     links = [
         access("s0", "E1"),

@@ -14,6 +14,9 @@ pub struct RunResults {
     pub links: Vec<LinkResult>,
     /// Per-flow time series, if requested in `[trace]`.
     pub trace: TraceTable,
+    /// One row per packet event (send, receive, drop), if requested with
+    /// `[trace] packets = true`: the content of an ns-2 trace file.
+    pub packets: PacketTable,
     /// Burst composition histograms (empty without OBS edges).
     pub bursts: BurstHistTable,
     /// Aggregate series sampled every `metrics.sample_interval`.
@@ -314,6 +317,38 @@ pub struct TraceTable {
     pub snd_nxt: Vec<u64>,
     /// Oldest unacknowledged segment.
     pub snd_una: Vec<u64>,
+}
+
+/// Columns of the packet trace (`[trace] packets = true`): row `i` is one
+/// event of one packet on one link, as a line of an ns-2 trace file
+/// (`trace-all`): `send` is ns-2's `+` (the packet is handed to the link's
+/// queue at `from`), `receive` is `r` (its last bit reached `to`), `drop` is
+/// `d`. ns-2's `-` (dequeue) is not recorded: it follows from the link's rate.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PacketTable {
+    /// Event time, seconds.
+    pub time_s: Vec<f64>,
+    /// `"send"`, `"receive"` or `"drop"`.
+    pub event: Vec<&'static str>,
+    /// The node the link leaves (a burst loss: the burst's ingress edge).
+    pub from: Vec<String>,
+    /// The node the link reaches (a burst loss: the burst's egress edge).
+    pub to: Vec<String>,
+    /// `"data"`, `"ack"`, `"datagram"` or `"signal"` (a burst ACK/NAK).
+    pub kind: Vec<&'static str>,
+    /// Flow id (a datagram: the number of TCP flows plus its source id).
+    pub flow: Vec<u32>,
+    /// Data: the segment number; ACK: the cumulative ACK (next segment
+    /// expected); datagram and signal: 0.
+    pub seq: Vec<u64>,
+    /// Size on the wire, bytes.
+    pub bytes: Vec<u32>,
+    /// A data segment sent again (a retransmission); false otherwise.
+    pub retransmit: Vec<bool>,
+    /// Why a packet was dropped: `"buffer"` (full drop-tail buffer),
+    /// `"loss_model"` (the link's `loss`/`reverse_loss` model) or `"burst"`
+    /// (it was in a lost burst); `""` for other events.
+    pub reason: Vec<&'static str>,
 }
 
 /// Per-source results of the UDP cross traffic (`[[traffic]]`). Counters

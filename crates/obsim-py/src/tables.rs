@@ -28,7 +28,7 @@ pub struct Table {
 
 /// Every result table, in the order Python lists and writes them (the field
 /// order of [`RunResults`], less `meta`).
-pub const TABLES: [Table; 10] = [
+pub const TABLES: [Table; 11] = [
     Table {
         name: "flows",
         optional: false,
@@ -45,6 +45,11 @@ pub const TABLES: [Table; 10] = [
         name: "trace",
         optional: true,
         columns: |r| columns::struct_to_columns(&r.trace),
+    },
+    Table {
+        name: "packets",
+        optional: true,
+        columns: |r| columns::struct_to_columns(&r.packets),
     },
     Table {
         name: "bursts",

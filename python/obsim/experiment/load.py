@@ -84,6 +84,10 @@ def from_dict(
     metrics = _metrics(f.metrics, errs)
     plots = _plots(f.plots, list(seen), metrics, errs)
     if errs:
+        # Report every problem at once: the core's verdict on the sweep
+        # values too (run_experiment asks it only for a sound experiment).
+        if scenario and not any(path == "scenario" for path, _ in errs):
+            errs.extend(_value_errors(name, scenario, grid, zips, f.replications))
         raise ExperimentError.from_errors(errs)
     return Experiment(
         name=name,
@@ -97,6 +101,33 @@ def from_dict(
         description=f.description,
         source=source,
     )
+
+
+def _value_errors(
+    name: str,
+    scenario: Dict[str, Any],
+    grid: Dict[str, List[Any]],
+    zips: List[Dict[str, List[Any]]],
+    replications: Any,
+) -> List[Tuple[str, str]]:
+    """The sweep values the scenario parser rejects (as
+    :meth:`Experiment.validate_points` reports them), for the axes that
+    passed the structural checks."""
+    probe = Experiment(
+        name=name,
+        scenario=scenario,
+        grid=grid,
+        zips=zips,
+        replications=replications.count,
+        base_seed=replications.base_seed,
+        metrics={},
+        plots=[],
+    )
+    try:
+        probe.validate_points()
+    except ExperimentError as e:
+        return list(e.errors)
+    return []
 
 
 def _load_scenario(value: Any, base_dir: Optional[Path], errs: List[Tuple[str, str]]) -> Dict[str, Any]:

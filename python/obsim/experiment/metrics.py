@@ -4,6 +4,7 @@ other metrics by an arithmetic expression."""
 from __future__ import annotations
 
 import ast
+import math
 from dataclasses import dataclass, field, fields
 from typing import Any, Dict, List, Mapping
 
@@ -86,15 +87,34 @@ def expr_names(expr: str) -> List[str]:
     return [n.id for n in ast.walk(tree) if isinstance(n, ast.Name)]
 
 
+def _pow(a: float, b: float) -> float:
+    """``a ** b`` with IEEE 754 results instead of Python's exceptions: an
+    overflow is ±inf (as ``*`` gives), an undefined power (a negative base
+    to a fractional exponent, ``0 ** -1``) is NaN, as division by zero is."""
+    try:
+        r = a**b
+    except OverflowError:
+        odd = b == int(b) and int(b) % 2 == 1 if math.isfinite(b) else False
+        return -math.inf if a < 0 and odd else math.inf
+    except ZeroDivisionError:
+        return math.nan
+    return r if isinstance(r, float) else math.nan  # complex: undefined over the reals
+
+
 def eval_expr(expr: str, values: Mapping[str, float]) -> float:
     """Evaluate an arithmetic ``expr`` over metric ``values`` (no Python
-    ``eval``: only numbers, names and + - * / **)."""
+    ``eval``: only numbers, names and + - * / **). Arithmetic follows IEEE
+    754 and never raises: a result too large is ±inf, an undefined one
+    (``x / 0``, ``(-1) ** 0.5``) is NaN."""
 
     def ev(node: ast.AST) -> float:
         if isinstance(node, ast.Expression):
             return ev(node.body)
         if isinstance(node, ast.Constant):
-            return float(node.value)  # type: ignore[arg-type]  # numbers only (expr_names)
+            try:
+                return float(node.value)  # type: ignore[arg-type]  # numbers only (expr_names)
+            except OverflowError:  # an integer literal beyond the float range
+                return math.inf
         if isinstance(node, ast.Name):
             return float(values[node.id])
         if isinstance(node, ast.UnaryOp):
@@ -111,7 +131,7 @@ def eval_expr(expr: str, values: Mapping[str, float]) -> float:
                 return a * b
             if isinstance(op, ast.Div):
                 return a / b if b != 0 else float("nan")
-            return float(a**b)
+            return _pow(a, b)
         raise ValueError(f"unsupported expression {ast.dump(node)}")  # pragma: no cover
 
     expr_names(expr)

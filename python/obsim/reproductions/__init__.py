@@ -2,11 +2,20 @@
 
 Each reproduction is one module in this package that defines
 ``REPRODUCTION = Reproduction(...)``: an experiment (a dict in the
-experiment-file structure, full or ``quick``), the paper's numbers, and how to
-compare. Adding one (e.g. gurel2008 G1) is adding one module; it is found by
-its ``id``. An *analytic* reproduction (a paper's model against the paper's
+experiment-file structure, full or ``quick``), the paper's claims, and how to
+decide them. Adding one (e.g. gurel2008 G1) is adding one module; it is found
+by its ``id``. An *analytic* reproduction (a paper's model against the paper's
 own numbers, e.g. yu2004 Y3) has no experiment: ``run`` writes only the
 comparison and its figures.
+
+Every comparison row is a claim declared in code before the run
+(:mod:`obsim.reproductions.claims`: statistic, kind, threshold / margin /
+band, precision), decided by ``Claim.decide(...).row(case, x)``. A
+:class:`SeedPlan` adds seeds until every claim's precision is reached (up to
+a cap) and reserves seeds for choosing parameters by optimisation.
+``reproduction.json`` records the seeds, the tally of claims and magnitude
+rows, the commit and date; :func:`scoreboard` (``obsim reproduce --summary``)
+lists them for every target.
 
 >>> from obsim import reproductions
 >>> [r.id for r in reproductions.all()]
@@ -27,6 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..experiment import Experiment
     from ..sweep import SweepSummary
+    from .readings import Reading
 
 COMPARISON_COLUMNS = (
     "case",
@@ -40,10 +50,42 @@ COMPARISON_COLUMNS = (
     "ratio",
     "tolerance",
     "agrees",
+    "kind",
+    "statistic",
+    "threshold",
+    "band_low",
+    "band_high",
+    "ci_low",
+    "ci_high",
+    "n",
+    "precision",
+    "paper_in_ci",
+    "method",
 )
 """Columns of a comparison table (``comparison.parquet``): one row per
-compared number. ``paper_ci``/``measured_ci`` are 95% CI half widths (NaN if
-none); ``ratio`` = measured / paper; ``agrees``: ``|ratio - 1| <= tolerance``."""
+compared number, a claim decided by :mod:`obsim.reproductions.claims`
+(:meth:`~obsim.reproductions.claims.Verdict.row`). ``measured`` is the
+claim's statistic, ``measured_ci`` its CI half width, ``ci_low``/``ci_high``
+the interval decided on, ``n`` the seeds (pairs) it used; ``agrees`` is
+whether the claim held; ``kind``/``statistic``/``threshold``/``band_low``/
+``band_high`` are the claim as declared (an equivalence's region in the band
+columns), ``precision`` the half width it needs (NaN: none), ``paper_in_ci``
+whether the paper's value lies in the measured CI (None: no paper value or
+no interval), ``method`` the estimator and interval. ``paper_ci`` (the
+paper's own half width), ``ratio`` (measured / paper) and ``tolerance`` are
+kept for rows built by the older :func:`paper_row`/:func:`claim_row`, which
+leave the claim columns NaN/""."""
+
+_CLAIM_DEFAULTS: Dict[str, Any] = {
+    "kind": "",
+    "statistic": "",
+    "threshold": float("nan"),
+    "band_low": float("nan"),
+    "band_high": float("nan"),
+    "precision": float("nan"),
+    "paper_in_ci": None,
+    "method": "",
+}
 
 
 def paper_row(
@@ -66,7 +108,7 @@ def paper_row(
         paper,
         unit,
     )
-    row.update(ratio=ratio, tolerance=tolerance)
+    row.update(ratio=ratio, tolerance=tolerance, n=int(getattr(measured, "n", 0)))
     return row
 
 
@@ -86,7 +128,8 @@ def claim_row(
     ``paper`` the paper's value where it gives one."""
     import math
 
-    return {
+    half = float(ci)
+    row = {
         "case": case,
         "x": x,
         "quantity": quantity,
@@ -98,7 +141,172 @@ def claim_row(
         "ratio": measured / paper if paper and not math.isnan(paper) else math.nan,
         "tolerance": math.nan,
         "agrees": bool(ok),
+        **_CLAIM_DEFAULTS,
+        "ci_low": measured - half if not math.isnan(half) else math.nan,
+        "ci_high": measured + half if not math.isnan(half) else math.nan,
+        "n": 0,
     }
+    return {k: row[k] for k in COMPARISON_COLUMNS}
+
+
+@dataclass(frozen=True)
+class SeedPlan:
+    """How many seeds a reproduction runs (replications by precision).
+
+    The full run starts with ``initial`` estimation seeds; while a claim
+    with a finite ``precision`` (:class:`~obsim.reproductions.claims.Claim`)
+    has a CI half-width above it and fewer than ``cap`` seeds have run,
+    ``step`` more are added (the store keeps the finished runs: only the new
+    seeds run). ``selection`` further seeds, the first replications, are
+    reserved for choosing parameters by optimisation (e.g. G1's best
+    assembly timeout) and never estimate a result: ``compare`` sees them
+    with ``role == "selection"``, the others with ``role == "estimate"``.
+    ``--quick`` keeps the experiment's own small count of estimation seeds
+    (and the ``selection`` seeds)."""
+
+    initial: int
+    step: int = 0
+    cap: int = 0
+    """At most this many estimation seeds (0: ``initial``)."""
+    selection: int = 0
+    quick_selection: Optional[int] = None
+    """Selection seeds in ``--quick`` mode (None: ``selection``); an
+    addition to the first contract."""
+
+    def selection_for(self, quick: bool) -> int:
+        """The number of selection seeds in quick or full mode."""
+        if quick and self.quick_selection is not None:
+            return self.quick_selection
+        return self.selection
+
+    def __post_init__(self) -> None:
+        if self.initial < 1:
+            raise ValueError(f"SeedPlan.initial must be >= 1, got {self.initial}")
+        if self.step < 0 or self.selection < 0 or (self.quick_selection or 0) < 0:
+            raise ValueError("SeedPlan.step and SeedPlan.selection must be >= 0")
+        if self.cap == 0:
+            object.__setattr__(self, "cap", self.initial)
+        if self.cap < self.initial:
+            raise ValueError(f"SeedPlan.cap ({self.cap}) is below initial ({self.initial})")
+        if self.cap > self.initial and self.step < 1:
+            raise ValueError("SeedPlan.step must be >= 1 when cap > initial")
+
+
+def split_roles(results: "pandas.DataFrame") -> Tuple["pandas.DataFrame", "pandas.DataFrame", bool]:
+    """``(selection, estimate, separate)``: the runs reserved for choosing
+    parameters and those that estimate the results (``role`` column of a
+    :class:`SeedPlan` with selection seeds). Without selection seeds both are
+    all runs and ``separate`` is False: a reproduction must then say that its
+    choice was made on the seeds that also estimate."""
+    if "role" in results.columns:
+        sel = results[results["role"] == "selection"]
+        est = results[results["role"] == "estimate"]
+        if len(sel):
+            return sel, est, True
+        return est, est, False
+    return results, results, False
+
+
+def precision_unmet(table: "pandas.DataFrame") -> "pandas.DataFrame":
+    """The rows of a comparison table whose claim states a ``precision``
+    its CI half-width (``measured_ci``) has not reached (an undefined or
+    unbounded half-width has not reached it)."""
+    if "precision" not in table.columns or table.empty:
+        return table.iloc[0:0]
+    prec = table["precision"].astype(float)
+    hw = table["measured_ci"].astype(float)
+    need = prec.notna() & ~(hw <= prec)
+    return table[need]
+
+
+def precision_report(table: "pandas.DataFrame") -> List[Dict[str, Any]]:
+    """Per row with a precision target: case, quantity, the target, the
+    half-width achieved and whether it was met (``reproduction.json``)."""
+    import math
+
+    out = []
+    if "precision" not in table.columns:
+        return out
+    for r in table.to_dict("records"):
+        prec = float(r.get("precision", math.nan))
+        if math.isnan(prec):
+            continue
+        hw = float(r["measured_ci"])
+        out.append(
+            {
+                "case": r["case"],
+                "quantity": r["quantity"],
+                "precision": prec,
+                "half_width": hw,
+                "n": int(r.get("n", 0) or 0),
+                "met": bool(hw <= prec),
+            }
+        )
+    return out
+
+
+def tally(table: "pandas.DataFrame") -> Dict[str, Dict[str, int]]:
+    """Claims held / total (every row that is not a magnitude row) and
+    magnitude rows inside their band / total. Rows of the older
+    :func:`paper_row` (no ``kind``, a finite ``tolerance``) count as
+    magnitude rows; those of :func:`claim_row` as claims."""
+    import math
+
+    claims = {"held": 0, "total": 0}
+    mags = {"inside": 0, "total": 0}
+    for r in table.to_dict("records"):
+        kind = r.get("kind")
+        kind = kind if isinstance(kind, str) else ""
+        tol = r.get("tolerance", math.nan)
+        is_mag = kind == "magnitude" or (
+            kind == "" and tol is not None and not math.isnan(float(tol))
+        )
+        if is_mag:
+            mags["total"] += 1
+            mags["inside"] += int(bool(r["agrees"]))
+        else:
+            claims["total"] += 1
+            claims["held"] += int(bool(r["agrees"]))
+    return {"claims": claims, "magnitudes": mags}
+
+
+def source_commit() -> str:
+    """``git describe --always --dirty`` of the source tree this package is
+    imported from, or the package version when it is not a git checkout."""
+    import subprocess
+
+    here = Path(__file__).resolve().parent
+    try:
+        out = subprocess.run(
+            ["git", "describe", "--always", "--dirty", "--tags"],
+            cwd=here,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        )
+        desc = out.stdout.strip()
+        if desc:
+            return desc
+    except (OSError, subprocess.SubprocessError):
+        pass
+    from .. import __version__
+
+    return f"obsim {__version__}"
+
+
+def record_sensitivity(out: Union[str, Path], verdict: str) -> None:
+    """Set the ``sensitivity`` verdict (e.g. "holds under all readings",
+    "depends on reading") in ``out/reproduction.json``, read by the
+    scoreboard (``obsim reproduce --summary``) and the report."""
+    import json
+
+    from ..files import atomic_write_json
+
+    path = Path(out) / "reproduction.json"
+    info = json.loads(path.read_text(encoding="utf-8"))
+    info["sensitivity"] = str(verdict)
+    atomic_write_json(path, info)
 
 
 @dataclass(frozen=True)
@@ -116,7 +324,9 @@ class Reproduction:
     compare: Callable[[Optional["pandas.DataFrame"], Optional["Experiment"]], "pandas.DataFrame"]
     """``compare(results, exp)``: the comparison table (COMPARISON_COLUMNS)
     from the per-run results (``results.parquet``). An analytic reproduction
-    gets ``(None, None)``; its "measured" column is the model's value."""
+    gets ``(None, None)``; its "measured" column is the model's value. With
+    a :class:`SeedPlan` that reserves selection seeds, ``results`` has a
+    ``role`` column ("selection" / "estimate")."""
     notes: str = ""
     """What is assumed, and why results may differ (shown in the report)."""
     comparison_plot: Dict[str, Any] = field(default_factory=dict)
@@ -127,19 +337,62 @@ class Reproduction:
     (e.g. a paper figure redrawn from its model): ``(file stem, figure,
     caption)`` each. ``run`` writes them as PNG and PDF under ``figures/``,
     lists them in ``reproduction.json``, and the report embeds them."""
+    seeds: Optional[SeedPlan] = None
+    """The seed plan (replications by precision, selection seeds); None:
+    the experiment's own fixed replication count, as before."""
+    readings: Tuple["Reading", ...] = ()
+    """Readings of the parameters the paper leaves unstated
+    (:mod:`obsim.reproductions.readings`): per parameter, the registered
+    one (what ``experiment`` builds, with the paper's quote) and the
+    alternatives that ``run(readings=True)`` also runs."""
+
+    def __post_init__(self) -> None:
+        from .readings import check
+
+        if self.readings and self.experiment is None:
+            raise ValueError(f"reproduction {self.id}: an analytic reproduction has no readings")
+        check(self.readings, f"reproduction {self.id} readings")
 
     @property
     def analytic(self) -> bool:
         """True when the reproduction runs no simulation (no experiment)."""
         return self.experiment is None
 
-    def build(self, quick: bool = False) -> "Experiment":
+    def experiment_dict(
+        self,
+        quick: bool = False,
+        estimate: Optional[int] = None,
+        reading: Optional["Reading"] = None,
+    ) -> Dict[str, Any]:
+        """The experiment as a dict, its replication count set by the seed
+        plan: ``selection`` seeds plus ``estimate`` estimation seeds (default:
+        the plan's ``initial``, or in quick mode the experiment's own count).
+        With an alternative ``reading``, the experiment as that reading
+        rewrites it (the same seed plan)."""
+        if self.experiment is None:
+            raise ValueError(f"reproduction {self.id} is analytic: it has no experiment")
+        doc = self.experiment(quick)
+        if reading is not None and reading.apply is not None:
+            doc = reading.apply(doc, quick)
+        if self.seeds is None:
+            return doc
+        reps = dict(doc.get("replications", {}))
+        if estimate is None:
+            estimate = int(reps.get("count", 1)) if quick else self.seeds.initial
+        reps["count"] = self.seeds.selection_for(quick) + int(estimate)
+        return {**doc, "replications": reps}
+
+    def build(
+        self,
+        quick: bool = False,
+        estimate: Optional[int] = None,
+        reading: Optional["Reading"] = None,
+    ) -> "Experiment":
         """The experiment (``ValueError`` for an analytic reproduction)."""
         from ..experiment import from_dict
 
-        if self.experiment is None:
-            raise ValueError(f"reproduction {self.id} is analytic: it has no experiment")
-        return from_dict(self.experiment(quick), source=f"reproduction {self.id}")
+        source = f"reproduction {self.id}" + (f" reading {reading.name!r}" if reading else "")
+        return from_dict(self.experiment_dict(quick, estimate, reading), source=source)
 
     def run(
         self,
@@ -150,32 +403,92 @@ class Reproduction:
         executor: str = "local",
         scheduler: Optional[str] = None,
         progress: bool = False,
+        readings: bool = False,
     ) -> "SweepSummary":
         """Run the experiment into ``out``, then write ``comparison.parquet``,
         the reproduction's own figures and ``reproduction.json`` there (read
         by ``obsim report``). An analytic reproduction runs nothing: its
-        summary counts zero runs."""
+        summary counts zero runs. With a :class:`SeedPlan` (full mode),
+        seeds are added in steps until every claim's precision is reached
+        or the cap; the summary then counts the runs of every round. With
+        ``readings``, also run every alternative reading of the unstated
+        parameters (same seed plan, same ``compare``) into ``out/readings/``
+        and write ``sensitivity.parquet`` and the verdict
+        (:func:`obsim.reproductions.readings.run_readings`); the returned
+        summary is the registered experiment's."""
+        import datetime
+
         from ..files import atomic_write_json, atomic_write_parquet
         from ..plots import save
-        from ..store import Store, frame_to_arrow
-        from ..sweep import SweepSummary, results_frame, run_experiment
+        from ..store import frame_to_arrow
+        from ..sweep import SweepSummary
+        from . import readings as _readings
 
+        root = Path(out)
+        rounds: List[Dict[str, Any]] = []
+        selection = self.seeds.selection_for(quick) if self.seeds is not None else 0
+        plan = self.seeds
         if self.experiment is None:
-            summary = SweepSummary(out=Path(out), total=0, executor="analytic")
+            summary = SweepSummary(out=root, total=0, executor="analytic")
             summary.out.mkdir(parents=True, exist_ok=True)
             table = self.compare(None, None)
+            estimate = 0
         else:
-            exp = self.build(quick)
-            summary = run_experiment(
-                exp, out, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress
+            summary, table, estimate, rounds = self._measure(
+                root,
+                quick=quick,
+                reading=None,
+                jobs=jobs,
+                executor=executor,
+                scheduler=scheduler,
+                progress=progress,
             )
-            table = self.compare(results_frame(Store(out), exp), exp)
-        root = Path(out)
+        sensitivity: Optional[Dict[str, Any]] = None
+        if readings and self.readings:
+            sensitivity = _readings.run_readings(
+                self,
+                root,
+                table,
+                measure=lambda reading, where: self._measure(
+                    where,
+                    quick=quick,
+                    reading=reading,
+                    jobs=jobs,
+                    executor=executor,
+                    scheduler=scheduler,
+                    progress=progress,
+                )[1],
+            )
         atomic_write_parquet(root / "comparison.parquet", frame_to_arrow(table))
         figures = []
         for stem, fig, caption in self.figures() if self.figures is not None else []:
             png = save(fig, root / "figures" / stem)[0]
             figures.append({"file": str(png.relative_to(root)), "caption": caption})
+        counts = tally(table)
+        previous: Dict[str, Any] = {}
+        try:
+            import json
+
+            previous = json.loads((root / "reproduction.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            pass
+        if sensitivity is None:
+            # Not rerun: keep the last verdict of the readings (if any).
+            sensitivity = {
+                "sensitivity": previous.get("sensitivity", _readings.NOT_RUN)
+                if self.readings
+                else _readings.NOT_RUN,
+                "sensitivity_flips": previous.get("sensitivity_flips", {}) if self.readings else {},
+                "readings": _readings.describe(self.readings),
+            }
+        plan_doc = None
+        if self.seeds is not None:
+            plan_doc = {
+                "initial": self.seeds.initial,
+                "step": self.seeds.step,
+                "cap": self.seeds.cap,
+                "selection": self.seeds.selection,
+            }
         atomic_write_json(
             root / "reproduction.json",
             {
@@ -189,9 +502,76 @@ class Reproduction:
                 "compared": int(len(table)),
                 "comparison_plot": self.comparison_plot,
                 "figures": figures,
+                "commit": source_commit(),
+                "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                "seeds": {
+                    "estimate": int(estimate),
+                    "selection": int(selection),
+                    "plan": plan_doc,
+                    "rounds": rounds,
+                },
+                "claims": counts["claims"],
+                "magnitudes": counts["magnitudes"],
+                "precision": precision_report(table),
+                # The verdict of the readings (run_readings / record_sensitivity);
+                # kept across reruns without --readings.
+                **sensitivity,
             },
         )
         return summary
+
+    def _measure(
+        self,
+        out: Path,
+        *,
+        quick: bool,
+        reading: Optional["Reading"],
+        jobs: Optional[int],
+        executor: str,
+        scheduler: Optional[str],
+        progress: bool,
+    ) -> Tuple["SweepSummary", "pandas.DataFrame", int, List[Dict[str, Any]]]:
+        """Run the experiment (as ``reading`` rewrites it, if given) into
+        ``out`` by the seed plan and compare: the summary of every round,
+        the comparison table, the estimation seeds used and the rounds. The
+        registered experiment and every reading go through here, so they
+        are measured and decided alike."""
+        from ..store import Store
+        from ..sweep import results_frame, run_experiment
+
+        plan = self.seeds
+        selection = plan.selection_for(quick) if plan is not None else 0
+        rounds: List[Dict[str, Any]] = []
+        estimate = None if plan is None or quick else plan.initial
+        summary = None
+        while True:
+            exp = self.build(quick, estimate, reading)
+            this = run_experiment(
+                exp, out, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress
+            )
+            if summary is None:
+                summary = this
+            else:
+                summary.total = this.total
+                summary.ran += this.ran
+                summary.failed += this.failed
+                summary.failures.extend(this.failures)
+                summary.wall_s += this.wall_s
+            results = results_frame(Store(out), exp)
+            if selection:
+                results["role"] = [
+                    "selection" if int(r) < selection else "estimate"
+                    for r in results["replication"]
+                ]
+            table = self.compare(results, exp)
+            estimate = exp.replications - selection
+            unmet = precision_unmet(table)
+            rounds.append({"seeds": estimate, "unmet": int(len(unmet))})
+            if plan is None or quick or unmet.empty or estimate >= plan.cap:
+                break
+            estimate = min(estimate + plan.step, plan.cap)
+        assert summary is not None
+        return summary, table, int(estimate), rounds
 
 
 def _load() -> Dict[str, Reproduction]:
@@ -222,4 +602,109 @@ def get(rid: str) -> Reproduction:
     raise KeyError(f"no reproduction {rid!r}; known: {', '.join(sorted(regs)) or 'none'}")
 
 
-__all__ = ["COMPARISON_COLUMNS", "Reproduction", "all", "get"]
+SCOREBOARD_COLUMNS = (
+    "id",
+    "claims",
+    "magnitudes",
+    "seeds",
+    "commit",
+    "date",
+    "sensitivity",
+    "mode",
+)
+"""Columns of the trust scoreboard (:func:`scoreboard`)."""
+
+
+def scoreboard_row(rid: str, info: Optional[Dict[str, Any]]) -> Dict[str, str]:
+    """One scoreboard row from a ``reproduction.json`` (None: never run).
+    Older files without the new keys are counted from ``agrees``/``compared``."""
+    if info is None:
+        row = {c: "" for c in SCOREBOARD_COLUMNS}
+        row.update(id=rid, claims="not run")
+        return row
+    claims = info.get("claims")
+    mags = info.get("magnitudes")
+    seeds = info.get("seeds")
+    if isinstance(seeds, dict):
+        seed_text = str(seeds.get("estimate", ""))
+        if seeds.get("selection"):
+            seed_text += f" (+{seeds['selection']} selection)"
+    else:
+        seed_text = "?"
+    if info.get("analytic"):
+        seed_text, mode = "model", "analytic"
+    else:
+        mode = "quick" if info.get("quick") else "full"
+    return {
+        "id": rid,
+        "claims": f"{claims['held']}/{claims['total']}"
+        if isinstance(claims, dict)
+        else f"{info.get('agrees', '?')}/{info.get('compared', '?')} (old rows)",
+        "magnitudes": f"{mags['inside']}/{mags['total']}" if isinstance(mags, dict) else "?",
+        "seeds": seed_text,
+        "commit": str(info.get("commit", "?")),
+        "date": str(info.get("date", "?")),
+        "sensitivity": str(info.get("sensitivity", "not run")),
+        "mode": mode,
+    }
+
+
+def scoreboard(root: Union[str, Path] = Path("out") / "reproduce") -> List[Dict[str, str]]:
+    """The trust scoreboard: one row per registered reproduction from
+    ``root/ID/reproduction.json`` (the full run, ``obsim reproduce ID``'s
+    default output) or, when there is none, ``root/ID-quick``; "not run"
+    when neither exists."""
+    import json
+
+    rows = []
+    base = Path(root)
+    for rep in all():
+        info = None
+        for d in (base / rep.id, base / f"{rep.id}-quick"):
+            path = d / "reproduction.json"
+            if path.is_file():
+                try:
+                    info = json.loads(path.read_text(encoding="utf-8"))
+                except ValueError:
+                    info = None
+                break
+        rows.append(scoreboard_row(rep.id, info))
+    return rows
+
+
+def format_scoreboard(rows: List[Dict[str, str]]) -> str:
+    """The scoreboard as a plain-text table (``obsim reproduce --summary``)."""
+    heads = {
+        "id": "id",
+        "claims": "claims held",
+        "magnitudes": "magnitudes in band",
+        "seeds": "seeds",
+        "commit": "commit",
+        "date": "date (UTC)",
+        "sensitivity": "sensitivity",
+        "mode": "mode",
+    }
+    cols = list(SCOREBOARD_COLUMNS)
+    width = {c: max([len(heads[c])] + [len(r[c]) for r in rows]) for c in cols}
+    lines = ["  ".join(heads[c].ljust(width[c]) for c in cols).rstrip()]
+    lines.append("  ".join("-" * width[c] for c in cols))
+    for r in rows:
+        lines.append("  ".join(r[c].ljust(width[c]) for c in cols).rstrip())
+    return "\n".join(lines)
+
+
+__all__ = [
+    "COMPARISON_COLUMNS",
+    "SCOREBOARD_COLUMNS",
+    "Reproduction",
+    "SeedPlan",
+    "all",
+    "format_scoreboard",
+    "get",
+    "precision_unmet",
+    "record_sensitivity",
+    "scoreboard",
+    "scoreboard_row",
+    "split_roles",
+    "tally",
+]

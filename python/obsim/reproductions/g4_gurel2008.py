@@ -1,27 +1,39 @@
 """G4: gurel2008 Tables 2-3 and Figs. 12-13, gain of M = 2 and M = 4
 burstifiers per egress over M = 1 on the chain, per destination group.
 
-Gürel and Karasan 2008 §4.1: the chain of G3 (:func:`obsim.topologies.gurel_chain`),
+Gurel and Karasan 2008 §4.1: the chain of G3 (:func:`obsim.topologies.gurel_chain`),
 20 FTP flows, 4 per egress, Reno (Table 2) and SACK (Table 3), Δ in {50, 100,
 200, 500} µs, M in {1, 2, 4} (M = 4: one burstifier per flow). The tables give
 "the performance improvement in the maximum average goodputs": for each M the
 goodput is maximised over the assembly timeout T (Figs. 12-13 sweep T), so T
 is swept here and each M is taken at its own best T, per destination group
-(egress E1 = D1-D4 ... E5 = D17-D20) and for all flows ("Avg.").
+(egress E1 = D1-D4 ... E5 = D17-D20) and for all flows ("Avg."). The best T
+is chosen on seeds reserved for the choice (:data:`SEEDS`, ``selection``);
+the gains are estimated on the other seeds.
 
-Claims checked besides the numbers: "the improvement in the average goodput
-is maximum for the flows destined for closer egress nodes" (gain of E1 above
-that of E5, for every variant, Δ and M).
+Every row is a :class:`~obsim.reproductions.claims.Claim`:
+
+* a table cell with a gain g of at least :data:`SMALL_GAIN` %: magnitude, the
+  ratio of mean goodputs (M over M = 1, paired by seed) in the band g ± 50%
+  of g (REPRODUCTIONS.md, "of the same order"), with whether the paper's
+  value lies in the measured CI;
+* a cell with a smaller gain (the paper's "no gain", e.g. SACK to D17-D20):
+  equivalence of that ratio to 1 within :data:`NO_GAIN_MARGIN`;
+* "the improvement in the average goodput is maximum for the flows destined
+  for closer egress nodes": per (variant, Δ, M), the gain of E1 over that of
+  E5 greater than 1, as a paired ratio (geometric mean over seeds of
+  ``(gM_E1 / g1_E1) / (gM_E5 / g1_E5)``, a paired difference of log gains).
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Dict, List, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from ..stats import mean_ci
 from ..topologies import gurel_chain
-from . import Reproduction, paper_row
+from . import Reproduction, SeedPlan, split_roles
+from .claims import Claim
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -60,9 +72,21 @@ PAPER_GAIN: Dict[str, Dict[Tuple[int, int], Tuple[float, ...]]] = {
         (500, 2): (24.76, 17.81, 25.86, 25.44, 0.73, 8.07),
     },
 }
-TOLERANCE = 0.5
-"""Order-of-magnitude bar (REPRODUCTIONS.md): within ±50% of the paper's
-gain, same sign."""
+BAND = 0.5
+"""Magnitude band of a table cell: the paper's gain g ± ``BAND``·g (the bar
+of REPRODUCTIONS.md, "of the same order"); it excludes no gain when g > 0."""
+SMALL_GAIN = 2.0
+"""Table cells below this gain (%) are the paper's "no gain" (11 cells,
+mostly SACK to D17-D20, 0.00-1.89%); a magnitude band around them would all
+but contain the no-gain ratio 1, so they are equivalence claims."""
+NO_GAIN_MARGIN = (1.0 + BAND) * SMALL_GAIN / 100.0
+"""Equivalence margin of a "no gain" cell: ±3% on the goodput ratio, the
+upper edge of the magnitude band of a gain of exactly ``SMALL_GAIN`` (so the
+two rules meet where one takes over from the other)."""
+SEEDS = SeedPlan(initial=6, step=6, cap=30, selection=4, quick_selection=1)
+"""6 seeds to start, 6 more while an Avg. M = 4 cell's CI is wider than half
+the paper's gain, at most 30; 4 further seeds (replications 0-3) choose the
+best T (1 in --quick)."""
 
 
 def _metrics() -> Dict[str, Any]:
@@ -99,6 +123,7 @@ def experiment(quick: bool) -> Dict[str, Any]:
         "name": "G4_gurel2008" + ("_quick" if quick else ""),
         "description": "Goodput per destination group vs assembly timeout, burstifiers per egress M, Δ and variant",
         "scenario": scenario,
+        # Full mode: SEEDS sets the count (4 selection + 6 to 30 estimation seeds).
         "replications": {"count": 2 if quick else 6, "base_seed": 1208},
         "sweep": {"grid": grid},
         "metrics": _metrics(),
@@ -118,91 +143,143 @@ def _us(t: Any) -> int:
     return round(_ms(t) * 1000)
 
 
-def best_timeouts(results: "pandas.DataFrame") -> "pandas.DataFrame":
-    """Per (variant, Δ, M, group): the timeout with the highest mean goodput
-    and the per-replication goodputs there (sorted by replication)."""
-    import pandas as pd
-
-    rows = []
-    for (v, d, m), g in results.groupby([AX_V, AX_D, AX_M], sort=True):
+def best_timeouts(sel: "pandas.DataFrame") -> Dict[Tuple[str, int, int, str], Any]:
+    """Per (variant, Δ µs, M, group): the timeout with the highest mean
+    goodput over the runs ``sel`` (the selection seeds)."""
+    best: Dict[Tuple[str, int, int, str], Any] = {}
+    for (v, d, m), g in sel.groupby([AX_V, AX_D, AX_M], sort=True):
         for grp in GROUPS:
-            col = f"goodput_{grp}"
-            means = g.groupby(AX_T)[col].mean()
-            t_best = means.idxmax()
-            sel = g[g[AX_T] == t_best].sort_values("replication")
-            rows.append(
-                {
-                    "variant": v, "delta_us": _us(d), "m": int(m), "group": grp, "timeout": t_best,
-                    "goodput": float(means[t_best]), "reps": list(sel["replication"]), "values": list(sel[col]),
-                }
-            )
-    return pd.DataFrame(rows)
+            means = g.groupby(AX_T)[f"goodput_{grp}"].mean()
+            best[(str(v), _us(d), int(m), grp)] = means.idxmax()
+    return best
+
+
+def _series(est: "pandas.DataFrame", v: str, d: int, m: int, grp: str, t: Any) -> Dict[int, float]:
+    """Goodput of a group per replication at (variant, Δ, M, T)."""
+    g = est[(est[AX_V] == v) & (est[AX_D].map(_us) == d) & (est[AX_M] == m) & (est[AX_T] == t)]
+    return {int(r): float(x) for r, x in zip(g["replication"], g[f"goodput_{grp}"])}
+
+
+def cell_claim(v: str, d: int, m: int, grp: str) -> Optional[Claim]:
+    """The claim of one cell of Table 2 (Reno) or 3 (SACK), if it exists."""
+    paper = PAPER_GAIN.get(v, {}).get((d, m))
+    if paper is None:
+        return None
+    g = paper[GROUPS.index(grp)]
+    label = "Avg." if grp == "all" else grp
+    common = dict(
+        statement=f"Table {2 if v == 'reno' else 3}: {g:g}% goodput increase, {v}, Δ = {d} µs, "
+        f"M = {m}, {label}",
+        statistic="ratio_of_means",
+        paper=1.0 + g / 100.0,
+        unit="ratio",
+    )
+    if g < SMALL_GAIN:
+        return Claim(
+            name=f"goodput M over M=1 (best T of each; paper: no gain, within 1 ± {NO_GAIN_MARGIN:g})",
+            kind="equivalent",
+            margin=NO_GAIN_MARGIN,
+            **common,  # type: ignore[arg-type]
+        )
+    return Claim(
+        name="goodput M over M=1 (best T of each; ratio of means)",
+        kind="magnitude",
+        band=(1.0 + (1.0 - BAND) * g / 100.0, 1.0 + (1.0 + BAND) * g / 100.0),
+        # The average improvement with M = 4 ("6-37%") is the tables' headline: its CI must be
+        # narrower than half the paper's gain to tell that gain from none.
+        precision=g / 200.0 if grp == "all" and m == 4 else math.nan,
+        **common,  # type: ignore[arg-type]
+    )
+
+
+NEAREST_LARGEST = Claim(
+    name="gain of E1 over gain of E5 (paired ratio of per-seed gains; claim: > 1)",
+    statement="§4.1: 'the improvement in the average goodput is maximum for the flows destined for "
+    "closer egress nodes'",
+    statistic="paired_ratio",
+    kind="greater",
+    unit="ratio",
+)
+
+
+def claim_rows(
+    best: Dict[Tuple[str, int, int, str], Any], est: "pandas.DataFrame", note: str = ""
+) -> List[Dict[str, Any]]:
+    """Every claim row of G4 from the chosen timeouts and the estimation runs."""
+    rows: List[Dict[str, Any]] = []
+    series = {k: _series(est, k[0], k[1], k[2], k[3], t) for k, t in best.items()}
+
+    def paired(a: Dict[int, float], b: Dict[int, float]) -> Tuple[List[float], List[float]]:
+        reps = sorted(set(a) & set(b))
+        return [a[r] for r in reps], [b[r] for r in reps]
+
+    for (v, d, m, grp) in sorted(best, key=lambda k: (k[0], k[1], -k[2], GROUPS.index(k[3]))):
+        if m == 1 or (v, d, 1, grp) not in best:
+            continue
+        claim = cell_claim(v, d, m, grp)
+        if claim is None:
+            continue
+        row = claim.decide(*paired(series[(v, d, m, grp)], series[(v, d, 1, grp)])).row(
+            f"{v} Δ={d} µs M={m} {grp}", float(GROUPS.index(grp) + 1)
+        )
+        row["method"] += note
+        rows.append(row)
+    for (v, d, m) in sorted({(k[0], k[1], k[2]) for k in best if k[2] != 1}):
+        keys = [(v, d, m, "E1"), (v, d, 1, "E1"), (v, d, m, "E5"), (v, d, 1, "E5")]
+        if not all(k in series for k in keys):
+            continue
+        s = [series[k] for k in keys]
+        reps = sorted(set(s[0]) & set(s[1]) & set(s[2]) & set(s[3]))
+        reps = [r for r in reps if all(x[r] > 0 for x in s)]  # a gain needs positive goodputs
+        near = [s[0][r] / s[1][r] for r in reps]
+        far = [s[2][r] / s[3][r] for r in reps]
+        row = NEAREST_LARGEST.decide(near, far).row(
+            f"{v} Δ={d} µs M={m}: gain largest for the nearest egress", 0.0
+        )
+        row["method"] += note
+        rows.append(row)
+    return rows
 
 
 def gains(results: "pandas.DataFrame") -> "pandas.DataFrame":
-    """Tables 2-3 measured: per (variant, Δ, M > 1, group) the gain in % of
-    the best-T goodput over M = 1's best-T goodput, mean and 95% CI over
-    replications (paired by replication index: the same seeds)."""
+    """Tables 2-3 measured, for docs and figures: per (variant, Δ, M > 1,
+    group) the ratio of mean goodputs over M = 1 (each at its best T, chosen
+    on the selection seeds) with its CI, from the estimation seeds."""
     import pandas as pd
 
-    best = best_timeouts(results)
+    from .claims import ratio_of_means
+
+    sel, est, _ = split_roles(results)
+    best = best_timeouts(sel)
     rows = []
-    for (v, d, grp), g in best.groupby(["variant", "delta_us", "group"], sort=True):
-        base = g[g["m"] == 1]
-        if base.empty:
+    for (v, d, m, grp), t in sorted(best.items()):
+        if m == 1 or (v, d, 1, grp) not in best:
             continue
-        b = dict(zip(base.iloc[0]["reps"], base.iloc[0]["values"]))
-        for _, r in g[g["m"] != 1].iterrows():
-            per = [100.0 * (x / b[k] - 1.0) for k, x in zip(r["reps"], r["values"]) if b.get(k, 0) > 0]
-            ci = mean_ci(per)
-            rows.append(
-                {
-                    "variant": v, "delta_us": d, "m": int(r["m"]), "group": grp, "gain": ci.mean,
-                    "gain_ci": ci.half_width, "of_means": 100.0 * (r["goodput"] / base.iloc[0]["goodput"] - 1.0),
-                    "timeout": r["timeout"], "timeout_m1": base.iloc[0]["timeout"], "gain_values": per,
-                }
-            )
+        a = _series(est, v, d, m, grp, t)
+        b = _series(est, v, d, 1, grp, best[(v, d, 1, grp)])
+        reps = sorted(set(a) & set(b))
+        e = ratio_of_means([a[r] for r in reps], [b[r] for r in reps])
+        rows.append(
+            {
+                "variant": v, "delta_us": d, "m": m, "group": grp, "gain": 100.0 * (e.value - 1.0),
+                "gain_ci": 100.0 * e.half_width, "timeout": t, "timeout_m1": best[(v, d, 1, grp)],
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame":
+    """The comparison table: best T on the selection seeds, the claims on
+    the estimation seeds."""
     import pandas as pd
 
     from . import COMPARISON_COLUMNS
 
-    rows: List[Dict[str, Any]] = []
     if not len(results):
-        return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
-    g = gains(results)
-    for _, r in g.iterrows():
-        paper = PAPER_GAIN.get(r["variant"], {}).get((int(r["delta_us"]), int(r["m"])))
-        if paper is None:
-            continue
-        ci = mean_ci(r["gain_values"])
-        rows.append(
-            paper_row(
-                f"{r['variant']} Δ={r['delta_us']} µs M={r['m']} {r['group']}",
-                float(GROUPS.index(r["group"]) + 1),
-                "goodput gain over M=1 (best T of each M)",
-                "%",
-                paper[GROUPS.index(r["group"])],
-                ci,
-                TOLERANCE,
-            )
-        )
-    for (v, d, m), s in g.groupby(["variant", "delta_us", "m"], sort=True):
-        s = s.set_index("group")
-        if "E1" not in s.index or "E5" not in s.index:
-            continue
-        near, far = s.loc["E1", "gain"], s.loc["E5", "gain"]
-        rows.append(
-            {
-                "case": f"{v} Δ={d} µs M={m}: gain largest for the nearest egress", "x": 0.0,
-                "quantity": "gain E1 - gain E5 (claim: > 0)", "unit": "%", "paper": math.nan,
-                "paper_ci": math.nan, "measured": near - far, "measured_ci": math.nan, "ratio": math.nan,
-                "tolerance": math.nan, "agrees": bool(near > far),
-            }
-        )
+        return pd.DataFrame([], columns=list(COMPARISON_COLUMNS))
+    sel, est, separate = split_roles(results)
+    note = "" if separate else "; best T chosen on the same seeds (no selection seeds)"
+    rows = claim_rows(best_timeouts(sel), est, note)
     return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
 
 
@@ -241,15 +318,22 @@ def figure(results: "pandas.DataFrame", path: Any, variant: str = "reno", delta:
 REPRODUCTION = Reproduction(
     id="G4",
     title="Goodput gain of M = 2, 4 burstifiers per egress on the chain, per destination (gurel2008 Tables 2-3)",
-    paper="Gürel and Karasan, Using multiple per egress burstifiers for enhanced TCP performance in OBS "
+    paper="Gurel and Karasan, Using multiple per egress burstifiers for enhanced TCP performance in OBS "
     "networks, Photonic Network Communications 2008, §4.1, Tables 2-3 and Figs. 12-13",
     experiment=experiment,
     compare=compare,
     notes=(
         "The chain of G3 (scenarios/gurel2008_chain.toml). The tables compare the maximum average goodput "
         "over the assembly timeout: T is swept over 1, 2, 5, 10, 20 ms and each M is taken at its best T per "
-        "destination group (and for all flows, the tables' Avg.); gains are paired by seed. 100 s runs, "
-        "10 s warm-up, 6 seeds. --quick: Reno, Δ = 500 µs, M in {1, 4}, T in {2, 10} ms, 30 s, 2 seeds."
+        "destination group (and for all flows, the tables' Avg.), chosen on 4 seeds reserved for the "
+        "choice; the gains are ratios of mean goodputs over 6 other seeds (more, 6 at a time up to 30, "
+        "while an Avg. M = 4 cell's CI is wider than half the paper's gain), paired by seed. Cells the "
+        "paper gives below 2% are tested as 'no gain' (within ±3%). 100 s runs, 10 s warm-up. "
+        "--quick: Reno, Δ = 500 µs, M in {1, 4}, T in {2, 10} ms, 30 s, 1 selection + 2 estimation seeds."
     ),
-    comparison_plot={"xlabel": "destination group (1 = D1-D4 ... 5 = D17-D20, 6 = all)", "ylabel": "goodput gain over M = 1 (%)"},
+    comparison_plot={
+        "xlabel": "destination group (1 = D1-D4 ... 5 = D17-D20, 6 = all)",
+        "ylabel": "goodput ratio over M = 1",
+    },
+    seeds=SEEDS,
 )

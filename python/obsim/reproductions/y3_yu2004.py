@@ -8,10 +8,13 @@ networks", INFOCOM 2004, §V.A: eqs. (4)-(9) (BTCP with BLE or BACK) and
 Y3 runs no simulation: it is an *analytic* :class:`Reproduction` (no
 experiment). ``obsim reproduce Y3`` writes
 
-* the comparison table (``COMPARISON_COLUMNS``; "measured" is the model):
-  the model against the numbers the paper gives for the case the model
-  assumes (evenly distributed losses, Table III's and Table IV's
-  ``R_BLE/BACK-e``), and against the four properties §V.A states for Fig. 5;
+* the comparison table (``COMPARISON_COLUMNS``; "measured" is the model,
+  every row a :class:`~obsim.reproductions.claims.Claim` on a deterministic
+  value, ``statistic = "model"``): the model against the numbers the paper
+  gives for the case the model assumes (evenly distributed losses, Table
+  III's and Table IV's ``R_BLE/BACK-e``; magnitude rows, band ± 10%), and
+  the four properties §V.A states for Fig. 5 (``CLAIMS``, quoted), each
+  decided on the model's least margin over the figure's grid;
 * Fig. 5 redrawn from the model (:func:`fig5`), as ``figures/Y3_fig5``.
 
 No number is read off Fig. 5 itself: the paper's text states none, and the
@@ -25,13 +28,13 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
 from ..analysis import yu2004 as model
-from . import COMPARISON_COLUMNS, Reproduction, paper_row
+from . import COMPARISON_COLUMNS, Reproduction
+from .claims import Claim
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -86,54 +89,95 @@ def curves() -> "pandas.DataFrame":
     return pd.DataFrame(rows)
 
 
-def _claim(case: str, holds: bool) -> Dict[str, Any]:
-    """A qualitative statement of the paper as a comparison row (1 = holds)."""
-    measured = SimpleNamespace(mean=float(holds), half_width=math.nan)
-    return paper_row(case, math.nan, "claim holds", "", 1.0, measured, 0.0)
+def _table_claim(case: str, paper: float) -> Claim:
+    """A table cell against the model: the model's ratio (a deterministic
+    value) inside the paper's value ± ``TOLERANCE``."""
+    return Claim(
+        "BTCP/Reno throughput (model)",
+        f"yu2004 {case}: R_BLE/BACK-e = {paper}",
+        "model",
+        "magnitude",
+        band=(paper * (1 - TOLERANCE), paper * (1 + TOLERANCE)),
+        paper=paper,
+        unit="ratio",
+    )
+
+
+CLAIMS: Dict[str, Claim] = {
+    "cwnd_above_1": Claim(
+        "least cwnd ratio BTCP/TCP over Fig. 5(a)",
+        '§V.A: the average congestion window size ratio between BTCP and TCP "is always larger '
+        'than 1" (Fig. 5(a))',
+        "model",
+        "greater",
+        threshold=1.0,
+    ),
+    "grows_w_m": Claim(
+        "least step of the throughput ratio along W_m, over Fig. 5(b)'s p",
+        '§V.A: "the benefit of FTO detection in BTCP increases with the maximum window limitation '
+        'W_m" (Fig. 5(b))',
+        "model",
+        "greater",
+        threshold=0.0,
+    ),
+    "grows_p": Claim(
+        "least step of the throughput ratio along p, over Fig. 5(b)'s W_m",
+        '§V.A: "the large the loss rate p, the better the improvement as more TO events may '
+        'occur" (Fig. 5(b))',
+        "model",
+        "greater",
+        threshold=0.0,
+    ),
+    "bnak_better": Claim(
+        "least BNAK - BLE/BACK throughput ratio over Fig. 5(b)",
+        '§V.A: "BTCP using BNAK will achieve better performance improvement than BTCP using '
+        'either BLE or BACK" (eq. 10)',
+        "model",
+        "greater",
+        threshold=0.0,
+    ),
+}
+"""§V.A's statements about Fig. 5, each decided on the model's least margin
+over the figure's grid (``greater`` than its threshold: it holds at every
+point)."""
 
 
 def comparison() -> "pandas.DataFrame":
     """The model against yu2004: Table III's evenly-distributed-loss ratios
-    (``W_m`` assumed 10) and the properties §V.A states for Fig. 5."""
+    (``W_m`` assumed 10) and the properties §V.A states for Fig. 5, each a
+    :class:`~obsim.reproductions.claims.Claim` on the model's deterministic
+    value."""
     import pandas as pd
 
     rows = []
     for lg, paper in TABLE3_E.items():
         p = 10.0**lg
-        r = model.throughput_ratio(p, TABLE3_W_M)
-        rows.append(
-            paper_row(
-                f"Table III R_BLE/BACK-e, W_m={TABLE3_W_M:g}",
-                p,
-                "BTCP/Reno throughput",
-                "ratio",
-                paper,
-                SimpleNamespace(mean=r, half_width=math.nan),
-                TOLERANCE,
-            )
-        )
-    rows.append(
-        paper_row(
-            f"Table IV R_BLE/BACK-e, W_m={TABLE3_W_M:g}, every T_b",
-            0.1,
-            "BTCP/Reno throughput, Table IV",
-            "ratio",
-            TABLE4_E,
-            SimpleNamespace(mean=model.throughput_ratio(0.1, TABLE3_W_M), half_width=math.nan),
-            TOLERANCE,
-        )
-    )
+        case = f"Table III R_BLE/BACK-e, W_m={TABLE3_W_M:g}, log p={lg:g}"
+        rows.append(_table_claim(case, paper).decide(model.throughput_ratio(p, TABLE3_W_M)).row(case, p))
+    case = f"Table IV R_BLE/BACK-e, W_m={TABLE3_W_M:g}, every T_b"
+    r4 = model.throughput_ratio(0.1, TABLE3_W_M)
+    rows.append(_table_claim(case, TABLE4_E).decide(r4).row(case, 0.1))
     c = curves()
     a = c[c.panel == "a"]
     b = c[c.panel == "b"]
-    rows.append(_claim("Fig. 5(a): cwnd ratio always > 1", bool((a[a.quantity == "cwnd"].value > 1).all())))
     thr_b = b[b.quantity == "throughput"]
-    grows_w = all(np.all(np.diff(g.sort_values("w_m").value) > 0) for _, g in thr_b.groupby("p"))
-    rows.append(_claim("Fig. 5(b): benefit increases with W_m", grows_w))
-    grows_p = all(np.all(np.diff(g.sort_values("p").value) > 0) for _, g in thr_b.groupby("w_m"))
-    rows.append(_claim("Fig. 5(b): the larger p, the better the improvement", grows_p))
+    step_w = min(float(np.min(np.diff(g.sort_values("w_m").value))) for _, g in thr_b.groupby("p"))
+    step_p = min(float(np.min(np.diff(g.sort_values("p").value))) for _, g in thr_b.groupby("w_m"))
     bnak = b[b.quantity == "bnak"].value.to_numpy()
-    rows.append(_claim("eq. (10): BNAK better than BLE/BACK", bool(np.all(bnak > thr_b.value.to_numpy()))))
+    values = {
+        "cwnd_above_1": float(a[a.quantity == "cwnd"].value.min()),
+        "grows_w_m": step_w,
+        "grows_p": step_p,
+        "bnak_better": float(np.min(bnak - thr_b.value.to_numpy())),
+    }
+    cases = {
+        "cwnd_above_1": "Fig. 5(a): cwnd ratio always > 1",
+        "grows_w_m": "Fig. 5(b): benefit increases with W_m",
+        "grows_p": "Fig. 5(b): the larger p, the better the improvement",
+        "bnak_better": "eq. (10): BNAK better than BLE/BACK",
+    }
+    for key, v in values.items():
+        rows.append(CLAIMS[key].decide(v).row(cases[key]))
     return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
 
 
@@ -197,8 +241,9 @@ REPRODUCTION = Reproduction(
         "Analytic: the model of yu2004 §V.A (eqs. 4-10, obsim.analysis.yu2004), no simulation. "
         "Compared with the paper's numbers for evenly distributed losses, the model's assumption "
         f"(Table III and Table IV rows R_BLE/BACK-e), with W_m = {TABLE3_W_M:g} assumed (Fig. 7(a)'s; "
-        "the tables do not state W_m), and with the four properties §V.A states for Fig. 5 "
-        "(1 = holds). No value is read off Fig. 5: the text gives none. BNAK curves: RTT 0.14 s, "
+        "the tables do not state W_m) as magnitude rows (the model within the paper's value "
+        "+-10%), and with the four properties §V.A states for Fig. 5, each decided on the model's "
+        "least margin over the figure's grid ('greater': it holds at every point). No value is read off Fig. 5: the text gives none. BNAK curves: RTT 0.14 s, "
         "RTO 1 s (assumed). The simulated counterpart is Y4."
     ),
     comparison_plot={"xlabel": "burst loss probability p", "ylabel": "BTCP / Reno throughput", "logx": True},

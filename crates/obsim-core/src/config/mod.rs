@@ -32,6 +32,7 @@ mod metrics;
 mod nodes;
 mod obs;
 mod optical;
+pub mod repeat;
 pub mod scenario;
 pub mod schema;
 mod tcp;

@@ -465,6 +465,8 @@ pub struct FlowSpec {
 }
 
 /// Time series to record (`[trace]`).
+// Four independent on/off keys of the schema, one field each.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct TraceSpec {
     /// Record cwnd and ssthresh.
@@ -473,7 +475,16 @@ pub struct TraceSpec {
     pub seq: bool,
     /// Sample every `interval`; `None` records every change.
     pub interval: Option<SimDuration>,
-    /// Flows to trace; empty = all.
+    /// Record one row after every ACK the sender processes and after every
+    /// retransmission timeout, whether or not anything changed (what the
+    /// ns-2 differential harness compares: ns-2's traced `cwnd_`,
+    /// `ssthresh_`, `ack_`, `maxseq_` after each ACK). Excludes `interval`.
+    pub per_ack: bool,
+    /// Record the packet trace: one row per packet sent onto a link,
+    /// received from it, or dropped (`RunResults::packets`).
+    pub packets: bool,
+    /// Flows to trace (both the time series and the packet trace); empty =
+    /// all (the packet trace then includes cross traffic).
     pub flows: Vec<FlowId>,
 }
 

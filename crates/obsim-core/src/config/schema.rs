@@ -40,8 +40,11 @@ pub(crate) const SIM_KEYS: &[&str] = &["duration", "warmup", "seed", "stop", "ro
 /// Builds and validates a scenario from a parsed document.
 pub fn build(root: &Val) -> Result<Scenario, ConfigErrors> {
     let mut errs = Errors::default();
-    let s = build_inner(&mut errs, root);
-    errs.finish(s)
+    // `repeat = N` tables become N tables first (config/repeat.rs); errors
+    // then name the tables as written.
+    let (root, origins) = super::repeat::expand(&mut errs, root);
+    let s = build_inner(&mut errs, &root);
+    errs.finish(s).map_err(|e| origins.name_sources(e))
 }
 
 #[allow(clippy::too_many_lines)]

@@ -11,10 +11,14 @@ use super::fields::{bytes_in, duration, positive_duration, Quantity};
 use super::units::SIZE_UNITS;
 use super::walk::{boolean, choice, count_in, join, named, u32_in, Errors, Table, Val};
 use crate::tcp::config::{
-    BackSource, FtoDetection, RtoEstimator, SsthreshBasis, TcpConfig, Variant,
+    BackSource, BnakMode, FtoDetection, RecoverCheck, RecoveryExit, RtoEstimator, SackOptionSize,
+    SackRecovery, SsthreshBasis, TcpConfig, Variant,
 };
 use crate::tcp::profile::{profile, PROFILES};
 use crate::time::SimDuration;
+
+/// `bnak_mode` when no table sets it (docs/MODEL.md "BACK and BNAK").
+pub const DEFAULT_BNAK_MODE: BnakMode = BnakMode::Yu2004;
 
 /// TCP profile when neither `[tcp]` nor `[flows.tcp]` names one.
 pub const DEFAULT_PROFILE: &str = "rfc";
@@ -35,13 +39,21 @@ key_table! {
     delayed_ack: bool = boolean => delayed_ack;
     delack_timeout: SimDuration = positive_duration => delack_timeout;
     sack_blocks: u8 = |v| u32_in(v, 1, 4).map(|n| n as u8) => sack_blocks;
+    sack_recovery: SackRecovery = |v| named(v, &SackRecovery::ALL) => sack_recovery;
+    sack_option_size: SackOptionSize = |v| named(v, &SackOptionSize::ALL) => sack_option_size;
     abc: bool = boolean => abc;
     limited_transmit: bool = boolean => limited_transmit;
     reno_recover_check: bool = boolean => reno_recover_check;
     newreno_timer: bool = |v| named(v, &NEWRENO_TIMERS) => newreno_slow_but_steady;
     partial_window_deflation: bool = boolean => partial_window_deflation;
+    precision_reduce: bool = boolean => precision_reduce;
+    recovery_exit: RecoveryExit = |v| named(v, &RecoveryExit::ALL) => recovery_exit;
+    limited_transmit_any_state: bool = boolean => limited_transmit_any_state;
+    recovery_max_burst: u32 = |v| u32_in(v, 0, u32::MAX) => recovery_max_burst;
+    recover_check: RecoverCheck = |v| named(v, &RecoverCheck::ALL) => recover_check;
     fto_detection: FtoMethod = |v| named(v, &FtoMethod::ALL);
     back_source: BackSource = |v| named(v, &BackSource::ALL);
+    bnak_mode: BnakMode = |v| named(v, &BnakMode::ALL);
     max_consecutive_fto: u32 = |v| u32_in(v, 0, u32::MAX);
     [rto]: RtoKeys;
 }
@@ -117,8 +129,9 @@ impl FtoMethod {
         }
     }
 
-    /// The detection with these parameters (`source` is read by BACKs only).
-    fn with(self, source: BackSource, max_consecutive_fto: u32) -> FtoDetection {
+    /// The detection with these parameters (`source` is read by BACKs
+    /// only, `bnak` by BNAKs only).
+    fn with(self, source: BackSource, bnak: BnakMode, max_consecutive_fto: u32) -> FtoDetection {
         match self {
             FtoMethod::None => FtoDetection::None,
             FtoMethod::Ble => FtoDetection::Ble {
@@ -129,6 +142,7 @@ impl FtoMethod {
                 max_consecutive_fto,
             },
             FtoMethod::Bnak => FtoDetection::Bnak {
+                mode: bnak,
                 max_consecutive_fto,
             },
         }
@@ -168,8 +182,12 @@ impl TcpOverrides {
             FtoDetection::Back { source, .. } => source,
             _ => BackSource::Both,
         });
+        let bnak = k.bnak_mode.value().unwrap_or(match c.fto {
+            FtoDetection::Bnak { mode, .. } => mode,
+            _ => DEFAULT_BNAK_MODE,
+        });
         let method = k.fto_detection.value().unwrap_or(FtoMethod::of(c.fto));
-        c.fto = method.with(source, limit);
+        c.fto = method.with(source, bnak, limit);
     }
 }
 

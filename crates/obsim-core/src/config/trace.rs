@@ -13,6 +13,8 @@ key_table! {
     cwnd: bool = boolean => cwnd;
     seq: bool = boolean => seq;
     interval: Option<SimDuration> = |v| positive_duration(v).map(Some) => interval;
+    per_ack: bool = boolean => per_ack;
+    packets: bool = boolean => packets;
     (flows);
 }
 
@@ -50,9 +52,17 @@ pub(super) fn build_trace(
         }
     };
     let flows = flows?;
-    k.valid().then(|| {
-        let mut spec = TraceSpec::default();
-        k.set(&mut spec);
-        TraceSpec { flows, ..spec }
-    })
+    let mut spec = TraceSpec::default();
+    if !k.valid() {
+        return None;
+    }
+    k.set(&mut spec);
+    if spec.per_ack && spec.interval.is_some() {
+        errs.push(
+            t.key_path("interval"),
+            "per_ack = true records a row at every ACK and timeout; remove interval (or set per_ack = false to sample at an interval)",
+        );
+        return None;
+    }
+    Some(TraceSpec { flows, ..spec })
 }

@@ -37,8 +37,9 @@ pub enum UnitError {
     Negative,
     /// The value is not a whole number of the base unit (ns, bit/s, B).
     NotWhole(&'static str),
-    /// The value does not fit in 64 bits of the base unit.
-    TooLarge,
+    /// The value does not fit in 64 bits of the base unit (named, as in
+    /// [`UnitError::NotWhole`]).
+    TooLarge(&'static str),
 }
 
 impl UnitError {
@@ -50,8 +51,20 @@ impl UnitError {
             UnitError::UnknownUnit(u) => format!("unknown unit {}", quote(u)),
             UnitError::Negative => "negative values are not allowed".into(),
             UnitError::NotWhole(base) => format!("it is not a whole number of {base}"),
-            UnitError::TooLarge => "it is too large".into(),
+            UnitError::TooLarge(base) => format!("it is too large: {}", largest(base)),
         }
+    }
+}
+
+/// The largest value of a base unit, in the words of an error message.
+fn largest(base: &str) -> String {
+    match base {
+        "nanoseconds" => {
+            "the largest duration is 18446744073.709551615 s (2^64 - 1 ns, about 584 years)".into()
+        }
+        "bits per second" => format!("the largest rate is {} bit/s (2^64 - 1)", u64::MAX),
+        "bytes" => format!("the largest size is {} B (2^64 - 1)", u64::MAX),
+        other => format!("the largest is {} {other} (2^64 - 1)", u64::MAX),
     }
 }
 
@@ -235,11 +248,14 @@ fn scale(d: &Decimal, mult: u128, pow10: i32, base: &'static str) -> Result<u64,
     if d.neg {
         return Err(UnitError::Negative);
     }
-    let v = d.mantissa.checked_mul(mult).ok_or(UnitError::TooLarge)?;
+    let v = d
+        .mantissa
+        .checked_mul(mult)
+        .ok_or(UnitError::TooLarge(base))?;
     let e = d.exp + i64::from(pow10);
     if d.inexact {
         return Err(if e > 0 {
-            UnitError::TooLarge
+            UnitError::TooLarge(base)
         } else {
             UnitError::NotWhole(base)
         });
@@ -248,15 +264,15 @@ fn scale(d: &Decimal, mult: u128, pow10: i32, base: &'static str) -> Result<u64,
         let p = u32::try_from(e)
             .ok()
             .and_then(|e| 10u128.checked_pow(e))
-            .ok_or(UnitError::TooLarge)?;
-        v.checked_mul(p).ok_or(UnitError::TooLarge)?
+            .ok_or(UnitError::TooLarge(base))?;
+        v.checked_mul(p).ok_or(UnitError::TooLarge(base))?
     } else {
         match u32::try_from(-e).ok().and_then(|e| 10u128.checked_pow(e)) {
             Some(p) if v % p == 0 => v / p,
             _ => return Err(UnitError::NotWhole(base)),
         }
     };
-    u64::try_from(r).map_err(|_| UnitError::TooLarge)
+    u64::try_from(r).map_err(|_| UnitError::TooLarge(base))
 }
 
 /// `s` in double quotes, escaped, and cut to a readable length.
@@ -329,10 +345,24 @@ mod tests {
             parse_duration_ns("1e-30 s"),
             Err(UnitError::NotWhole("nanoseconds"))
         );
-        assert_eq!(parse_duration_ns("18446744074 s"), Err(UnitError::TooLarge));
+        assert_eq!(
+            parse_duration_ns("18446744074 s"),
+            Err(UnitError::TooLarge("nanoseconds"))
+        );
+        // The message states the limit (it used to say only "too large").
+        let hint = parse_duration_ns("18446744074 s").unwrap_err().hint();
+        assert!(
+            hint.contains("the largest duration is 18446744073.709551615 s"),
+            "{hint}"
+        );
+        let hint = parse_rate_bps("1e30 bit/s").unwrap_err().hint();
+        assert!(
+            hint.contains("the largest rate is 18446744073709551615 bit/s"),
+            "{hint}"
+        );
         assert_eq!(
             parse_duration_ns("1e999999999999 s"),
-            Err(UnitError::TooLarge)
+            Err(UnitError::TooLarge("nanoseconds"))
         );
         assert_eq!(parse_duration_ns("ms"), Err(UnitError::NotANumber));
         assert_eq!(parse_duration_ns(""), Err(UnitError::NotANumber));

@@ -28,9 +28,11 @@ use crate::ids::{FlowId, LinkId, NodeId};
 use crate::metrics::aggregate::Moments;
 use crate::metrics::aggregate::{FlowSample, Sampler};
 use crate::metrics::judgement::FtoJudgements;
+use crate::metrics::packets::{DropReason, PacketEvent, PacketTracer};
 use crate::metrics::trace::{SenderSample, TraceRecorder};
 use crate::net::{Packet, Payload, RoutingTable};
 use crate::results::{FlowResult, LinkResult, RunMeta, RunResults};
+use crate::tcp::config::SackOptionSize;
 use crate::tcp::signal::SignalSet;
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::{SimDuration, SimTime};
@@ -43,6 +45,8 @@ struct FlowState {
     src: NodeId,
     dst: NodeId,
     header: u32,
+    /// Bytes the SACK option adds per ACK (`tcp.sack_option_size`).
+    sack_option_size: SackOptionSize,
     start: SimTime,
     /// The retransmission timer's pending `SenderTimer` event.
     sender_timer: LazyTimer,
@@ -63,6 +67,9 @@ struct FlowState {
 struct Net {
     links: Vec<Link>,
     routes: RoutingTable,
+    /// The packet trace (`[trace] packets = true`); `None` costs one branch
+    /// per packet event and allocates nothing.
+    packets: Option<Box<PacketTracer>>,
 }
 
 impl Net {
@@ -81,7 +88,8 @@ impl Net {
             return false;
         };
         let link = &mut self.links[ch.index()];
-        match link.channel.enqueue(now, pkt.bytes) {
+        let to = link.channel.to;
+        let sent = match link.channel.enqueue(now, pkt.bytes) {
             Some(at) => {
                 // The packet's place in the event order is drawn now, as a
                 // push of its own arrival event would be; it is scheduled
@@ -93,7 +101,16 @@ impl Net {
                 true
             }
             None => false,
+        };
+        if let Some(tr) = self.packets.as_mut() {
+            let ev = if sent {
+                PacketEvent::Send
+            } else {
+                PacketEvent::Drop(DropReason::Buffer)
+            };
+            tr.record(now, ev, node, to, &pkt);
         }
+        sent
     }
 }
 
@@ -107,6 +124,9 @@ pub struct Simulation<'s> {
     flows: Vec<FlowState>,
     trace: Option<TraceRecorder>,
     trace_on_change: bool,
+    /// `[trace] per_ack`: one trace row after every ACK and every
+    /// retransmission timeout of a traced flow.
+    trace_per_ack: bool,
     events: u64,
     stop_reason: &'static str,
     finite_remaining: usize,
@@ -153,6 +173,7 @@ impl<'s> Simulation<'s> {
                 src: f.src,
                 dst: f.dst,
                 header: f.tcp.header,
+                sack_option_size: f.tcp.sack_option_size,
                 start: bulk::start_time(f.start, seed, f.id),
                 sender_timer: LazyTimer::default(),
                 receiver_timer: LazyTimer::default(),
@@ -163,8 +184,11 @@ impl<'s> Simulation<'s> {
             });
         }
         let t = &scenario.trace;
-        let trace =
-            (t.cwnd || t.seq).then(|| TraceRecorder::new(flows.len(), &t.flows, t.cwnd, t.seq));
+        let trace = (t.cwnd || t.seq || t.per_ack)
+            .then(|| TraceRecorder::new(flows.len(), &t.flows, t.cwnd, t.seq));
+        let packets = t
+            .packets
+            .then(|| Box::new(PacketTracer::new(flows.len(), &t.flows)));
         let finite_remaining = flows.iter().filter(|f| f.finite).count();
         let n_ch = links.len();
         let signal_mask = flows.iter().fold(SignalSet::NONE, |m, f| m | f.signals);
@@ -175,9 +199,14 @@ impl<'s> Simulation<'s> {
             seed,
             now: SimTime::ZERO,
             queue: EventQueue::with_capacity(1024),
-            net: Net { links, routes },
+            net: Net {
+                links,
+                routes,
+                packets,
+            },
             flows,
-            trace_on_change: trace.is_some() && t.interval.is_none(),
+            trace_on_change: trace.is_some() && t.interval.is_none() && !t.per_ack,
+            trace_per_ack: t.per_ack,
             trace,
             events: 0,
             stop_reason: "time",
@@ -311,12 +340,19 @@ impl<'s> Simulation<'s> {
             debug_assert!(false, "arrival on {ch:?} with nothing in flight");
             return;
         };
+        let (from, node) = (link.channel.from, link.channel.to);
         if link.loss.lose(&pkt) {
             link.channel.stats.drops_loss += 1;
+            if let Some(tr) = self.net.packets.as_mut() {
+                let ev = PacketEvent::Drop(DropReason::LossModel);
+                tr.record(self.now, ev, from, node, &pkt);
+            }
             self.data_lost(pkt, false);
             return;
         }
-        let node = link.channel.to;
+        if let Some(tr) = self.net.packets.as_mut() {
+            tr.record(self.now, PacketEvent::Receive, from, node, &pkt);
+        }
         self.route_from(node, pkt);
     }
 
@@ -342,6 +378,7 @@ impl<'s> Simulation<'s> {
             Payload::Ack(ack) => {
                 self.flows[f.index()].sender.on_ack(self.now, &ack);
                 self.pump_sender(f);
+                self.trace_event(f);
             }
             Payload::Signal(sig) => {
                 let fl = &mut self.flows[f.index()];
@@ -419,11 +456,25 @@ impl<'s> Simulation<'s> {
                     fl.judged.judge(una, judged_false);
                 }
                 self.pump_sender(f);
+                self.trace_event(f);
             }
             Some(d) => fl
                 .sender_timer
                 .arm(&mut self.queue, d, Event::SenderTimer(f)),
             None => {}
+        }
+    }
+
+    /// `[trace] per_ack`: records flow `f`'s state after an ACK or a
+    /// timeout (and what it sent in response), changed or not.
+    #[inline]
+    fn trace_event(&mut self, f: FlowId) {
+        if self.trace_per_ack {
+            if let Some(tr) = self.trace.as_mut() {
+                if tr.traces(f) {
+                    tr.record(self.now, f, sample(&self.flows[f.index()].sender));
+                }
+            }
         }
     }
 
@@ -436,14 +487,16 @@ impl<'s> Simulation<'s> {
     }
 
     /// Sends `ack` from flow `f`'s receiver towards its sender (an ACK is
-    /// `header` bytes on the wire).
+    /// `header` bytes on the wire, plus the SACK option's bytes when it
+    /// carries SACK blocks: ns-2 tcp-sink.cc `Sacker::append_ack`, RFC 2018
+    /// §3).
     fn send_ack(&mut self, f: FlowId, ack: crate::tcp::Ack) {
         let fl = &self.flows[f.index()];
         let pkt = Packet {
             flow: f,
             src: fl.dst,
             dst: fl.src,
-            bytes: fl.header,
+            bytes: fl.header + fl.sack_option_size.bytes(ack.sack_blocks().len()),
             payload: Payload::Ack(ack),
         };
         self.net.transmit(&mut self.queue, self.now, fl.dst, pkt);
@@ -671,12 +724,20 @@ impl<'s> Simulation<'s> {
             .take()
             .map(TraceRecorder::finish)
             .unwrap_or_default();
+        let names: Vec<String> = sc.nodes.iter().map(|n| n.name.clone()).collect();
+        let packets = self
+            .net
+            .packets
+            .take()
+            .map(|t| t.finish(&names))
+            .unwrap_or_default();
         let (nodes, paths, burst_lengths, wavelengths) = self.optical_results(measured);
         RunResults {
             meta,
             flows,
             links,
             trace,
+            packets,
             bursts,
             series,
             nodes,

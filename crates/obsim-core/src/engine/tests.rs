@@ -379,3 +379,87 @@ fn burst_tcp_ble_turns_false_timeouts_into_halvings() {
         r.goodput_bps
     );
 }
+
+/// `[trace] packets = true`: every `send` is matched by a `receive` or a
+/// drop (the lossy link's drops carry the loss-model reason), the
+/// retransmissions are flagged, the run is the same with the trace on, and
+/// the table is empty by default.
+#[test]
+fn packet_trace_accounts_for_every_packet_on_every_link() {
+    let base = format!(
+        "[simulation]\nduration = \"3 s\"\n{}\n[[flows]]\nfrom = \"a\"\nto = \"b\"\n",
+        edit(
+            TWO_HOSTS,
+            "delay = \"10 ms\"",
+            "delay = \"10 ms\"\nloss = { model = \"bernoulli\", p = 0.02 }"
+        )
+    );
+    let off = toml_run(&base);
+    assert!(off.packets.time_s.is_empty());
+    let on = toml_run(&format!("{base}\n[trace]\npackets = true\n"));
+    let p = &on.packets;
+    let count = |ev: &str, reason: &str| {
+        (0..p.event.len())
+            .filter(|&i| p.event[i] == ev && p.reason[i] == reason)
+            .count() as u64
+    };
+    let fwd = link_result(&on, "a", "b");
+    assert_eq!(count("drop", "loss_model"), fwd.drops_loss);
+    assert!(fwd.drops_loss > 0);
+    // Every packet handed to a link was received, dropped, or is still on
+    // the wire at the end (at most a window of data and of ACKs).
+    let sent = count("send", "");
+    let ended = count("receive", "") + count("drop", "loss_model") + count("drop", "buffer");
+    assert!(
+        sent >= ended && sent - ended <= 2 * 20,
+        "{sent} sent, {ended} ended"
+    );
+    // The same run with or without the trace.
+    assert_eq!(off.flows[0].segments_sent, on.flows[0].segments_sent);
+    let retx = (0..p.event.len())
+        .filter(|&i| p.event[i] == "send" && p.kind[i] == "data" && p.retransmit[i])
+        .count() as u64;
+    assert_eq!(retx, on.flows[0].retransmits);
+}
+
+/// `[trace] per_ack = true`: one row per ACK reaching the sender plus one
+/// per retransmission timeout.
+#[test]
+fn per_ack_trace_has_a_row_per_ack_and_timeout() {
+    let text = format!(
+        "[simulation]\nduration = \"3 s\"\n{}\n[[flows]]\nfrom = \"a\"\nto = \"b\"\n[trace]\nper_ack = true\npackets = true\n",
+        edit(
+            TWO_HOSTS,
+            "delay = \"10 ms\"",
+            "delay = \"10 ms\"\nloss = { model = \"bernoulli\", p = 0.05 }"
+        )
+    );
+    let r = toml_run(&text);
+    let p = &r.packets;
+    let acks = (0..p.event.len())
+        .filter(|&i| p.event[i] == "receive" && p.kind[i] == "ack" && p.to[i] == "a")
+        .count() as u64;
+    assert!(r.flows[0].to_events > 0, "the case should see a timeout");
+    assert_eq!(r.trace.time_s.len() as u64, acks + r.flows[0].to_events);
+}
+
+/// The packets of a lost burst appear in the packet trace as drops with the
+/// reason `burst`, on the burst's ingress -> egress, one per packet the
+/// flows lost in the core.
+#[test]
+fn packet_trace_names_burst_losses() {
+    let text = include_str!("../../../../scenarios/gurel2008_access.toml");
+    let text = edit(text, "duration = \"100 s\"", "duration = \"3 s\"");
+    let text = edit(&text, "warmup = \"10 s\"", "warmup = \"1 s\"");
+    let r = toml_run(&format!("{text}\n[trace]\npackets = true\n"));
+    let p = &r.packets;
+    let burst: Vec<usize> = (0..p.event.len())
+        .filter(|&i| p.reason[i] == "burst")
+        .collect();
+    assert!(!burst.is_empty());
+    assert!(burst
+        .iter()
+        .all(|&i| p.event[i] == "drop" && p.from[i] == "O1" && p.to[i] == "O2"));
+    let lost_links: u64 = r.links.iter().map(|l| l.bursts_lost).sum();
+    assert!(lost_links > 0);
+}

@@ -2,6 +2,7 @@
 
 pub mod aggregate;
 pub mod judgement;
+pub mod packets;
 pub mod trace;
 
 pub use trace::TraceRecorder;

@@ -63,18 +63,146 @@ impl RtoEstimator {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SsthreshBasis {
-    /// RFC 5681 eqs. (4) and (5): ssthresh = max(`FlightSize` / 2, 2 SMSS).
+    /// RFC 5681 §3.1 eq. (4): ssthresh = max(`FlightSize` / 2, 2 SMSS), with
+    /// `FlightSize` "the amount of outstanding data in the network": at a
+    /// fast retransmit snd_nxt − snd_una less the segments limited transmit
+    /// sent (RFC 5681 §3.2 step 2: "additional data sent in limited
+    /// transmit MUST NOT be included in this calculation"; RFC 6675 §5
+    /// step (4.2) likewise), at a timeout snd_nxt − snd_una less the
+    /// segments the receiver has SACKed, which have left the network (after
+    /// a lost retransmission in SACK recovery snd_nxt − snd_una is the
+    /// whole sequence span the scoreboard covers). obsim's reading; no
+    /// stack measured here does exactly this.
     FlightSize,
-    /// ns-2: ssthresh = max(min(cwnd, window) / 2, 2).
+    /// ns-2 (tcp.cc `slowdown`): ssthresh = max(int(min(cwnd, window_) / 2),
+    /// 2); FreeBSD `newreno_cong_signal` and Linux `tcp_reno_ssthresh` also
+    /// halve cwnd.
     Cwnd,
+    /// RFC 6675 §4 `pipe` (SetPipe: un-SACKed segments not presumed lost,
+    /// plus those retransmitted) in place of `FlightSize`, as ns-3's
+    /// `TcpNewReno::GetSsThresh(tcb, BytesInFlight())` does; without a SACK
+    /// scoreboard it is the `FlightSize` rule above.
+    Pipe,
 }
 
 impl SsthreshBasis {
     /// Every basis with its name in scenarios (`tcp.ssthresh_basis`).
-    pub const ALL: [(&'static str, SsthreshBasis); 2] = [
+    pub const ALL: [(&'static str, SsthreshBasis); 3] = [
         ("flight_size", SsthreshBasis::FlightSize),
         ("cwnd", SsthreshBasis::Cwnd),
+        ("pipe", SsthreshBasis::Pipe),
     ];
+}
+
+/// What the ACK that ends a Reno or `NewReno` fast recovery does to cwnd.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoveryExit {
+    /// RFC 5681 §3.2 step 6 / RFC 6582 §3.2 step 6 option (2): "set cwnd to
+    /// ssthresh" ("deflating" the window); this ACK opens nothing.
+    Deflate,
+    /// ns-2 (tcp-reno.cc `RenoTcpAgent::recv`, tcp-newreno.cc
+    /// `NewRenoTcpAgent::recv`): `dupwnd_ = 0` and cwnd_ stays what the cut
+    /// (and any partial deflation) left, then `recv_newack_helper` →
+    /// `opencwnd()` opens it as for any new ACK (+1/cwnd in congestion
+    /// avoidance, +1 in slow start).
+    Open,
+}
+
+impl RecoveryExit {
+    /// Every rule with its name in scenarios (`tcp.recovery_exit`).
+    pub const ALL: [(&'static str, RecoveryExit); 2] = [
+        ("deflate", RecoveryExit::Deflate),
+        ("open", RecoveryExit::Open),
+    ];
+}
+
+/// When duplicate ACKs may start a new fast retransmit after an earlier
+/// episode (or timeout) whose recovery point is `recover` (= `snd_nxt` when
+/// it began, one past the highest segment sent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoverCheck {
+    /// `snd_una >= recover`: everything sent before the episode began is
+    /// cumulatively acknowledged (RFC 6675 §5.1: "a new recovery phase ...
+    /// MUST NOT be initiated until HighACK is greater than or equal to the
+    /// new value of RecoveryPoint"; ns-3 `m_highRxAckMark >= m_recover`).
+    Reached,
+    /// `snd_una > recover`: at least one segment sent after the episode
+    /// began is acknowledged (ns-2 `dupack_action`: `highest_ack_ >
+    /// recover_`, its ACK numbers naming the last segment received; RFC
+    /// 6582 §3.2 step 2 "covers more than recover" read as its §4 reads it).
+    Passed,
+}
+
+impl RecoverCheck {
+    /// Every rule with its name in scenarios (`tcp.recover_check`).
+    pub const ALL: [(&'static str, RecoverCheck); 2] = [
+        ("reached", RecoverCheck::Reached),
+        ("passed", RecoverCheck::Passed),
+    ];
+}
+
+/// Which SACK loss recovery a `sack` sender runs (`tcp.sack_recovery`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum SackRecovery {
+    /// RFC 6675: `IsLost`, `SetPipe`, `NextSeg` with the rescue
+    /// retransmission (`tcp/recovery/sack.rs`).
+    #[serde(rename = "rfc6675")]
+    Rfc6675,
+    /// ns-2.35's `Agent/TCP/Sack1` (tcp-sack1.cc, scoreboard-rq.cc): every
+    /// hole below the highest SACKed segment retransmitted once, ns-2's
+    /// `pipe_` counter, no rescue retransmission
+    /// (`tcp/recovery/ns2_sack1.rs`).
+    #[serde(rename = "ns2-sack1")]
+    Ns2Sack1,
+}
+
+impl SackRecovery {
+    /// Every SACK recovery with its name in scenarios (`tcp.sack_recovery`).
+    pub const ALL: [(&'static str, SackRecovery); 2] = [
+        ("rfc6675", SackRecovery::Rfc6675),
+        ("ns2-sack1", SackRecovery::Ns2Sack1),
+    ];
+}
+
+/// How many bytes the SACK option adds to an ACK that carries `n` blocks
+/// (`tcp.sack_option_size`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SackOptionSize {
+    /// Nothing: ACKs are `header` bytes whatever they carry.
+    None,
+    /// ns-2.35: 8 bytes per block and no option header (tcp-sink.cc
+    /// `Sacker::append_ack`: `ch->size() += sack_index * 8`, "2 4-byte
+    /// words for each element").
+    Ns2,
+    /// RFC 2018 §3: kind and length (2 bytes) plus 8 bytes per block,
+    /// "8*n+2 bytes", padded to a 4-byte boundary with two NOPs as
+    /// RFC 2018 §3's layout suggests (RFC 793 options end on a 32-bit
+    /// boundary): 8n + 4 bytes.
+    Rfc2018,
+}
+
+impl SackOptionSize {
+    /// Every accounting with its name in scenarios (`tcp.sack_option_size`).
+    pub const ALL: [(&'static str, SackOptionSize); 3] = [
+        ("none", SackOptionSize::None),
+        ("ns2", SackOptionSize::Ns2),
+        ("rfc2018", SackOptionSize::Rfc2018),
+    ];
+
+    /// Bytes the option adds to an ACK carrying `blocks` SACK blocks (0
+    /// when it carries none).
+    pub fn bytes(self, blocks: usize) -> u32 {
+        let n = blocks as u32;
+        match self {
+            _ if n == 0 => 0,
+            SackOptionSize::None => 0,
+            SackOptionSize::Ns2 => 8 * n,
+            SackOptionSize::Rfc2018 => (8 * n + 2).next_multiple_of(4),
+        }
+    }
 }
 
 /// RFC 6298 retransmission-timer parameters.
@@ -133,9 +261,11 @@ pub enum FtoDetection {
         max_consecutive_fto: u32,
     },
     /// Burst NAKs (yu2004 §IV.C): the node that drops a burst tells the
-    /// sender; a BNAK covering every outstanding segment starts the FTO
-    /// response at once, before the timer fires; every timeout is true.
+    /// sender; a BNAK holding the whole window starts the FTO response at
+    /// once, before the timer fires. How BNAKs are read is `mode`.
     Bnak {
+        /// Which reading of §IV.C (default [`BnakMode::Yu2004`]).
+        mode: BnakMode,
         /// As for `Ble` (consecutive BNAK-started responses).
         max_consecutive_fto: u32,
     },
@@ -155,9 +285,41 @@ impl FtoDetection {
             }
             | FtoDetection::Bnak {
                 max_consecutive_fto,
+                ..
             } => Some(max_consecutive_fto),
         }
     }
+}
+
+/// How a Burst TCP sender reads burst NAKs (yu2004 §IV.C; docs/MODEL.md
+/// "BACK and BNAK").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BnakMode {
+    /// The paper's rule (§IV.C: "If the sender receives such a BNAK that
+    /// contains information on all packets in the cwnd, then it knows for
+    /// certain that any TO associated with a packet mentioned in the BNAK
+    /// is a FTO"; "the sender can start retransmission of lost packets as
+    /// soon as the BNAK is received"): a BNAK holding every segment of the
+    /// current window (`[snd_una, tx_next)`, the segments sent since the
+    /// last rewind) starts the FTO response at once in any state, loss
+    /// recovery included; one the sender could not act on at once is
+    /// remembered, and a timeout on a segment it names is false. The
+    /// default.
+    Yu2004,
+    /// obsim's earlier reading (sessions 3-4): only a BNAK holding every
+    /// outstanding segment (`[snd_una, snd_nxt)`) that arrives with no loss
+    /// recovery in progress (`CaState::Open`) starts the FTO response;
+    /// BNAKs during recovery are ignored and every timeout is true.
+    EarlyResponse,
+}
+
+impl BnakMode {
+    /// Every mode with its name in scenarios (`tcp.bnak_mode`).
+    pub const ALL: [(&'static str, BnakMode); 2] = [
+        ("yu2004", BnakMode::Yu2004),
+        ("early_response", BnakMode::EarlyResponse),
+    ];
 }
 
 /// Which OBS edges send burst ACKs (yu2004 §IV.B).
@@ -217,6 +379,10 @@ pub struct TcpConfig {
     pub delack_timeout: SimDuration,
     /// SACK blocks per ACK the receiver sends when the variant is SACK.
     pub sack_blocks: u8,
+    /// Which SACK loss recovery the sender runs when the variant is SACK.
+    pub sack_recovery: SackRecovery,
+    /// Bytes the SACK option adds to an ACK on the wire.
+    pub sack_option_size: SackOptionSize,
     /// Retransmission timer.
     pub rto: RtoConfig,
     /// Appropriate byte counting (RFC 3465 with L = 2): slow start grows by
@@ -249,6 +415,34 @@ pub struct TcpConfig {
     /// `dupwnd_ = 0` in `NewRenoTcpAgent::recv`, cwnd_ untouched). Only
     /// `NewReno` reads it: Reno leaves recovery on the first new ACK.
     pub partial_window_deflation: bool,
+    /// ns-2 `precisionReduce_` (tcp.cc `TcpAgent::slowdown`; default true
+    /// since 2006-01-24): with `ssthresh_basis = "cwnd"`, the fast
+    /// retransmit's halving (`CLOSE_CWND_HALF`) sets cwnd to `windowd()/2`,
+    /// fraction kept, while ssthresh is `int(windowd()/2)` (at least 2);
+    /// false: both come from the integer window, `int(window()/2)` (cwnd is
+    /// then not raised to ssthresh's floor of 2). Only the `cwnd` basis
+    /// reads it; the RFC bases set cwnd = ssthresh (RFC 5681 §3.2 step 3,
+    /// RFC 6675 §5 step (4.2)).
+    pub precision_reduce: bool,
+    /// What the ACK that ends Reno/`NewReno` fast recovery does to cwnd.
+    pub recovery_exit: RecoveryExit,
+    /// Limited transmit also outside the Open state (after a timeout, while
+    /// go-back-N is under way): ns-2 `RenoTcpAgent::recv` calls `send_one()`
+    /// on the first and second duplicate ACK whatever happened before
+    /// (`singledup_`), resending `t_seqno_` if it lies within `cwnd_ +
+    /// dupacks_`. False: RFC 3042 / RFC 5681 §3.2 step 1, "previously
+    /// unsent data" within "cwnd plus 2*SMSS" of FlightSize, which obsim
+    /// applies in the Open state only.
+    pub limited_transmit_any_state: bool,
+    /// At most this many window-rule segments per ACK while `NewReno` has
+    /// seen `DupThresh` or more duplicate ACKs (the fast retransmit or
+    /// partial-ACK retransmission not counted); 0 = no limit. ns-2
+    /// tcp-newreno.cc `NewRenoTcpAgent::recv`: `send_much(0, 0, 2)` when
+    /// `dupacks_ > numdupacks_ - 1 && newreno_changes_ == 0` (its default).
+    pub recovery_max_burst: u32,
+    /// When duplicate ACKs may start a new fast retransmit after an earlier
+    /// episode (`NewReno`, SACK, and Tahoe/Reno with `reno_recover_check`).
+    pub recover_check: RecoverCheck,
     /// Burst TCP false-timeout detection (yu2004 §IV); `None` in every
     /// profile.
     pub fto: FtoDetection,

@@ -2,7 +2,7 @@
 //! loss recovery (`recovery`) and the timeout response (`timeout`) share, as
 //! in ns-3's `TcpSocketState`. Sequence numbers count segments.
 
-use crate::tcp::config::TcpConfig;
+use crate::tcp::config::{RecoverCheck, TcpConfig};
 
 /// Congestion-control state of the sender (the Linux/ns-3 names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +61,21 @@ pub struct ControlBlock {
     pub end_seq: u64,
     /// Limited transmit (RFC 3042) enabled.
     pub limited_transmit: bool,
+    /// Limited transmit also outside the Open state (ns-2 `send_one`).
+    pub limited_transmit_any_state: bool,
+    /// Segments limited transmit sent beyond cwnd since the cumulative ACK
+    /// last advanced (RFC 5681 §3.2 step 2: "additional data sent in
+    /// limited transmit MUST NOT be included" in the FlightSize of eq. (4)).
+    pub lt_sent: u64,
+    /// When a new fast retransmit may follow an earlier episode.
+    pub recover_check: RecoverCheck,
+    /// Segments in `[snd_una, snd_nxt)` the receiver has SACKed, set by the
+    /// sender from the loss-recovery plug-in just before a timeout
+    /// response (0 otherwise and without SACK).
+    pub sacked_out: u64,
+    /// RFC 6675 `pipe` when the loss-recovery plug-in keeps a scoreboard,
+    /// set just before a window cut (`ssthresh_basis = "pipe"`).
+    pub pipe_est: Option<u64>,
 }
 
 impl ControlBlock {
@@ -86,6 +101,23 @@ impl ControlBlock {
             wnd_limit: cfg.max_window.min(cfg.rwnd).max(1),
             end_seq,
             limited_transmit: cfg.limited_transmit,
+            limited_transmit_any_state: cfg.limited_transmit_any_state,
+            lt_sent: 0,
+            recover_check: cfg.recover_check,
+            sacked_out: 0,
+            pipe_est: None,
+        }
+    }
+
+    /// True when the cumulative ACK is past the previous episode's recovery
+    /// point by the configured rule ([`RecoverCheck`]): `snd_una >= recover`
+    /// (RFC 6675 §5.1) or `snd_una > recover` (ns-2 `highest_ack_ >
+    /// recover_`).
+    #[inline]
+    pub fn recover_passed(&self) -> bool {
+        match self.recover_check {
+            RecoverCheck::Reached => self.snd_una >= self.recover,
+            RecoverCheck::Passed => self.snd_una > self.recover,
         }
     }
 
@@ -123,13 +155,25 @@ impl ControlBlock {
         if self.tx_next >= self.end_seq {
             return false;
         }
-        let mut win = self.window().floor() as u64;
-        if self.limited_transmit && self.state == CaState::Open && self.dupacks < self.dupthresh {
-            // RFC 3042: new data on the first two duplicate ACKs, still
-            // within the receiver's window.
-            win = (win + u64::from(self.dupacks)).min(u64::from(self.wnd_limit));
-        }
+        let win = self.window().floor() as u64;
+        let win = win + self.limited_transmit_allowance();
         self.tx_next < self.snd_una + win.max(1).min(self.window_cap())
+    }
+
+    /// Segments limited transmit allows beyond the window now: `dupacks`
+    /// on the first and second duplicate ACK (RFC 3042 §2, RFC 5681 §3.2
+    /// step 1: "cwnd plus 2*SMSS"; ns-2 `send_one`: `t_seqno_ <=
+    /// highest_ack_ + cwnd_ + dupacks_`), in the Open state, or in any
+    /// state with `limited_transmit_any_state` (ns-2 calls `send_one` from
+    /// `recv` whatever the state), else 0.
+    #[inline]
+    pub fn limited_transmit_allowance(&self) -> u64 {
+        let state_ok = self.state == CaState::Open || self.limited_transmit_any_state;
+        if self.limited_transmit && state_ok && self.dupacks < self.dupthresh {
+            u64::from(self.dupacks)
+        } else {
+            0
+        }
     }
 
     /// The largest window the sequence space allows (`W_M` and rwnd).

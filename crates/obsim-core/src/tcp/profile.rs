@@ -6,7 +6,8 @@
 //! docs/MODEL.md has the table with citations.
 
 use crate::tcp::config::{
-    FtoDetection, RtoConfig, RtoEstimator, SsthreshBasis, TcpConfig, Variant,
+    FtoDetection, RecoverCheck, RecoveryExit, RtoConfig, RtoEstimator, SackOptionSize,
+    SackRecovery, SsthreshBasis, TcpConfig, Variant,
 };
 use crate::time::SimDuration;
 
@@ -52,6 +53,9 @@ fn rfc() -> TcpConfig {
         delack_timeout: SimDuration::from_millis(200),
         // RFC 2018 §3: 4 blocks fit when no timestamp option is used.
         sack_blocks: 4,
+        sack_recovery: SackRecovery::Rfc6675,
+        // RFC 2018 §3: 8n + 2 bytes, padded to 8n + 4 with two NOPs.
+        sack_option_size: SackOptionSize::Rfc2018,
         rto: RtoConfig {
             estimator: RtoEstimator::Rfc6298,
             initial: SimDuration::from_secs(1), // RFC 6298 §2.1
@@ -65,8 +69,13 @@ fn rfc() -> TcpConfig {
         limited_transmit: true,
         reno_recover_check: false,
         newreno_slow_but_steady: false,
-        partial_window_deflation: true, // RFC 6582 §3.2 step 5
-        fto: FtoDetection::None,        // plain TCP: every timeout is true
+        partial_window_deflation: true,       // RFC 6582 §3.2 step 5
+        precision_reduce: false,              // (cwnd basis only; ns-2 `precisionReduce_`)
+        recovery_exit: RecoveryExit::Deflate, // RFC 5681 §3.2 step 6, RFC 6582 §3.2 step 6 (2)
+        limited_transmit_any_state: false,    // RFC 5681 §3.2 step 1: previously unsent data
+        recovery_max_burst: 0,                // RFC 6582 sets no per-ACK limit
+        recover_check: RecoverCheck::Reached, // RFC 6675 §5.1: HighACK >= RecoveryPoint
+        fto: FtoDetection::None,              // plain TCP: every timeout is true
     }
 }
 
@@ -85,6 +94,10 @@ fn ns2() -> TcpConfig {
         delayed_ack: false,  // TCPSink ACKs every packet
         delack_timeout: SimDuration::from_millis(100), // DelAck interval_ 100ms
         sack_blocks: 3,      // maxSackBlocks_ 3
+        // Agent/TCP/Sack1: tcp-sack1.cc with ScoreBoardRQ, not RFC 6675.
+        sack_recovery: SackRecovery::Ns2Sack1,
+        // tcp-sink.cc Sacker::append_ack: `ch->size() += sack_index * 8`.
+        sack_option_size: SackOptionSize::Ns2,
         rto: RtoConfig {
             estimator: RtoEstimator::Ns2,
             initial: SimDuration::from_secs(3), // rtxcur_init_ 3.0 (2006-01-21)
@@ -94,12 +107,17 @@ fn ns2() -> TcpConfig {
             max_backoff: 64,                    // rtt_backoff()
             ns2_rfc2988: true,                  // rfc2988_ true (2002-03-07)
         },
-        abc: false,                     // opencwnd(): per-ACK increase
-        limited_transmit: true,         // singledup_ 1 (2001-11-28)
-        reno_recover_check: true,       // bugFix_ true
-        newreno_slow_but_steady: false, // newreno_changes1_ 1 since 2003-05-05
-        partial_window_deflation: true, // partial_window_deflation_ 1 since 2003-05-05
-        fto: FtoDetection::None,        // plain TCP: every timeout is true
+        abc: false,                          // opencwnd(): per-ACK increase
+        limited_transmit: true,              // singledup_ 1 (2001-11-28)
+        reno_recover_check: true,            // bugFix_ true
+        newreno_slow_but_steady: false,      // newreno_changes1_ 1 since 2003-05-05
+        partial_window_deflation: true,      // partial_window_deflation_ 1 since 2003-05-05
+        precision_reduce: true,              // precisionReduce_ true (2006-01-24)
+        recovery_exit: RecoveryExit::Open,   // recv(): dupwnd_ = 0, recv_newack_helper -> opencwnd
+        limited_transmit_any_state: true,    // recv(): send_one() on dupacks 1-2 in any state
+        recovery_max_burst: 2, // NewReno recv(): send_much(0, 0, 2), newreno_changes_ 0
+        recover_check: RecoverCheck::Passed, // dupack_action(): highest_ack_ > recover_
+        fto: FtoDetection::None, // plain TCP: every timeout is true
     }
 }
 
@@ -110,6 +128,7 @@ fn ns2_2004() -> TcpConfig {
     c.rto.min = SimDuration::from_secs(1); // minrto_ 1 (2001-05-14 .. 2004-10-14)
     c.rto.initial = SimDuration::from_secs(6); // rtxcur_init_ 6.0 (until 2006-01-21)
     c.rto.max = SimDuration::from_secs(100_000); // maxrto_ 100000 (until 2007-03-28)
+    c.precision_reduce = false; // precisionReduce_ false (until 2006-01-24)
     c
 }
 
@@ -147,6 +166,19 @@ mod tests {
     }
 
     #[test]
+    fn sack_follows_ns2_sack1_in_every_ns2_profile() {
+        for p in PROFILES {
+            let c = profile(p).unwrap();
+            let (rec, ack) = if p.starts_with("ns2") {
+                (SackRecovery::Ns2Sack1, SackOptionSize::Ns2)
+            } else {
+                (SackRecovery::Rfc6675, SackOptionSize::Rfc2018)
+            };
+            assert_eq!((c.sack_recovery, c.sack_option_size), (rec, ack), "{p}");
+        }
+    }
+
+    #[test]
     fn rfc3390_window_follows_mss() {
         assert_eq!(rfc3390_initial_window(1000), 4);
         assert_eq!(rfc3390_initial_window(1460), 3);
@@ -166,5 +198,7 @@ mod tests {
         assert!(c.newreno_slow_but_steady && !b.newreno_slow_but_steady);
         assert!(!c.partial_window_deflation && b.partial_window_deflation);
         assert!(a.partial_window_deflation && profile("rfc").unwrap().partial_window_deflation);
+        // precisionReduce_ became the default on 2006-01-24.
+        assert!(a.precision_reduce && !b.precision_reduce && !c.precision_reduce);
     }
 }

@@ -86,6 +86,12 @@ impl RttEstimator {
         self.backoff
     }
 
+    /// Ends the backoff without a sample (ns-2 `t_backoff_ = 1`, as
+    /// Sack1 does on a partial ACK in fast recovery).
+    pub fn reset_backoff(&mut self) {
+        self.backoff = 1;
+    }
+
     /// Feeds one valid RTT sample `r`, measured on a segment sent at
     /// `sent_at` that was never retransmitted (Karn). Resets the backoff, as
     /// the valid sample ends Karn's hold (RFC 6298 §5.7; ns-2 `newack` sets

@@ -100,6 +100,9 @@ pub struct TcpSender {
     /// A retransmission that goes out before anything else, outside the
     /// window (fast retransmit, `NewReno` partial ACK).
     pending_rtx: Option<u64>,
+    /// Window-rule segments still allowed in answer to the last ACK
+    /// ([`LossRecovery::max_burst`]); `None` = no limit.
+    burst_left: Option<u32>,
     /// The timed segment and its send time: one RTT measurement at a time,
     /// as BSD and ns-2 do without timestamps (`rtt_active_`, `rtt_seq_`).
     timing: Option<(u64, SimTime)>,
@@ -126,6 +129,7 @@ impl TcpSender {
             started: false,
             rto_deadline: None,
             pending_rtx: None,
+            burst_left: None,
             timing: None,
             stats: SenderStats::default(),
             last_seen,
@@ -179,6 +183,8 @@ impl TcpSender {
             self.take_rtt_sample(now, ack.ack);
             self.cb.snd_una = ack.ack;
             self.cb.tx_next = self.cb.tx_next.max(ack.ack);
+            // Limited-transmit segments count as outstanding data again.
+            self.cb.lt_sent = 0;
             self.cb.consecutive_timeouts = 0;
             if self.pending_rtx.is_some_and(|s| s < ack.ack) {
                 self.pending_rtx = None;
@@ -209,6 +215,7 @@ impl TcpSender {
             return;
         }
         self.apply(now, out);
+        self.burst_left = self.recovery.max_burst(&self.cb);
         if self.cb.snd_una >= self.cb.snd_nxt {
             // RFC 6298 §5.2: all outstanding data acknowledged: stop the timer.
             self.rto_deadline = None;
@@ -224,6 +231,9 @@ impl TcpSender {
         }
         if let Some(s) = out.retransmit {
             self.pending_rtx = Some(s);
+        }
+        if out.reset_backoff {
+            self.rtt.reset_backoff();
         }
         if out.restart_timer && self.cb.snd_nxt > self.cb.snd_una {
             // RFC 6298 §5.3: restart the timer so it expires after RTO.
@@ -266,11 +276,20 @@ impl TcpSender {
         // Karn: no sample from anything sent before the expiry.
         self.timing = None;
         self.pending_rtx = None;
+        // ns-2 `timeout`: send_much(0, TCP_REASON_TIMEOUT, maxburst_).
+        self.burst_left = None;
+        // What the scoreboard knows of the data in flight, for ssthresh
+        // (SsthreshBasis), before the plug-ins forget it.
+        self.cb.sacked_out = self.recovery.sacked_out(&self.cb);
+        self.cb.pipe_est = self.recovery.pipe_estimate(&self.cb);
         // ns-2 `RenoTcpAgent::timeout`: `dupwnd_ = 0` before any timeout
         // response, so a timeout during fast recovery halves (and BLE
         // judges) the un-inflated cwnd.
         self.cb.clear_inflation();
         let reaction = self.timeout.on_timeout(&mut self.cb, self.cc.as_mut());
+        self.cb.sacked_out = 0;
+        self.cb.pipe_est = None;
+        self.cb.lt_sent = 0;
         match reaction {
             TimeoutReaction::GoBackN => {
                 // RFC 6298 §5.5: back off the timer.
@@ -318,6 +337,7 @@ impl TcpSender {
                 self.stats.td_events += 1;
                 self.timing = None;
                 self.pending_rtx = None;
+                self.burst_left = None;
                 self.recovery.on_timeout(&mut self.cb);
                 self.rto_deadline = Some(now + self.rtt.rto());
                 LossDecision::EarlyFto
@@ -332,7 +352,16 @@ impl TcpSender {
         }
         let seq = match self.pending_rtx.take() {
             Some(s) if s >= self.cb.snd_una && s < self.cb.snd_nxt => s,
-            _ => self.recovery.next_segment(&mut self.cb)?,
+            _ => {
+                if self.burst_left == Some(0) {
+                    return None;
+                }
+                let s = self.recovery.next_segment(&mut self.cb)?;
+                if let Some(n) = self.burst_left.as_mut() {
+                    *n -= 1;
+                }
+                s
+            }
         };
         Some(self.emit(now, seq))
     }
@@ -350,6 +379,12 @@ impl TcpSender {
             // ends the current measurement.
             self.timing = None;
         } else {
+            // RFC 5681 §3.2 step 2: remember what limited transmit sent
+            // beyond the window (not part of FlightSize at the cut).
+            let win = self.cb.window().floor() as u64;
+            if self.cb.limited_transmit_allowance() > 0 && seq >= self.cb.snd_una + win {
+                self.cb.lt_sent += 1;
+            }
             self.cb.snd_nxt = seq + 1;
             if self.timing.is_none() {
                 self.timing = Some((seq, now));

@@ -135,7 +135,19 @@ pub(super) const BAD: &[Row] = &[
         "trace unknown key",
         &[("cwnd = true", "cwnd = true\nrtt = true")],
         "trace.rtt",
-        "allowed keys: cwnd, seq, interval, flows",
+        "allowed keys: cwnd, seq, interval, per_ack, packets, flows",
+    ),
+    (
+        "trace per_ack with an interval",
+        &[("cwnd = true", "per_ack = true\ninterval = \"10 ms\"")],
+        "trace.interval",
+        "per_ack = true records a row at every ACK and timeout",
+    ),
+    (
+        "trace packets not a boolean",
+        &[("cwnd = true", "packets = 1")],
+        "trace.packets",
+        "expected true or false, found integer 1",
     ),
 ];
 
@@ -359,8 +371,9 @@ fn docs_cover_every_key_and_their_example_parses() {
         }
     }
     let example = doc
-        .split("```toml\n")
+        .split("\n## Example")
         .nth(1)
+        .and_then(|s| s.split("```toml\n").nth(1))
         .and_then(|s| s.split("```").next())
         .expect("a ```toml example");
     let s = ok(example);
@@ -373,7 +386,7 @@ fn names_are_the_serialised_names() {
     // scenario (meta.json) prints the same names through serde.
     use crate::config::scenario::{AckHandling, Conversion, ConverterSharing, LengthDistribution};
     use crate::config::traffic::OnOffDistribution;
-    use crate::tcp::config::{BackSource, RtoEstimator};
+    use crate::tcp::config::{BackSource, RtoEstimator, SackOptionSize, SackRecovery};
     #[track_caller]
     fn check<T: serde::Serialize>(all: &[(&str, T)]) {
         for (name, v) in all {
@@ -384,6 +397,8 @@ fn names_are_the_serialised_names() {
     check(&SsthreshBasis::ALL);
     check(&BackSource::ALL);
     check(&RtoEstimator::ALL);
+    check(&SackRecovery::ALL);
+    check(&SackOptionSize::ALL);
     check(&Routing::ALL);
     check(&NodeKind::ALL);
     check(&Conversion::ALL);
@@ -496,4 +511,74 @@ fn table_at<'a>(doc: &'a mut toml::Table, at: &[&str]) -> (&'a mut toml::Table, 
         };
     }
     (table, path)
+}
+
+/// `repeat = N` (config/repeat.rs) resolves to the scenario with the N
+/// tables written out, and a problem in a copy names the table as written.
+#[test]
+fn repeated_tables_resolve_as_written_out() {
+    use std::fmt::Write as _;
+    let head = "name = \"d\"\n[simulation]\nduration = \"1 s\"\n\
+                [[nodes]]\nname = \"r0\"\n[[nodes]]\nname = \"r1\"\n";
+    // Two hosts per pair and their links, with repeat and spelled out.
+    let compact = format!(
+        "{head}[[nodes]]\nname = \"s{{i}}\"\nkind = \"host\"\nrepeat = 3\n\
+         [[nodes]]\nname = \"d{{i}}\"\nkind = \"host\"\nrepeat = 3\n\
+         [[links]]\nfrom = \"r0\"\nto = \"r1\"\nrate = \"1 Gbit/s\"\ndelay = \"1 ms\"\n\
+         [[links]]\nfrom = \"s{{i}}\"\nto = \"r0\"\nrate = \"1 Gbit/s\"\ndelay = \"1 ms\"\nrepeat = 3\n\
+         [[links]]\nfrom = \"r1\"\nto = \"d{{i}}\"\nrate = \"1 Gbit/s\"\ndelay = \"1 ms\"\nrepeat = 3\n\
+         [[flows]]\nfrom = \"s{{i}}\"\nto = \"d{{i}}\"\nrepeat = 3\n"
+    );
+    let mut spelled = head.to_string();
+    for side in ["s", "d"] {
+        for i in 0..3 {
+            let _ = write!(
+                spelled,
+                "[[nodes]]\nname = \"{side}{i}\"\nkind = \"host\"\n"
+            );
+        }
+    }
+    spelled += "[[links]]\nfrom = \"r0\"\nto = \"r1\"\nrate = \"1 Gbit/s\"\ndelay = \"1 ms\"\n";
+    for (a, b) in [("s{i}", "r0"), ("r1", "d{i}")] {
+        for i in 0..3 {
+            let (a, b) = (
+                a.replace("{i}", &i.to_string()),
+                b.replace("{i}", &i.to_string()),
+            );
+            let _ = write!(
+                spelled,
+                "[[links]]\nfrom = \"{a}\"\nto = \"{b}\"\nrate = \"1 Gbit/s\"\ndelay = \"1 ms\"\n"
+            );
+        }
+    }
+    for i in 0..3 {
+        let _ = write!(spelled, "[[flows]]\nfrom = \"s{i}\"\nto = \"d{i}\"\n");
+    }
+    assert_eq!(to_json(&ok(&compact)), to_json(&ok(&spelled)));
+    assert_eq!(ok(&compact).nodes.len(), 8);
+
+    // A bad value in the repeated table: one error, at the table as written.
+    let bad = compact.replacen(
+        "from = \"s{i}\"\nto = \"r0\"\nrate = \"1 Gbit/s\"",
+        "from = \"s{i}\"\nto = \"r0\"\nrate = \"fast\"",
+        1,
+    );
+    let e = errors_of(&bad);
+    assert_eq!(e.errors.len(), 1, "{e}");
+    assert_eq!(e.errors[0].path, "links[1].rate");
+    assert!(
+        e.errors[0]
+            .reason
+            .ends_with("(in copy i = 0 of repeat = 3)"),
+        "{e}"
+    );
+    // A copy-specific problem names its copy.
+    let bad = compact.replacen("to = \"d{i}\"\nrate", "to = \"x{i}\"\nrate", 1);
+    let e = errors_of(&bad);
+    assert!(
+        e.errors.iter().any(|x| x.path == "links[2].to"
+            && x.reason.contains("x2")
+            && x.reason.contains("copy i = 2")),
+        "{e}"
+    );
 }

@@ -70,6 +70,18 @@ pub(super) const BAD: &[Row] = &[
         "an integer in 1..=4, found integer 5",
     ),
     (
+        "unknown sack_recovery",
+        &[("mss = \"1000 B\"", "sack_recovery = \"sack1\"")],
+        "tcp.sack_recovery",
+        "found \"sack1\"",
+    ),
+    (
+        "unknown sack_option_size",
+        &[("mss = \"1000 B\"", "sack_option_size = 8")],
+        "tcp.sack_option_size",
+        "\"ns2\"",
+    ),
+    (
         "integer written as float",
         &[("mss = \"1000 B\"", "sack_blocks = 2.0")],
         "tcp.sack_blocks",
@@ -92,6 +104,15 @@ pub(super) const BAD: &[Row] = &[
         &[("mss = \"1000 B\"", "ssthresh_basis = \"flightsize\"")],
         "tcp.ssthresh_basis",
         "\"flight_size\", \"cwnd\"",
+    ),
+    (
+        "bad bnak_mode",
+        &[(
+            "mss = \"1000 B\"",
+            "fto_detection = \"bnak\"\nbnak_mode = \"late\"",
+        )],
+        "tcp.bnak_mode",
+        "expected one of \"yu2004\", \"early_response\"",
     ),
     (
         "delayed_ack not bool",
@@ -277,4 +298,29 @@ fn partial_window_deflation_follows_profile_then_overrides() {
         s.flows[0].tcp.newreno_slow_but_steady,
         "the rest of ns2-2003 stays"
     );
+}
+
+#[test]
+fn bnak_mode_defaults_then_layers() {
+    use crate::tcp::config::{BnakMode, FtoDetection};
+    let mode = |s: &Scenario, i: usize| match s.flows[i].tcp.fto {
+        FtoDetection::Bnak { mode, .. } => mode,
+        other => panic!("not BNAK: {other:?}"),
+    };
+    let s = ok(&edit(&[("mss = \"1000 B\"", "fto_detection = \"bnak\"")]));
+    assert_eq!(mode(&s, 0), crate::config::tcp::DEFAULT_BNAK_MODE);
+    // [tcp] sets it; a group keeps it unless it changes it.
+    let s = ok(&edit(&[
+        (
+            "mss = \"1000 B\"",
+            "fto_detection = \"bnak\"\nbnak_mode = \"early_response\"",
+        ),
+        (
+            "to = \"b\"\n\n[trace]",
+            "to = \"b\"\n\n[[flows]]\nfrom = \"a\"\nto = \"b\"\ntcp = { max_consecutive_fto = 2 }\n\n[[flows]]\nfrom = \"a\"\nto = \"b\"\ntcp = { bnak_mode = \"yu2004\" }\n\n[trace]",
+        ),
+    ]));
+    assert_eq!(mode(&s, 0), BnakMode::EarlyResponse);
+    assert_eq!(mode(&s, 1), BnakMode::EarlyResponse);
+    assert_eq!(mode(&s, 2), BnakMode::Yu2004);
 }

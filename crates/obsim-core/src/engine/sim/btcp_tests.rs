@@ -186,3 +186,47 @@ fn signals_are_packets_counted_at_nodes_and_senders() {
     let r = go(&scenario("none", ONE_BURST, "", ""));
     assert!(r.nodes.iter().all(|n| n.signals_sent == 0));
 }
+
+/// Batches of 4 back-to-back burst losses: the retransmission bursts after
+/// a BNAK-started response are lost too, during recovery. Every loss is in
+/// the core, so every right judgement is "false". yu2004 §IV.C's reading
+/// acts on those BNAKs (each judged false, rightly) and never times out on
+/// a BNAK-named burst; the earlier reading ignores BNAKs during recovery
+/// and waits for timeouts it judges true, wrongly. The flows table counts
+/// each judgement once: early responses plus timeouts.
+#[test]
+fn bnaks_during_recovery_are_right_judgements_in_yu2004_mode() {
+    let batch = "{ pattern = \"batch\", p = 0.2, batch = 4, flow = 0 }";
+    let with = |mode: &str| {
+        let text = scenario("bnak", batch, "", "").replace(
+            "fto_detection = \"bnak\"",
+            &format!("fto_detection = \"bnak\"\nbnak_mode = \"{mode}\""),
+        );
+        flow(&go(&text)).clone()
+    };
+    let yu = with("yu2004");
+    let early = with("early_response");
+    for (name, f) in [("yu2004", &yu), ("early_response", &early)] {
+        assert!(f.bursts_lost >= 8, "{name}: {f:?}");
+        let judged = f.judged_false_right + f.judged_false_wrong;
+        let judged = judged + f.judged_true_right + f.judged_true_wrong;
+        assert_eq!(judged, f.to_events + f.early_fto_events, "{name}: {f:?}");
+        assert_eq!(f.judged_false_wrong, 0, "{name}: every loss is in the core");
+        assert_eq!(f.judged_false_right, f.fto_judged_false, "{name}");
+    }
+    assert!(early.judged_true_wrong > 0, "{early:?}");
+    assert!(
+        yu.early_fto_events > early.early_fto_events,
+        "yu2004 acts on more BNAKs: {yu:?} vs {early:?}"
+    );
+    let accuracy = |f: &FlowResult| {
+        let right = f.judged_false_right + f.judged_true_right;
+        right as f64 / (right + f.judged_false_wrong + f.judged_true_wrong) as f64
+    };
+    assert!(
+        accuracy(&yu) > accuracy(&early),
+        "{} vs {}",
+        accuracy(&yu),
+        accuracy(&early)
+    );
+}

@@ -31,6 +31,7 @@ use crate::engine::event::Event;
 use crate::engine::timer::LazyTimer;
 use crate::engine::SimError;
 use crate::ids::{FlowId, LinkId, NodeId};
+use crate::metrics::packets::{DropReason, PacketEvent};
 use crate::net::{Packet, Payload};
 use crate::obs::edge::{BurstCounts, Edge};
 use crate::obs::paths::PathTable;
@@ -448,6 +449,10 @@ impl Simulation<'_> {
         }
         self.obs.counts.on_lost(&slot.burst);
         for &p in &slot.burst.packets {
+            if let Some(tr) = self.net.packets.as_mut() {
+                let (from, to) = (slot.burst.ingress, slot.burst.egress);
+                tr.record(self.now, PacketEvent::Drop(DropReason::Burst), from, to, &p);
+            }
             self.data_lost(p, true);
         }
         // A-posteriori DMQ reallocates the flows of lost bursts

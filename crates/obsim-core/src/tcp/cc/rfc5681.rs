@@ -1,7 +1,7 @@
 //! RFC 5681 §3.1 slow start and congestion avoidance, with optional
 //! appropriate byte counting (RFC 3465).
 
-use crate::tcp::cc::WindowGrowth;
+use crate::tcp::cc::{LossSignal, WindowGrowth};
 use crate::tcp::config::SsthreshBasis;
 use crate::tcp::control::ControlBlock;
 
@@ -16,17 +16,21 @@ pub struct Rfc5681 {
     abc: bool,
     /// Which window a loss halves (RFC 5681 `FlightSize`, or ns-2's cwnd).
     basis: SsthreshBasis,
+    /// ns-2 `precisionReduce_`: the halved cwnd keeps its fraction.
+    precision_reduce: bool,
     /// ABC: segments acknowledged in congestion avoidance since the last
     /// increase (RFC 3465 §2.1 `bytes_acked`).
     acked_in_ca: u64,
 }
 
 impl Rfc5681 {
-    /// The rule, with ABC on or off, halving the window `basis` names.
-    pub fn new(abc: bool, basis: SsthreshBasis) -> Self {
+    /// The rule, with ABC on or off, halving the window `basis` names
+    /// (with ns-2's `precisionReduce_` when `precision_reduce`).
+    pub fn new(abc: bool, basis: SsthreshBasis, precision_reduce: bool) -> Self {
         Rfc5681 {
             abc,
             basis,
+            precision_reduce,
             acked_in_ca: 0,
         }
     }
@@ -60,13 +64,48 @@ impl WindowGrowth for Rfc5681 {
         }
     }
 
-    fn ssthresh(&self, cb: &ControlBlock) -> f64 {
+    fn ssthresh(&self, cb: &ControlBlock, signal: LossSignal) -> f64 {
+        // RFC 5681 §3.1 eq. (4): ssthresh = max(FlightSize / 2, 2*SMSS), with
+        // FlightSize "the amount of outstanding data in the network".
+        let outstanding = match signal {
+            // §3.2 step 2: "When [RFC3042] is in use, additional data sent in
+            // limited transmit MUST NOT be included in this calculation."
+            LossSignal::DupAcks => cb.flight_size().saturating_sub(cb.lt_sent),
+            // SACKed segments have left the network (obsim's reading at an
+            // RTO; without SACK `sacked_out` is 0).
+            LossSignal::Timeout => cb.flight_size().saturating_sub(cb.sacked_out),
+        };
         match self.basis {
-            // RFC 5681 eq. (4): ssthresh = max(FlightSize / 2, 2*SMSS).
-            SsthreshBasis::FlightSize => (cb.flight_size() as f64 / 2.0).max(2.0),
+            SsthreshBasis::FlightSize => (outstanding as f64 / 2.0).max(2.0),
+            // ns-3 `GetSsThresh(tcb, BytesInFlight())`: the RFC 6675 pipe.
+            SsthreshBasis::Pipe => (cb.pipe_est.unwrap_or(outstanding) as f64 / 2.0).max(2.0),
             // ns-2 `slowdown(CLOSE_SSTHRESH_HALF)`: int(min(cwnd, window_)/2),
             // at least 2.
             SsthreshBasis::Cwnd => (cb.window() / 2.0).floor().max(2.0),
+        }
+    }
+
+    fn halved_cwnd(&self, cb: &ControlBlock, ssthresh: f64) -> f64 {
+        match self.basis {
+            // RFC 5681 §3.2 step 3 (before the +3 inflation) and RFC 6675 §5
+            // step (4.2): cwnd = ssthresh.
+            SsthreshBasis::FlightSize | SsthreshBasis::Pipe => ssthresh,
+            // ns-2 tcp.cc `slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_HALF)`:
+            // `cwnd_ = halfwin`, where `halfwin = windowd() / 2` with
+            // `precision_reduce_` and `int(window() / 2)` without (window()
+            // = int(cwnd_) + dupwnd_, capped at wnd_); ssthresh_ =
+            // int(halfwin), raised to 2, cwnd_ not. obsim keeps cwnd >= 1
+            // (ns-2 could reach a cwnd_ below 1 only from a window below 2,
+            // which three duplicate ACKs cannot follow with bugFix_ on).
+            SsthreshBasis::Cwnd => {
+                let w = cb.window();
+                let half = if self.precision_reduce {
+                    w / 2.0
+                } else {
+                    (w / 2.0).floor()
+                };
+                half.max(1.0)
+            }
         }
     }
 

@@ -5,19 +5,21 @@
 //! [`Variant`] to its algorithm.
 
 mod newreno;
+mod ns2_sack1;
 mod reno;
 mod sack;
 mod scoreboard;
 mod tahoe;
 
 pub use newreno::NewReno;
+pub use ns2_sack1::Ns2Sack1;
 pub use reno::Reno;
 pub use sack::Sack;
 pub use scoreboard::Scoreboard;
 pub use tahoe::Tahoe;
 
 use crate::tcp::cc::WindowGrowth;
-use crate::tcp::config::{TcpConfig, Variant};
+use crate::tcp::config::{SackRecovery, TcpConfig, Variant};
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::segment::Ack;
 
@@ -31,6 +33,9 @@ pub struct Actions {
     pub restart_timer: bool,
     /// A fast retransmit started (one triple-duplicate "TD" loss event).
     pub entered_recovery: bool,
+    /// End the timer backoff now, without an RTT sample (ns-2 Sack1's
+    /// `t_backoff_ = 1` on a partial ACK, tcp-sack1.cc `recv`).
+    pub reset_backoff: bool,
 }
 
 /// A loss-recovery algorithm.
@@ -78,32 +83,58 @@ pub trait LossRecovery: std::fmt::Debug {
 
     /// Segment `seq` was handed to the network.
     fn on_transmit(&mut self, _cb: &ControlBlock, _seq: u64, _retransmit: bool) {}
+
+    /// Segments in `[snd_una, snd_nxt)` the receiver has SACKed (0 without
+    /// a scoreboard): data that has left the network, for the `FlightSize`
+    /// of a timeout's ssthresh.
+    fn sacked_out(&self, _cb: &ControlBlock) -> u64 {
+        0
+    }
+
+    /// RFC 6675 §4 `SetPipe()`, if this algorithm keeps a scoreboard.
+    fn pipe_estimate(&self, _cb: &ControlBlock) -> Option<u64> {
+        None
+    }
+
+    /// The most segments [`Self::next_segment`] may release in answer to
+    /// the ACK just processed (retransmissions the ACK asked for not
+    /// counted), or `None` for no limit (the default; ns-2 `maxburst_ 0`).
+    fn max_burst(&self, _cb: &ControlBlock) -> Option<u32> {
+        None
+    }
 }
 
-/// The recovery algorithm of `cfg.variant` (the registry).
+/// The recovery algorithm of `cfg.variant` (the registry); SACK runs RFC
+/// 6675 or ns-2.35's `Agent/TCP/Sack1` per `cfg.sack_recovery`.
 pub fn for_config(cfg: &TcpConfig) -> Box<dyn LossRecovery> {
     match cfg.variant {
         Variant::Tahoe => Box::new(Tahoe::new(cfg)),
         Variant::Reno => Box::new(Reno::new(cfg)),
         Variant::NewReno => Box::new(NewReno::new(cfg)),
-        Variant::Sack => Box::new(Sack::new(cfg)),
+        Variant::Sack => match cfg.sack_recovery {
+            SackRecovery::Rfc6675 => Box::new(Sack::new(cfg)),
+            SackRecovery::Ns2Sack1 => Box::new(Ns2Sack1::new(cfg)),
+        },
     }
 }
 
 /// Shared duplicate-ACK trigger: true when the `DupThresh`-th duplicate ACK
 /// arrives in the Open state (RFC 5681 §3.2 step 2) and, when `careful`, the
-/// cumulative ACK covers more than the previous episode's recovery point
-/// (RFC 6582 §3.2 step 2, "careful" variant of §4.1).
+/// cumulative ACK is past the previous episode's recovery point by the
+/// configured rule (`recover_check`, [`ControlBlock::recover_passed`]).
 ///
 /// `cb.recover` is one past the highest segment sent when the episode
-/// began (RFC 6582's `recover` is that highest segment), so "covers more
-/// than recover" is `snd_una > cb.recover`: at least one segment sent after
-/// the episode began is acknowledged. ns-2 tests the same
-/// (`highest_ack_ > recover_`, its ACKs naming the last segment received).
-/// Duplicate ACKs that only reach `recover` come from unnecessary
-/// retransmissions after a timeout and start no new fast retransmit.
+/// began. `"passed"`: `snd_una > cb.recover`, at least one segment sent
+/// after the episode began is acknowledged, as ns-2 tests it
+/// (`highest_ack_ > recover_`, its ACKs naming the last segment received);
+/// duplicate ACKs that only reach `recover` (unnecessary retransmissions
+/// after a timeout, RFC 6582 §4) start nothing. `"reached"`: `snd_una >=
+/// cb.recover`, everything sent before the episode is acknowledged (RFC
+/// 6675 §5.1: "until HighACK is greater than or equal to the new value of
+/// RecoveryPoint"), so a loss of the first segment sent after the episode
+/// began is fast-retransmitted.
 pub(crate) fn dupack_triggers(cb: &ControlBlock, careful: bool) -> bool {
-    cb.state == CaState::Open && cb.dupacks == cb.dupthresh && (!careful || cb.snd_una > cb.recover)
+    cb.state == CaState::Open && cb.dupacks == cb.dupthresh && (!careful || cb.recover_passed())
 }
 
 /// Shared new-ACK handling outside Recovery: window growth (RFC 5681 §3.1),
@@ -133,7 +164,7 @@ mod tests {
         // was 99 (`recover` = 100 here), duplicate ACKs for 100 come from
         // unnecessary retransmissions; only an ACK covering more starts a
         // new fast retransmit.
-        let cfg = crate::tcp::profile::profile("rfc").unwrap();
+        let cfg = crate::tcp::profile::profile("ns2").unwrap();
         let mut cb = ControlBlock::new(&cfg, u64::MAX);
         cb.state = CaState::Open;
         cb.recover = 100;
@@ -142,6 +173,22 @@ mod tests {
         assert!(!dupack_triggers(&cb, true));
         assert!(dupack_triggers(&cb, false), "the plain RFC 5681 trigger");
         cb.snd_una = 101;
+        assert!(dupack_triggers(&cb, true));
+    }
+
+    #[test]
+    fn rfc_trigger_needs_the_recovery_point_reached() {
+        // RFC 6675 §5.1 (profile `rfc`, `recover_check = "reached"`): once
+        // everything sent before the episode (segments < 100) is
+        // acknowledged, duplicate ACKs for segment 100 start a new one.
+        let cfg = crate::tcp::profile::profile("rfc").unwrap();
+        let mut cb = ControlBlock::new(&cfg, u64::MAX);
+        cb.state = CaState::Open;
+        cb.recover = 100;
+        cb.dupacks = cb.dupthresh;
+        cb.snd_una = 99;
+        assert!(!dupack_triggers(&cb, true));
+        cb.snd_una = 100;
         assert!(dupack_triggers(&cb, true));
     }
 }

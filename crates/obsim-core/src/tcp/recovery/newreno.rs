@@ -10,12 +10,13 @@
 //! the whole inflation (cwnd = ssthresh; ns-2 `partial_window_deflation_ 0`).
 
 use crate::tcp::cc::WindowGrowth;
+use crate::tcp::config::RecoveryExit;
 use crate::tcp::control::{CaState, ControlBlock};
-use crate::tcp::recovery::reno::reno_enter;
+use crate::tcp::recovery::reno::{reno_enter, reno_exit};
 use crate::tcp::recovery::{dupack_triggers, new_ack_outside_recovery, Actions, LossRecovery};
 
 /// `NewReno` loss recovery.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct NewReno {
     /// A partial ACK was already seen in this recovery episode.
     partial_seen: bool,
@@ -24,6 +25,10 @@ pub struct NewReno {
     /// Partial ACKs deflate cwnd by the amount acknowledged (RFC 6582)
     /// instead of resetting it to ssthresh (ns-2 before 2003-05-05).
     partial_window_deflation: bool,
+    /// What the full ACK does to cwnd.
+    exit: RecoveryExit,
+    /// Segments per ACK once `DupThresh` duplicates arrived (0 = no limit).
+    max_burst: u32,
 }
 
 impl NewReno {
@@ -33,6 +38,8 @@ impl NewReno {
             partial_seen: false,
             slow_but_steady: cfg.newreno_slow_but_steady,
             partial_window_deflation: cfg.partial_window_deflation,
+            exit: cfg.recovery_exit,
+            max_burst: cfg.recovery_max_burst,
         }
     }
 }
@@ -64,13 +71,10 @@ impl LossRecovery for NewReno {
             return;
         }
         if cb.snd_una >= cb.recover {
-            // §3.2 step 6, full acknowledgment: cwnd = ssthresh (option 2,
-            // as ns-2) and leave fast recovery.
-            cb.cwnd = cb.ssthresh;
-            cb.clear_inflation();
-            cb.state = CaState::Open;
-            cb.dupacks = 0;
-            out.restart_timer = true;
+            // §3.2 step 6, full acknowledgment: leave fast recovery, cwnd =
+            // ssthresh (option 2) or ns-2's exit (`seqno() >= recover_`:
+            // dupwnd_ = 0, cwnd_ kept and opened by `recv_newack_helper`).
+            reno_exit(cb, cc, self.exit, acked, out);
         } else {
             // §3.2 step 5, partial acknowledgment: retransmit the first
             // unacknowledged segment.
@@ -100,6 +104,17 @@ impl LossRecovery for NewReno {
             out.restart_timer = self.slow_but_steady || !self.partial_seen;
             self.partial_seen = true;
         }
+    }
+
+    fn max_burst(&self, cb: &ControlBlock) -> Option<u32> {
+        // ns-2 tcp-newreno.cc `NewRenoTcpAgent::recv`, after processing an
+        // ACK: `if (dupacks_ == 0) send_much(0, 0, maxburst_); else if
+        // (dupacks_ > numdupacks_ - 1 && newreno_changes_ == 0)
+        // send_much(0, 0, 2);` dupacks_ is cleared by newack() (full ACKs,
+        // ACKs outside recovery) and by a timeout, not by partialnewack(),
+        // so the limit holds from the fast retransmit to the full ACK; the
+        // retransmissions (`output(last_ack_ + 1)`) are not part of it.
+        (self.max_burst > 0 && cb.dupacks >= cb.dupthresh).then_some(self.max_burst)
     }
 
     fn enter_recovery(

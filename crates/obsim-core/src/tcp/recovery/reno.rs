@@ -2,8 +2,8 @@
 //! ends recovery, so several losses in one window cause several halvings or
 //! a timeout.
 
-use crate::tcp::cc::WindowGrowth;
-use crate::tcp::config::TcpConfig;
+use crate::tcp::cc::{LossSignal, WindowGrowth};
+use crate::tcp::config::{RecoveryExit, TcpConfig};
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::recovery::{dupack_triggers, new_ack_outside_recovery, Actions, LossRecovery};
 
@@ -11,13 +11,16 @@ use crate::tcp::recovery::{dupack_triggers, new_ack_outside_recovery, Actions, L
 #[derive(Clone, Debug)]
 pub struct Reno {
     careful: bool,
+    exit: RecoveryExit,
 }
 
 impl Reno {
-    /// Reno with the configured recovery-point check (ns-2 `bugFix_`).
+    /// Reno with the configured recovery-point check (ns-2 `bugFix_`) and
+    /// recovery exit.
     pub fn new(cfg: &TcpConfig) -> Self {
         Reno {
             careful: cfg.reno_recover_check,
+            exit: cfg.recovery_exit,
         }
     }
 }
@@ -25,12 +28,14 @@ impl Reno {
 /// RFC 5681 §3.2 steps 2-3, shared with `NewReno`: ssthresh per eq. (4),
 /// retransmit the lost segment, cwnd = ssthresh + 3 SMSS (+ one per
 /// duplicate ACK received, i.e. `dupacks`), the inflation held in `dupwnd`
-/// (ns-2 `dupwnd_ = numdupacks_`).
+/// (ns-2 `dupwnd_ = numdupacks_`). With ns-2's basis the un-inflated cwnd
+/// is ns-2's `halfwin` ([`WindowGrowth::halved_cwnd`], `precisionReduce_`).
 pub(crate) fn reno_enter(cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
     // dupwnd is zero here (outside recovery, or cleared by the timeout that
     // led here), so ssthresh halves the un-inflated window.
-    cb.ssthresh = cc.ssthresh(cb);
-    cb.cwnd = cb.ssthresh;
+    let ssthresh = cc.ssthresh(cb, LossSignal::DupAcks);
+    cb.cwnd = cc.halved_cwnd(cb, ssthresh);
+    cb.ssthresh = ssthresh;
     cb.dupwnd = f64::from(cb.dupacks);
     cc.reset();
     cb.recover = cb.snd_nxt;
@@ -38,6 +43,29 @@ pub(crate) fn reno_enter(cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: 
     out.retransmit = Some(cb.snd_una);
     out.entered_recovery = true;
     // ns-2 reset_rtx_timer(1, 0) restarts the timer on fast retransmit.
+    out.restart_timer = true;
+}
+
+/// Leaves Reno/`NewReno` fast recovery on the ACK `acked` segments long
+/// that ends it: the inflation goes (ns-2 `dupwnd_ = 0`), and cwnd either
+/// deflates to ssthresh (RFC 5681 §3.2 step 6, RFC 6582 §3.2 step 6 option
+/// (2)) or stays and opens as on any new ACK (ns-2 `recv` →
+/// `recv_newack_helper` → `opencwnd()`; with `precisionReduce_` cwnd_ =
+/// windowd()/2 >= ssthresh_ there, so it grows by 1/cwnd_).
+pub(crate) fn reno_exit(
+    cb: &mut ControlBlock,
+    cc: &mut dyn WindowGrowth,
+    exit: RecoveryExit,
+    acked: u64,
+    out: &mut Actions,
+) {
+    cb.clear_inflation();
+    cb.state = CaState::Open;
+    cb.dupacks = 0;
+    match exit {
+        RecoveryExit::Deflate => cb.cwnd = cb.ssthresh,
+        RecoveryExit::Open => cc.on_ack(cb, acked),
+    }
     out.restart_timer = true;
 }
 
@@ -64,13 +92,8 @@ impl LossRecovery for Reno {
         out: &mut Actions,
     ) {
         if cb.state == CaState::Recovery {
-            // RFC 5681 §3.2 step 6: deflate to ssthresh on the next new ACK
-            // and leave fast recovery.
-            cb.cwnd = cb.ssthresh;
-            cb.clear_inflation();
-            cb.state = CaState::Open;
-            cb.dupacks = 0;
-            out.restart_timer = true;
+            // The next new ACK ends fast recovery (RFC 5681 §3.2 step 6).
+            reno_exit(cb, cc, self.exit, acked, out);
         } else {
             new_ack_outside_recovery(cb, cc, acked, out);
         }

@@ -3,7 +3,7 @@
 //! data in flight is estimated by `pipe`, and `NextSeg` (§4) chooses what to
 //! send whenever cwnd - pipe >= 1 segment.
 
-use crate::tcp::cc::WindowGrowth;
+use crate::tcp::cc::{LossSignal, WindowGrowth};
 use crate::tcp::config::TcpConfig;
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::recovery::{
@@ -96,7 +96,7 @@ impl LossRecovery for Sack {
             // §5 (A)-(B): DupThresh duplicates, or IsLost(HighACK + 1), with
             // no new recovery before RecoveryPoint is acknowledged (§5.1).
             CaState::Open => {
-                let lost = cb.snd_una > cb.recover && self.sb.is_lost(cb.snd_una);
+                let lost = cb.recover_passed() && self.sb.is_lost(cb.snd_una);
                 if dupack_triggers(cb, true) || lost {
                     self.enter_recovery(cb, cc, out);
                 }
@@ -137,7 +137,10 @@ impl LossRecovery for Sack {
         // cwnd = FlightSize/2 (RFC 5681 eq. 4); (4.3) retransmit the first
         // segment presumed dropped, HighACK + 1; (4.4) SetPipe.
         cb.recover = cb.snd_nxt;
-        cb.ssthresh = cc.ssthresh(cb);
+        // `ssthresh_basis = "pipe"` reads SetPipe() before the retransmission.
+        cb.pipe_est = Some(self.sb.pipe(cb.snd_nxt));
+        cb.ssthresh = cc.ssthresh(cb, LossSignal::DupAcks);
+        cb.pipe_est = None;
         cb.cwnd = cb.ssthresh;
         cc.reset();
         cb.state = CaState::Recovery;
@@ -147,6 +150,14 @@ impl LossRecovery for Sack {
         out.retransmit = Some(cb.snd_una);
         out.entered_recovery = true;
         out.restart_timer = true;
+    }
+
+    fn sacked_out(&self, cb: &ControlBlock) -> u64 {
+        self.sb.sacked_in(cb.snd_una, cb.snd_nxt)
+    }
+
+    fn pipe_estimate(&self, cb: &ControlBlock) -> Option<u64> {
+        Some(self.sb.pipe(cb.snd_nxt))
     }
 
     fn on_timeout(&mut self, cb: &mut ControlBlock) {

@@ -58,6 +58,14 @@ impl Scoreboard {
         seq >= self.una && seq < self.high_sacked_end && Self::get(&self.sacked, self.slot(seq))
     }
 
+    /// How many segments in `lo..hi` were `SACKed` (RFC 6675's "SACKed"
+    /// octets, counted in segments).
+    pub fn sacked_in(&self, lo: u64, hi: u64) -> u64 {
+        (lo..hi.min(self.high_sacked_end))
+            .filter(|&s| self.is_sacked(s))
+            .count() as u64
+    }
+
     /// True when `seq` was retransmitted since it was last sent new.
     #[inline]
     pub fn is_retransmitted(&self, seq: u64) -> bool {
@@ -106,12 +114,18 @@ impl Scoreboard {
 
     /// Records the SACK blocks of one ACK, clipped to `[una, nxt)` (RFC 6675
     /// §5 step (A): update the scoreboard), then recomputes the loss bound.
-    pub fn update(&mut self, blocks: &[SackBlock], nxt: u64) {
+    /// Returns how many segments were newly `SACKed` (ns-2 compares the
+    /// scoreboard's byte total before and after, `ScoreBoardRQ::CheckUpdate`).
+    pub fn update(&mut self, blocks: &[SackBlock], nxt: u64) -> u64 {
+        let mut added = 0;
         for b in blocks {
             let start = b.start.max(self.una);
             let end = b.end.min(nxt).min(self.una + self.mask + 1);
             for s in start..end {
                 let (w, bit) = self.slot(s);
+                if self.sacked[w] & bit == 0 {
+                    added += 1;
+                }
                 self.sacked[w] |= bit;
             }
             if end > start {
@@ -119,6 +133,7 @@ impl Scoreboard {
             }
         }
         self.recompute_lost();
+        added
     }
 
     /// Scans down from the highest `SACKed` segment for the `DupThresh`-th

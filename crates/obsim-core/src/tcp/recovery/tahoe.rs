@@ -2,7 +2,7 @@
 //! `Agent/TCP`): after `DupThresh` duplicate ACKs, ssthresh is cut, cwnd drops
 //! to one segment and the sender goes back to `snd_una` in slow start.
 
-use crate::tcp::cc::WindowGrowth;
+use crate::tcp::cc::{LossSignal, WindowGrowth};
 use crate::tcp::config::TcpConfig;
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::recovery::{dupack_triggers, new_ack_outside_recovery, Actions, LossRecovery};
@@ -52,7 +52,7 @@ impl LossRecovery for Tahoe {
         // ns-2 `dupack_action` tahoe_action: recover = maxseq,
         // slowdown(CLOSE_SSTHRESH_HALF | CLOSE_CWND_ONE), then
         // reset_rtx_timer(0, 0): restart the timer and go back to snd_una.
-        cb.ssthresh = cc.ssthresh(cb);
+        cb.ssthresh = cc.ssthresh(cb, LossSignal::DupAcks);
         cb.cwnd = 1.0;
         cc.reset();
         cb.recover = cb.snd_nxt;

@@ -18,7 +18,7 @@
 //! A false timeout gets [`super::fto_response`]; consecutive FTOs are capped
 //! by [`super::FtoRun`] as for BLE.
 
-use super::{fto_response, FtoRun, SignalReaction, Standard, TimeoutReaction, TimeoutResponse};
+use super::{FtoRun, SignalReaction, Standard, TimeoutReaction, TimeoutResponse};
 use crate::tcp::cc::WindowGrowth;
 use crate::tcp::config::BackSource;
 use crate::tcp::control::ControlBlock;
@@ -91,15 +91,9 @@ impl TimeoutResponse for Back {
 
     fn on_timeout(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth) -> TimeoutReaction {
         let backing_off = cb.consecutive_timeouts > 0;
-        if !backing_off && self.judges_false(cb.snd_una, cb.snd_nxt) && self.run.allows(cb.snd_una)
-        {
-            self.run.record(cb.snd_una);
-            fto_response(cb, cc);
-            TimeoutReaction::FalseTimeout
-        } else {
-            self.run.reset();
-            self.true_timeout.on_timeout(cb, cc)
-        }
+        let judged_false = !backing_off && self.judges_false(cb.snd_una, cb.snd_nxt);
+        self.run
+            .respond(judged_false, cb, cc, &mut self.true_timeout)
     }
 
     /// The BACKs of the configured edges (yu2004 §IV.B).

@@ -20,7 +20,7 @@ pub use ble::{Ble, FtoCounts, DEFAULT_MAX_CONSECUTIVE_FTO};
 pub use bnak::Bnak;
 pub use standard::Standard;
 
-use crate::tcp::cc::WindowGrowth;
+use crate::tcp::cc::{LossSignal, WindowGrowth};
 use crate::tcp::config::{FtoDetection, TcpConfig};
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::signal::{BurstSignal, SignalSet};
@@ -36,7 +36,7 @@ pub fn fto_response(cb: &mut ControlBlock, cc: &mut dyn WindowGrowth) {
     // A BNAK may arrive during fast recovery: halve the un-inflated window,
     // as a timeout does.
     cb.clear_inflation();
-    cb.ssthresh = cc.ssthresh(cb);
+    cb.ssthresh = cc.ssthresh(cb, LossSignal::Timeout);
     cb.cwnd = cb.ssthresh;
     cc.reset();
     cb.recover = cb.snd_nxt;
@@ -84,6 +84,26 @@ impl FtoRun {
     pub fn reset(&mut self) {
         self.run = 0;
         self.last_una = None;
+    }
+
+    /// Answers a timeout a detector judged: the FTO response
+    /// ([`fto_response`]) when `judged_false` and one more FTO is allowed,
+    /// else the true-timeout response of `true_timeout` (and the run ends).
+    pub fn respond(
+        &mut self,
+        judged_false: bool,
+        cb: &mut ControlBlock,
+        cc: &mut dyn WindowGrowth,
+        true_timeout: &mut Standard,
+    ) -> TimeoutReaction {
+        if judged_false && self.allows(cb.snd_una) {
+            self.record(cb.snd_una);
+            fto_response(cb, cc);
+            TimeoutReaction::FalseTimeout
+        } else {
+            self.reset();
+            true_timeout.on_timeout(cb, cc)
+        }
     }
 }
 
@@ -165,15 +185,16 @@ pub fn for_config(cfg: &TcpConfig) -> Box<dyn TimeoutResponse> {
             max_consecutive_fto,
         } => Box::new(Back::new(source, max_consecutive_fto, standard)),
         FtoDetection::Bnak {
+            mode,
             max_consecutive_fto,
-        } => Box::new(Bnak::new(max_consecutive_fto, standard)),
+        } => Box::new(Bnak::new(mode, max_consecutive_fto, standard)),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tcp::config::BackSource;
+    use crate::tcp::config::{BackSource, BnakMode};
     use crate::tcp::signal::SignalKind::{EgressAck, IngressAck, Nak};
 
     /// Each detector declares exactly the burst signals it reads.
@@ -197,9 +218,12 @@ mod tests {
             };
             assert_eq!(wants(&cfg), want, "{source:?}");
         }
-        cfg.fto = FtoDetection::Bnak {
-            max_consecutive_fto: 3,
-        };
-        assert_eq!(wants(&cfg), SignalSet::of(Nak));
+        for mode in [BnakMode::Yu2004, BnakMode::EarlyResponse] {
+            cfg.fto = FtoDetection::Bnak {
+                mode,
+                max_consecutive_fto: 3,
+            };
+            assert_eq!(wants(&cfg), SignalSet::of(Nak), "{mode:?}");
+        }
     }
 }

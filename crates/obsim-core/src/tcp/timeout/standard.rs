@@ -2,7 +2,7 @@
 //! RFC 6298 §5.4-5.6 (the sender backs off the timer), RFC 6582 §3.2 step 4
 //! and RFC 6675 §5.1 (recovery point after a timeout).
 
-use crate::tcp::cc::WindowGrowth;
+use crate::tcp::cc::{LossSignal, WindowGrowth};
 use crate::tcp::config::{SsthreshBasis, TcpConfig};
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::timeout::{TimeoutReaction, TimeoutResponse};
@@ -48,7 +48,7 @@ impl TimeoutResponse for Standard {
         // ns-2 (`slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)`) recomputes
         // it from min(cwnd, window_) on every expiry.
         if cb.consecutive_timeouts == 0 || !self.hold_ssthresh_on_backoff {
-            cb.ssthresh = cc.ssthresh(cb);
+            cb.ssthresh = cc.ssthresh(cb, LossSignal::Timeout);
         }
         // RFC 5681 §3.1: cwnd = LW = 1 segment.
         cb.cwnd = 1.0;

@@ -1,0 +1,162 @@
+"""Readings of unstated parameters (``obsim reproduce ID --readings``): a
+toy reproduction whose claim one reading flips ("depends on reading", in
+the report's headline) and one where nothing flips ("holds under all
+readings"); the registration rules."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pandas as pd
+import pytest
+
+from experiment_helpers import tiny_experiment
+from obsim.reproductions import COMPARISON_COLUMNS, Reproduction, claim_row
+from obsim.reproductions import readings as rd
+from obsim.reproductions.readings import Reading
+from obsim.report import write_report
+
+pytestmark = pytest.mark.engine
+
+
+def _experiment(quick: bool) -> Dict[str, Any]:
+    return tiny_experiment(
+        grid={"links[1].loss.p": [0.01]}, replications=2, duration="2 s", plots=[]
+    )
+
+
+def _compare(results: pd.DataFrame, exp: Any) -> pd.DataFrame:
+    """One claim: total goodput above 3 Mbit/s (the bottleneck is 20 Mbit/s)."""
+    g = float(results["goodput"].mean())
+    rows: List[Dict[str, Any]] = [claim_row("toy", 0.01, "goodput above 3 Mbit/s", g > 3.0, g)]
+    return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
+
+
+def _rate(rate: str):
+    def apply(exp: Dict[str, Any], quick: bool) -> Dict[str, Any]:
+        exp = copy.deepcopy(exp)
+        exp["scenario"]["links"][1]["rate"] = rate
+        return exp
+
+    return apply
+
+
+REGISTERED = Reading(
+    "bottleneck rate", "20 Mbit/s", quote="§0: 'a 20 Mbit/s link'", registered=True
+)
+
+
+def _toy(alternatives: List[Reading]) -> Reproduction:
+    return Reproduction(
+        id="TOY",
+        title="toy",
+        paper="none",
+        experiment=_experiment,
+        compare=_compare,
+        readings=(REGISTERED, *alternatives),
+    )
+
+
+def test_a_flipped_claim_is_the_headline(tmp_path: Path) -> None:
+    slow = Reading("bottleneck rate", "1 Mbit/s", quote="ns-2 example", apply=_rate("1 Mbit/s"))
+    rep = _toy([slow])
+    rep.run(tmp_path, jobs=1, readings=True)
+    info = json.loads((tmp_path / "reproduction.json").read_text())
+    assert info["sensitivity"] == "depends on reading: 1 claim"
+    assert info["sensitivity_flips"] == {
+        "toy: goodput above 3 Mbit/s": ["bottleneck rate = 1 Mbit/s"]
+    }
+    assert (tmp_path / "readings" / "bottleneck-rate" / "1-mbit-s" / "comparison.parquet").is_file()
+    sens = pd.read_parquet(tmp_path / "sensitivity.parquet")
+    assert list(sens.columns) == list(rd.SENSITIVITY_COLUMNS)
+    assert sens.set_index("reading")["held"].to_dict() == {"20 Mbit/s": True, "1 Mbit/s": False}
+    assert sens["measured"].iloc[1] < 1.0 < 3.0 < sens["measured"].iloc[0]
+    html = write_report(tmp_path).read_text(encoding="utf-8")
+    head = html.split("<h2>", 1)[0]
+    assert "depends on reading: 1 claim" in head and "flipped by bottleneck rate = 1 Mbit/s" in head
+    assert "Sensitivity to unstated parameters" in html and "a 20 Mbit/s link" in html
+
+
+def test_no_flip_holds_under_all_readings(tmp_path: Path) -> None:
+    rep = _toy([Reading("bottleneck rate", "15 Mbit/s", quote="a guess", apply=_rate("15 Mbit/s"))])
+    rep.run(tmp_path, jobs=1, readings=True)
+    info = json.loads((tmp_path / "reproduction.json").read_text())
+    assert info["sensitivity"] == rd.HOLDS and info["sensitivity_flips"] == {}
+    html = write_report(tmp_path).read_text(encoding="utf-8")
+    assert "holds under all readings" in html.split("<h2>", 1)[0]
+
+
+def test_without_readings_flag_the_verdict_is_not_run(tmp_path: Path) -> None:
+    rep = _toy([Reading("bottleneck rate", "15 Mbit/s", quote="a guess", apply=_rate("15 Mbit/s"))])
+    rep.run(tmp_path, jobs=1)
+    info = json.loads((tmp_path / "reproduction.json").read_text())
+    assert info["sensitivity"] == rd.NOT_RUN and not (tmp_path / "readings").exists()
+    assert [r["registered"] for r in info["readings"]] == [True, False]
+
+
+def test_registration_rules() -> None:
+    alt = Reading("bottleneck rate", "1 Mbit/s", quote="", apply=_rate("1 Mbit/s"))
+    with pytest.raises(ValueError, match="exactly one registered reading"):
+        _toy([Reading("bottleneck rate", "x", quote="q", registered=True)])
+    with pytest.raises(ValueError, match="exactly one registered reading"):
+        rd.check([alt])
+    with pytest.raises(ValueError, match="needs the paper's quote"):
+        rd.check([Reading("p", "a", quote=" ", registered=True)])
+    with pytest.raises(ValueError, match="needs apply"):
+        rd.check([REGISTERED, Reading("bottleneck rate", "b", quote="q")])
+    with pytest.raises(ValueError, match="share a directory name"):
+        twin = Reading("bottleneck rate", "1 Mbit/s!", quote="", apply=alt.apply)
+        rd.check([REGISTERED, alt, twin])
+    with pytest.raises(ValueError, match="analytic"):
+        Reproduction("A", "a", "p", None, _compare, readings=(REGISTERED,))
+    assert rd.slug("per-flow links of 100/N_F Mbit/s") == "per-flow-links-of-100-n-f-mbit-s"
+
+
+def test_verdict_counts_claims_not_readings() -> None:
+    t = pd.DataFrame(
+        [
+            ("p", "a", True, "c1", "q", True, 1.0, False),
+            ("p", "b", False, "c1", "q", False, 0.0, True),
+            ("r", "c", False, "c1", "q", False, 0.0, True),
+            ("p", "b", False, "c2", "q", True, 0.0, False),
+        ],
+        columns=list(rd.SENSITIVITY_COLUMNS),
+    )
+    assert rd.verdict(t) == "depends on reading: 1 claim"
+    assert rd.flipped(t) == {"c1: q": ["p = b", "r = c"]}
+
+
+def test_registered_readings_are_what_the_modules_build() -> None:
+    """S1/S2 register the readings their module constants build, and every
+    alternative changes the experiment."""
+    from obsim import reproductions
+    from obsim.reproductions import s1_gonzalez2009 as s1
+
+    assert (s1.ACCESS, s1.ACCESS_BUFFER, s1.EDGE_QUEUE) == ("shared_link", "50 packets", "unlimited")
+    reg = {r.parameter: r.name for r in s1.READINGS if r.registered}
+    assert reg == {
+        "access model": "one shared 100 Mbit/s link",
+        "access buffer": "50 packets (ns-2 default)",
+        "edge queue": "unlimited",
+    }
+    for rep in reproductions.all():
+        if not rep.readings:
+            continue
+        base = rep.experiment_dict(quick=True)
+        for r in rep.readings:
+            if not r.registered:
+                assert rep.experiment_dict(quick=True, reading=r) != base, (rep.id, r.name)
+
+
+def test_cli_readings_without_registered_readings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from obsim.cli import main
+
+    out = tmp_path / "Y3"
+    assert main(["reproduce", "Y3", "--readings", "--no-report", "--out", str(out), "-q"]) == 0
+    assert "Y3: no readings of unstated parameters registered" in capsys.readouterr().out
+    assert json.loads((out / "reproduction.json").read_text())["sensitivity"] == rd.NOT_RUN
