@@ -6,18 +6,16 @@
 //! events due exactly at `duration` do not run.
 
 use crate::ids::{FlowId, LinkId, NodeId};
-use crate::net::Packet;
 
 /// Something that happens at an instant.
 #[derive(Clone, Copy, Debug)]
 pub enum Event {
-    /// `pkt` has fully crossed channel `ch` and reaches the channel's far end.
-    Arrive {
-        /// Channel crossed.
-        ch: LinkId,
-        /// The packet.
-        pkt: Packet,
-    },
+    /// The oldest packet in flight on channel `0` has fully crossed it and
+    /// reaches the channel's far end. The packet waits in the channel's
+    /// in-flight FIFO (`engine/in_flight.rs`); only a channel's head has
+    /// this event pending, stamped with the place its own event would have
+    /// had, so the order of events is that of one event per packet.
+    Arrive(LinkId),
     /// The burst in slot `burst` of the burst slab has fully crossed the
     /// optical channel `ch`.
     BurstArrive {

@@ -11,6 +11,7 @@
 //! [`LinkId`]: crate::ids::LinkId
 
 use crate::config::scenario::{LossSpec, Scenario};
+use crate::engine::in_flight::InFlight;
 use crate::ids::NodeId;
 use crate::metrics::aggregate::BinCounter;
 use crate::net::{Channel, LossModel};
@@ -26,6 +27,9 @@ pub struct Link {
     pub loss: LossModel,
     /// The optical port of an optical channel (`None`: electronic).
     pub optical: Option<OpticalPort>,
+    /// Packets crossing the channel, oldest first; only the head has an
+    /// event in the future-event list (`engine/in_flight.rs`).
+    pub in_flight: InFlight,
 }
 
 impl AsRef<Channel> for Link {
@@ -85,6 +89,7 @@ pub fn build(sc: &Scenario, seed: u64) -> Vec<Link> {
                 channel: Channel::new(d.from, d.to, l.rate_bps, l.delay, l.buffer),
                 loss: LossModel::new(d.loss, stream(seed, &loss_stream)),
                 optical,
+                in_flight: InFlight::default(),
             });
         }
     }

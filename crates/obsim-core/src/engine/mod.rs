@@ -1,6 +1,7 @@
 //! The event kernel and the simulation main loop.
 
 pub mod event;
+pub mod in_flight;
 pub mod links;
 pub mod queue;
 pub mod sim;

@@ -9,6 +9,10 @@
 //! per-queue `u64` counter, so the order never depends on payloads, hashing,
 //! slot reuse or the heap's internal layout, and two runs that push the same
 //! events in the same order pop them in the same order, bit for bit.
+//! [`EventQueue::stamp`] draws a number without scheduling anything;
+//! [`EventQueue::push_stamped`] and [`EventQueue::reschedule_top`] schedule
+//! an event later at the place it was stamped for (a channel's packets in
+//! flight, `engine/in_flight.rs`), so the order is still push order.
 //!
 //! # Time never runs backwards
 //!
@@ -107,6 +111,27 @@ pub struct EventKey {
     gen: u32,
 }
 
+/// A place in the queue's order drawn before the event is scheduled: the
+/// event's time and its insertion sequence number. [`EventQueue::stamp`]
+/// draws one; [`EventQueue::push_stamped`] schedules an event with it later,
+/// at the place in the `(time, push order)` order it had when stamped. This
+/// lets a channel keep its packets in flight in its own FIFO and hand only
+/// its head to the queue (`engine/in_flight.rs`) while every event pops
+/// exactly where a plain push at stamping time would have put it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Stamp {
+    time: u64,
+    seq: u64,
+}
+
+impl Stamp {
+    /// The stamped time (clamped to the queue's now, as a push would be).
+    #[inline]
+    pub fn time(self) -> SimTime {
+        SimTime(self.time)
+    }
+}
+
 /// The operations every future-event-list design provides; lets benchmarks and
 /// tests drive all designs through one code path.
 pub trait FutureEventList<E> {
@@ -159,6 +184,39 @@ impl<E> EventQueue<E> {
     #[inline]
     pub fn push(&mut self, at: SimTime, ev: E) -> EventKey {
         self.0.push(at, ev)
+    }
+
+    /// Draws the [`Stamp`] a push at `at` would get now (time clamped as by
+    /// [`Self::push`]; the sequence number is used up) without scheduling
+    /// anything.
+    #[inline]
+    pub fn stamp(&mut self, at: SimTime) -> Stamp {
+        self.0.stamp(at)
+    }
+
+    /// Schedules `ev` at the place `st` was drawn for: it pops among events
+    /// of the same time as if it had been pushed when `st` was drawn. Each
+    /// stamp must be pushed at most once, before its time is popped past.
+    #[inline]
+    pub fn push_stamped(&mut self, st: Stamp, ev: E) -> EventKey {
+        self.0.push_stamped(st, ev)
+    }
+
+    /// The earliest pending event and its time, without removing it.
+    #[inline]
+    pub fn peek(&self) -> Option<(SimTime, &E)> {
+        self.0.peek()
+    }
+
+    /// Runs the earliest pending event's time as [`Self::pop`] does but keeps
+    /// the event pending, rescheduled at `st`: exactly a pop followed by
+    /// [`Self::push_stamped`] of the same payload, in one sift-down. A
+    /// channel whose head arrives hands its next packet's stamp here
+    /// (`engine/sim.rs`, `next_event`). Returns the popped time and the new
+    /// key; `None` when the queue is empty.
+    #[inline]
+    pub fn reschedule_top(&mut self, st: Stamp) -> Option<(SimTime, EventKey)> {
+        self.0.reschedule_top(st)
     }
 
     /// Removes and returns the earliest pending event; among events at the

@@ -87,11 +87,17 @@ impl Net {
             debug_assert!(false, "no route from {node:?} to {:?}", pkt.dst);
             return false;
         };
-        let channel = &mut self.links[ch.index()].channel;
-        let to = channel.to;
-        let sent = match channel.enqueue(now, pkt.bytes) {
+        let link = &mut self.links[ch.index()];
+        let to = link.channel.to;
+        let sent = match link.channel.enqueue(now, pkt.bytes) {
             Some(at) => {
-                queue.push(at, Event::Arrive { ch, pkt });
+                // The packet's place in the event order is drawn now, as a
+                // push of its own arrival event would be; it is scheduled
+                // when it becomes the channel's head.
+                let st = queue.stamp(at);
+                if link.in_flight.push(st, pkt) {
+                    queue.push_stamped(st, Event::Arrive(ch));
+                }
                 true
             }
             None => false,
@@ -249,7 +255,7 @@ impl<'s> Simulation<'s> {
         }
         self.start_generators();
         self.schedule_traffic();
-        while let Some((t, ev)) = self.queue.pop() {
+        while let Some((t, ev)) = self.next_event() {
             debug_assert!(t >= self.now, "time ran backwards");
             self.now = t;
             self.events += 1;
@@ -285,11 +291,26 @@ impl<'s> Simulation<'s> {
         Ok(self.collect(wall_s))
     }
 
+    /// Takes the next event. A channel's `Arrive` whose FIFO holds another
+    /// packet stays queued, moved to that packet's stamp in one sift-down
+    /// ([`EventQueue::reschedule_top`]; the same order as a pop and a push);
+    /// `on_arrive` then only takes the head packet.
+    #[inline]
+    fn next_event(&mut self) -> Option<(SimTime, Event)> {
+        if let Some((_, &Event::Arrive(ch))) = self.queue.peek() {
+            if let Some(st) = self.net.links[ch.index()].in_flight.second_stamp() {
+                let (t, _) = self.queue.reschedule_top(st)?;
+                return Some((t, Event::Arrive(ch)));
+            }
+        }
+        self.queue.pop()
+    }
+
     /// Runs one event at the current time; true at the end of the run.
     #[inline]
     fn dispatch(&mut self, ev: Event) -> bool {
         match ev {
-            Event::Arrive { ch, pkt } => self.on_arrive(ch, pkt),
+            Event::Arrive(ch) => self.on_arrive(ch),
             Event::FlowStart(f) => {
                 self.flows[f.index()].sender.start(self.now);
                 self.pump_sender(f);
@@ -310,8 +331,15 @@ impl<'s> Simulation<'s> {
         false
     }
 
-    fn on_arrive(&mut self, ch: LinkId, pkt: Packet) {
+    /// The head of channel `ch`'s in-flight FIFO reaches the far end (the
+    /// next packet in flight, if any, already has the channel's event:
+    /// `next_event`).
+    fn on_arrive(&mut self, ch: LinkId) {
         let link = &mut self.net.links[ch.index()];
+        let Some((pkt, _)) = link.in_flight.pop() else {
+            debug_assert!(false, "arrival on {ch:?} with nothing in flight");
+            return;
+        };
         let (from, node) = (link.channel.from, link.channel.to);
         if link.loss.lose(&pkt) {
             link.channel.stats.drops_loss += 1;
@@ -557,16 +585,14 @@ impl<'s> Simulation<'s> {
             end
         };
         let measured = end.saturating_since(warm);
-        // Data packets still in the network: drain the event list, then
-        // look inside assemblers and bursts in flight.
+        // Data packets still in the network: on the channels, then inside
+        // assemblers and bursts in flight.
         let mut in_flight = vec![0u64; self.flows.len()];
-        while let Some((_, ev)) = self.queue.pop() {
-            if let Event::Arrive { pkt, .. } = ev {
-                if pkt.is_data() {
-                    in_flight[pkt.flow.index()] += 1;
-                }
-                self.traffic.count_in_flight(&pkt);
+        for pkt in self.net.links.iter().flat_map(|l| l.in_flight.packets()) {
+            if pkt.is_data() {
+                in_flight[pkt.flow.index()] += 1;
             }
+            self.traffic.count_in_flight(pkt);
         }
         self.count_obs_in_flight(&mut in_flight);
         let name = |n: NodeId| sc.nodes[n.index()].name.clone();

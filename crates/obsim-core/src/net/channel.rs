@@ -77,10 +77,6 @@ impl Channel {
         delay: SimDuration,
         buffer: Buffer,
     ) -> Self {
-        let cap = match buffer {
-            Buffer::Packets(n) => (n as usize).min(1 << 16) + 1,
-            Buffer::Bytes(_) | Buffer::Unlimited => 64,
-        };
         Self {
             from,
             to,
@@ -88,7 +84,9 @@ impl Channel {
             delay,
             buffer,
             busy_until: SimTime::ZERO,
-            waiting: VecDeque::with_capacity(cap),
+            // Grows on demand and keeps its largest size: a pre-sized buffer
+            // cost 16 bytes x limit per channel, most of a flow's memory.
+            waiting: VecDeque::new(),
             waiting_bytes: 0,
             busy_total: SimDuration::ZERO,
             last_tx: (0, SimDuration::ZERO),

@@ -6,7 +6,7 @@
 use super::clock::Clock;
 use super::dary::{self, Entry};
 use super::slab::{Meta, Slab};
-use super::EventKey;
+use super::{EventKey, Stamp};
 use crate::time::SimTime;
 
 /// Indexed d-ary heap with a position map and true O(log n) removal.
@@ -53,6 +53,70 @@ impl<E, const D: usize> IndexedDaryQueue<E, D> {
         let i = self.heap.len() - 1;
         dary::sift_up::<D>(&mut self.heap, i, track(&mut self.slab.meta));
         EventKey { slot, gen }
+    }
+
+    /// Draws the `(time, seq)` stamp a push at `at` would get now, without
+    /// scheduling anything: the event keeps its place in the push order
+    /// when [`Self::push_stamped`] schedules it later.
+    #[inline]
+    pub fn stamp(&mut self, at: SimTime) -> Stamp {
+        let (time, seq) = self.clock.stamp(at);
+        Stamp { time, seq }
+    }
+
+    /// Schedules `ev` with a stamp drawn earlier by [`Self::stamp`]. The
+    /// stamp's time must not precede the last popped time.
+    #[inline]
+    pub fn push_stamped(&mut self, st: Stamp, ev: E) -> EventKey {
+        debug_assert!(
+            st.time >= self.clock.now,
+            "stamped event pushed in the past: at {:?} < now {:?}",
+            SimTime(st.time),
+            SimTime(self.clock.now)
+        );
+        let (slot, gen) = self.slab.insert(ev);
+        self.heap.push(Entry {
+            time: st.time,
+            seq: st.seq,
+            slot,
+            gen,
+        });
+        let i = self.heap.len() - 1;
+        dary::sift_up::<D>(&mut self.heap, i, track(&mut self.slab.meta));
+        EventKey { slot, gen }
+    }
+
+    /// The earliest pending event, without removing it.
+    #[inline]
+    pub fn peek(&self) -> Option<(SimTime, &E)> {
+        let e = self.heap.first()?;
+        Some((SimTime(e.time), self.slab.get(e.slot)))
+    }
+
+    /// Runs the earliest pending event's time (as [`Self::pop`] does) but
+    /// keeps its payload pending, rescheduled at `st`: the same as popping
+    /// it and pushing it back with [`Self::push_stamped`], with one sift-down
+    /// from the root instead of a pop and a push. Returns the time popped
+    /// and the event's new key (keys issued before no longer name it).
+    #[inline]
+    pub fn reschedule_top(&mut self, st: Stamp) -> Option<(SimTime, EventKey)> {
+        let top = self.heap.first_mut()?;
+        let t = top.time;
+        debug_assert!(
+            (st.time, st.seq) > (t, top.seq),
+            "rescheduled before the event it replaces"
+        );
+        self.clock.advance(t);
+        let slot = top.slot;
+        let gen = self.slab.renew(slot);
+        *top = Entry {
+            time: st.time,
+            seq: st.seq,
+            slot,
+            gen,
+        };
+        dary::sift_down::<D>(&mut self.heap, 0, track(&mut self.slab.meta));
+        Some((SimTime(t), EventKey { slot, gen }))
     }
 
     /// Removes the earliest pending event (FIFO among equal times).

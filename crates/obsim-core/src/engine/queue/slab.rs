@@ -59,6 +59,23 @@ impl<E> Slab<E> {
     }
 
     /// Whether `slot` still holds the occupant of generation `gen`.
+    /// The payload in the occupied `slot`.
+    #[inline]
+    pub(super) fn get(&self, slot: u32) -> &E {
+        self.payload[slot as usize]
+            .as_ref()
+            .expect("slab slot was occupied")
+    }
+
+    /// Gives the occupied `slot` a new generation, so keys issued for it
+    /// before no longer name it; returns the new generation.
+    #[inline]
+    pub(super) fn renew(&mut self, slot: u32) -> u32 {
+        let m = &mut self.meta[slot as usize];
+        m.gen = m.gen.wrapping_add(1);
+        m.gen
+    }
+
     #[inline]
     pub(super) fn is_live(&self, slot: u32, gen: u32) -> bool {
         self.meta.get(slot as usize).is_some_and(|m| m.gen == gen)
