@@ -87,6 +87,7 @@ impl Feed {
                 seq: self.seq,
                 len: 1000,
                 retransmit: false,
+                syn: false,
                 sent_at: now,
             }),
         };

@@ -62,6 +62,9 @@ def scenario(case: Case, drop_indices: Sequence[int]) -> Dict[str, Any]:
             "mss": f"{case.mss} B",
             "max_window": case.window,
             "delayed_ack": case.delack,
+            # Aligned mode: ns-2 runs with `syn_ false` (obsim.ns2diff.tcl).
+            # Defaults mode: the profile's own `syn` (ns-2's `syn_ true`).
+            **({"syn": False} if case.mode == "aligned" else {}),
         },
         "nodes": nodes,
         "links": links,
@@ -94,9 +97,12 @@ def run_case(case: Case, drop_indices: Sequence[int]) -> Trajectory:
             ack_times.add(round(t * 1e9))
         elif kind == "data" and ev == "send" and frm == "s":
             sends.append((t, int(pk["seq"][i])))
-        if kind == "data" and frm == lossfrom and to == "d" and ev in ("receive", "drop"):
+        if kind in ("data", "syn") and frm == lossfrom and to == "d" and ev in ("receive", "drop"):
             if ev == "receive" or pk["reason"][i] == "loss_model":
-                link.append((t, int(pk["seq"][i])))
+                # The SYN (``tcp.syn``) crosses the lossy link as packet 0 and
+                # counts in the drop list as in ns-2; seq -1 as ns-2's side
+                # numbers it (:func:`obsim.ns2diff.ns2.parse_trace`).
+                link.append((t, -1 if kind == "syn" else int(pk["seq"][i])))
     tr = raw["trace"]
     states = []
     for i in range(len(tr["time_s"])):
@@ -147,6 +153,7 @@ def dumbbell_scenario(case: DumbbellCase) -> Dict[str, Any]:
             "variant": case.variant,
             "mss": f"{case.mss} B",
             "max_window": case.window,
+            **({"syn": False} if case.mode == "aligned" else {}),
         },
         "nodes": nodes,
         "links": links,

@@ -3,8 +3,10 @@
 Every setting that aligns ns-2.35 with obsim is written here, with why
 (docs/MODEL.md, "Differential testing against ns-2.35", lists them):
 
-* ``syn_ false`` (aligned mode): obsim models no handshake. In defaults mode
-  the SYN (40 bytes, ns-2 sequence number 0) is sent and data start at 1.
+* ``syn_ false`` (aligned mode), with ``tcp.syn = false`` on the obsim side
+  (:mod:`obsim.ns2diff.obsim_side`): the data transfer alone. In defaults
+  mode the SYN (40 bytes, ns-2 sequence number 0) is sent and data start at
+  1, as obsim's ``tcp.syn`` (on in the ``ns2*`` profiles) models it.
 * ``delay_growth_ false`` (aligned mode): with it on (the default), the
   first new ACK whose number is 0 resets ``cwnd_`` to ``windowInit_``
   (``TcpAgent::recv``, ``last_ack_ == 0 && delay_growth_``). That ACK is the

@@ -51,6 +51,8 @@ key_table! {
     limited_transmit_any_state: bool = boolean => limited_transmit_any_state;
     recovery_max_burst: u32 = |v| u32_in(v, 0, u32::MAX) => recovery_max_burst;
     recover_check: RecoverCheck = |v| named(v, &RecoverCheck::ALL) => recover_check;
+    syn: bool = boolean => syn;
+    bugfix_ss: bool = boolean => bugfix_ss;
     fto_detection: FtoMethod = |v| named(v, &FtoMethod::ALL);
     back_source: BackSource = |v| named(v, &BackSource::ALL);
     bnak_mode: BnakMode = |v| named(v, &BnakMode::ALL);

@@ -106,6 +106,7 @@ impl PacketTracer {
             return;
         }
         let (kind, seq, retransmit) = match pkt.payload {
+            Payload::Data(s) if s.syn => ("syn", s.seq, s.retransmit),
             Payload::Data(s) => ("data", s.seq, s.retransmit),
             Payload::Ack(a) => ("ack", a.ack, false),
             Payload::Signal(_) => ("signal", 0, false),

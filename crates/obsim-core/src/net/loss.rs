@@ -111,7 +111,8 @@ impl LossModel {
                 seqs,
                 retransmissions,
             } => match pkt.payload {
-                Payload::Data(seg) if pkt.flow == *flow => {
+                // The SYN (`tcp.syn`) is not a data segment of the list.
+                Payload::Data(seg) if pkt.flow == *flow && !seg.syn => {
                     (*retransmissions || !seg.retransmit) && seqs.binary_search(&seg.seq).is_ok()
                 }
                 _ => false,

@@ -99,6 +99,7 @@ pub(crate) fn test_data(flow: u32, seq: u64) -> Packet {
             seq,
             len: 1000,
             retransmit: false,
+            syn: false,
             sent_at: crate::time::SimTime::ZERO,
         }),
     }

@@ -143,6 +143,7 @@ mod tests {
             seq: 0,
             len: 1000,
             retransmit: false,
+            syn: false,
             sent_at: SimTime::ZERO,
         };
         let p = Packet {

@@ -443,6 +443,28 @@ pub struct TcpConfig {
     /// When duplicate ACKs may start a new fast retransmit after an earlier
     /// episode (`NewReno`, SACK, and Tahoe/Reno with `reno_recover_check`).
     pub recover_check: RecoverCheck,
+    /// Open the connection with a SYN (ns-2 `syn_`, default true since
+    /// 2001-05-17; tcp.cc `TcpAgent::output`: the SYN is ns-2 sequence
+    /// number 0, `tcpip_base_hdr_size_` bytes on the wire, and the data
+    /// start at 1). The SYN is timed like data, so its ACK gives the first
+    /// RTT sample (`rtt_update`) and the RTO falls from its initial value to
+    /// about `minrto_` before any data is sent. cwnd is 1 while the SYN is
+    /// out and its ACK sets cwnd to `initial_cwnd` without growing it
+    /// (`delay_growth_ true`: `set_initial_window()` and the `last_ack_ ==
+    /// 0 && delay_growth_` rule in `recv`). The receiver ACKs a SYN at once
+    /// (tcp-sink.cc `DelAckSink::recv`, `SYN_immediate_ack_ true`). False:
+    /// the flow starts with data, as after an RFC 793/9293 handshake that
+    /// is not modelled.
+    pub syn: bool,
+    /// ns-2 `bugfix_ss_` (tcp.cc `TcpAgent::dupack_action`, default true
+    /// since 2006-06-13): duplicate ACKs start a fast retransmit whatever
+    /// the recovery point while ns-2's `highest_ack_ == 0`, i.e. with a SYN
+    /// while only the SYN is acknowledged, so a lost first data segment is
+    /// fast-retransmitted instead of waiting for the RTO. Only read with
+    /// `syn` (without a SYN obsim's initial `recover = 0` already lets the
+    /// second segment's loss be fast-retransmitted, as ns-2's `highest_ack_
+    /// == 0` rule does).
+    pub bugfix_ss: bool,
     /// Burst TCP false-timeout detection (yu2004 §IV); `None` in every
     /// profile.
     pub fto: FtoDetection,

@@ -69,6 +69,11 @@ pub struct ControlBlock {
     pub lt_sent: u64,
     /// When a new fast retransmit may follow an earlier episode.
     pub recover_check: RecoverCheck,
+    /// ns-2 `bugfix_ss_` with a SYN (`tcp.bugfix_ss && tcp.syn`): while
+    /// only the SYN is acknowledged (`snd_una == 0`, ns-2 `highest_ack_ ==
+    /// 0`), the recovery point does not hold back a fast retransmit
+    /// (tcp.cc `dupack_action`).
+    pub first_segment_fr: bool,
     /// Segments in `[snd_una, snd_nxt)` the receiver has SACKed, set by the
     /// sender from the loss-recovery plug-in just before a timeout
     /// response (0 otherwise and without SACK).
@@ -104,6 +109,7 @@ impl ControlBlock {
             limited_transmit_any_state: cfg.limited_transmit_any_state,
             lt_sent: 0,
             recover_check: cfg.recover_check,
+            first_segment_fr: cfg.syn && cfg.bugfix_ss,
             sacked_out: 0,
             pipe_est: None,
         }
@@ -115,6 +121,9 @@ impl ControlBlock {
     /// recover_`).
     #[inline]
     pub fn recover_passed(&self) -> bool {
+        if self.first_segment_fr && self.snd_una == 0 {
+            return true;
+        }
         match self.recover_check {
             RecoverCheck::Reached => self.snd_una >= self.recover,
             RecoverCheck::Passed => self.snd_una > self.recover,

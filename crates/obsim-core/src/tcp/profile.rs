@@ -75,7 +75,11 @@ fn rfc() -> TcpConfig {
         limited_transmit_any_state: false,    // RFC 5681 §3.2 step 1: previously unsent data
         recovery_max_burst: 0,                // RFC 6582 sets no per-ACK limit
         recover_check: RecoverCheck::Reached, // RFC 6675 §5.1: HighACK >= RecoveryPoint
-        fto: FtoDetection::None,              // plain TCP: every timeout is true
+        // Bulk transfer after connection set-up (RFC 9293 §3.5): the
+        // handshake is over before the modelled transfer starts.
+        syn: false,
+        bugfix_ss: false,        // (read only with syn)
+        fto: FtoDetection::None, // plain TCP: every timeout is true
     }
 }
 
@@ -117,6 +121,8 @@ fn ns2() -> TcpConfig {
         limited_transmit_any_state: true,    // recv(): send_one() on dupacks 1-2 in any state
         recovery_max_burst: 2, // NewReno recv(): send_much(0, 0, 2), newreno_changes_ 0
         recover_check: RecoverCheck::Passed, // dupack_action(): highest_ack_ > recover_
+        syn: true,             // syn_ true (2001-05-17), delay_growth_ true
+        bugfix_ss: true,       // bugfix_ss_ 1 (2006-06-13)
         fto: FtoDetection::None, // plain TCP: every timeout is true
     }
 }
@@ -129,6 +135,7 @@ fn ns2_2004() -> TcpConfig {
     c.rto.initial = SimDuration::from_secs(6); // rtxcur_init_ 6.0 (until 2006-01-21)
     c.rto.max = SimDuration::from_secs(100_000); // maxrto_ 100000 (until 2007-03-28)
     c.precision_reduce = false; // precisionReduce_ false (until 2006-01-24)
+    c.bugfix_ss = false; // bugfix_ss_ added 2006-06-13
     c
 }
 
@@ -200,5 +207,8 @@ mod tests {
         assert!(a.partial_window_deflation && profile("rfc").unwrap().partial_window_deflation);
         // precisionReduce_ became the default on 2006-01-24.
         assert!(a.precision_reduce && !b.precision_reduce && !c.precision_reduce);
+        // syn_ true since 2001-05-17; bugfix_ss_ since 2006-06-13.
+        assert!(a.syn && b.syn && c.syn && !profile("rfc").unwrap().syn);
+        assert!(a.bugfix_ss && !b.bugfix_ss && !c.bugfix_ss);
     }
 }

@@ -80,6 +80,12 @@ impl TcpReceiver {
     /// Processes a data segment; returns the ACK to send now, or `None` when
     /// the ACK is delayed (then see [`Self::delack_deadline`]).
     pub fn on_segment(&mut self, now: SimTime, seg: &Segment) -> Option<Ack> {
+        if seg.syn {
+            // The connection's SYN (`tcp.syn`): ACKed at once, delayed ACKs
+            // or not (ns-2 tcp-sink.cc `DelAckSink::recv`: seqno 0 with
+            // `SYN_immediate_ack_ true`); it carries no data.
+            return Some(self.make_ack());
+        }
         self.stats.segments_received += 1;
         if seg.len < self.mss {
             self.short = Some((seg.seq, seg.len));
@@ -278,6 +284,7 @@ mod tests {
             seq,
             len: 1000,
             retransmit: false,
+            syn: false,
             sent_at: SimTime::ZERO,
         }
     }
@@ -375,6 +382,21 @@ mod tests {
         r.on_segment(SimTime::ZERO, &seg(1));
         let a = r.on_segment(SimTime::ZERO, &seg(3)).unwrap();
         assert_eq!(a.n_sack, 0);
+    }
+
+    #[test]
+    fn a_syn_is_acked_at_once_even_with_delayed_acks() {
+        let mut r = TcpReceiver::new(&cfg(Variant::Reno, true));
+        let syn = Segment {
+            len: 0,
+            syn: true,
+            ..seg(0)
+        };
+        let a = r.on_segment(SimTime::ZERO, &syn).expect("immediate ACK");
+        assert_eq!(a.ack, 0);
+        assert_eq!((r.delivered_segments(), r.delack_deadline()), (0, None));
+        // Data segment 0 is then delayed as usual.
+        assert!(r.on_segment(SimTime::ZERO, &seg(0)).is_none());
     }
 
     // ---- delayed ACK (RFC 5681 §4.2) ------------------------------------------

@@ -18,6 +18,10 @@ pub struct Segment {
     /// True when this is a retransmission (used by Karn's rule and by
     /// scripted loss models that drop only first transmissions).
     pub retransmit: bool,
+    /// True for the connection's SYN (`tcp.syn`; ns-2 `syn_`): no payload
+    /// (`len` 0, the header alone on the wire), `seq` 0, sent before data
+    /// segment 0 and not part of the data sequence.
+    pub syn: bool,
     /// Time the sender handed the segment to the network (for traces only;
     /// RTT sampling uses the sender's own timing, RFC 6298 §3).
     pub sent_at: SimTime,

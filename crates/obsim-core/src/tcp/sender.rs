@@ -85,6 +85,17 @@ impl LossDecision {
     }
 }
 
+/// Where the connection's SYN stands (`tcp.syn`, ns-2 `syn_`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SynState {
+    /// No SYN (`tcp.syn = false`) or its ACK has arrived: data may flow.
+    Open,
+    /// The SYN is to be sent (at start, or again after a timeout).
+    Due,
+    /// The SYN is out; nothing else is sent until it is acknowledged.
+    Sent,
+}
+
 /// A TCP sender (Tahoe, Reno, `NewReno` or SACK, per [`TcpConfig::variant`]).
 #[derive(Debug)]
 pub struct TcpSender {
@@ -106,6 +117,15 @@ pub struct TcpSender {
     /// The timed segment and its send time: one RTT measurement at a time,
     /// as BSD and ns-2 do without timestamps (`rtt_active_`, `rtt_seq_`).
     timing: Option<(u64, SimTime)>,
+    /// The SYN handshake's state (`tcp.syn`).
+    syn: SynState,
+    /// When the SYN now out was sent, if it is timed (its first
+    /// transmission; Karn: no sample from a resent SYN, as ns-2 times
+    /// only `seqno > maxseq_`).
+    syn_sent_at: Option<SimTime>,
+    /// cwnd once the SYN is acknowledged (`initial_cwnd`; ns-2
+    /// `initial_window()` under `delay_growth_`).
+    initial_cwnd: f64,
     stats: SenderStats,
     /// cwnd and ssthresh when [`TcpSender::take_changed`] last looked.
     last_seen: (f64, f64),
@@ -116,7 +136,13 @@ impl TcpSender {
     pub fn new(cfg: &TcpConfig, data_bytes: Option<u64>) -> Self {
         let mss = cfg.mss.max(1);
         let end_seq = data_bytes.map_or(u64::MAX, |b| b.div_ceil(u64::from(mss)));
-        let cb = ControlBlock::new(cfg, end_seq);
+        let mut cb = ControlBlock::new(cfg, end_seq);
+        let initial_cwnd = cb.cwnd;
+        if cfg.syn {
+            // ns-2 `set_initial_window()`: cwnd_ = 1 while the SYN is out
+            // when `syn_ && delay_growth_`.
+            cb.cwnd = 1.0;
+        }
         let last_seen = (cb.cwnd, cb.ssthresh);
         TcpSender {
             cb,
@@ -131,6 +157,13 @@ impl TcpSender {
             pending_rtx: None,
             burst_left: None,
             timing: None,
+            syn: if cfg.syn {
+                SynState::Due
+            } else {
+                SynState::Open
+            },
+            syn_sent_at: None,
+            initial_cwnd,
             stats: SenderStats::default(),
             last_seen,
         }
@@ -172,6 +205,12 @@ impl TcpSender {
     pub fn on_ack(&mut self, now: SimTime, ack: &Ack) {
         if !self.started || self.is_complete() {
             return;
+        }
+        match self.syn {
+            SynState::Open => {}
+            SynState::Sent => return self.on_syn_ack(now),
+            // An ACK before the SYN went out cannot be ours.
+            SynState::Due => return,
         }
         // Acknowledges data never sent: not acceptable (RFC 793 §3.9).
         if ack.ack > self.cb.snd_nxt {
@@ -222,6 +261,46 @@ impl TcpSender {
         }
     }
 
+    /// The SYN's ACK: its RTT sample (ns-2 `newack`: `rtt_update` on
+    /// `seqno >= rtt_seq_` = 0, `t_backoff_ = 1`) and cwnd = `initial_cwnd`
+    /// without the slow-start increase (ns-2 `recv`: `last_ack_ == 0 &&
+    /// delay_growth_` sets `cwnd_ = initial_window()`). Nothing is then
+    /// outstanding: the timer stops (RFC 6298 §5.2) until data go out.
+    fn on_syn_ack(&mut self, now: SimTime) {
+        if let Some(sent) = self.syn_sent_at.take() {
+            let r = now - sent;
+            self.rtt.on_sample(r, sent);
+            self.stats.rtt_samples += 1;
+            self.stats.rtt_sum += r;
+        }
+        self.syn = SynState::Open;
+        self.cb.cwnd = self.initial_cwnd;
+        self.cb.consecutive_timeouts = 0;
+        self.rto_deadline = None;
+    }
+
+    /// The timer expired with the SYN out: back the timer off (RFC 6298
+    /// §5.5) and send the SYN again, untimed. ssthresh falls to its floor
+    /// of 2 segments (ns-2 `timeout` -> `slowdown(CLOSE_SSTHRESH_HALF |
+    /// CLOSE_CWND_RESTART)` with cwnd_ = 1: `ssthresh_ < 2` -> 2; RFC 5681
+    /// eq. (4), FlightSize/2 floored at 2*SMSS); cwnd stays 1 until the
+    /// SYN's ACK sets `initial_cwnd`.
+    fn on_syn_timeout(&mut self, now: SimTime) -> LossDecision {
+        self.stats.to_events += 1;
+        if self.cb.consecutive_timeouts > 0 {
+            self.stats.backoffs += 1;
+        } else {
+            self.stats.first_rto_sum += self.rtt.rto();
+        }
+        self.cb.consecutive_timeouts += 1;
+        self.cb.ssthresh = 2.0;
+        self.rtt.on_timeout();
+        self.syn_sent_at = None;
+        self.syn = SynState::Due;
+        self.rto_deadline = Some(now + self.rtt.rto());
+        LossDecision::Timeout(TimeoutReaction::GoBackN)
+    }
+
     /// Applies the actions a recovery hook returned.
     fn apply(&mut self, now: SimTime, out: Actions) {
         if out.entered_recovery {
@@ -262,6 +341,9 @@ impl TcpSender {
         match self.rto_deadline {
             Some(d) if now >= d => {}
             _ => return LossDecision::Nothing,
+        }
+        if self.syn == SynState::Sent {
+            return self.on_syn_timeout(now);
         }
         if self.cb.snd_nxt <= self.cb.snd_una {
             self.rto_deadline = None;
@@ -350,6 +432,11 @@ impl TcpSender {
         if !self.started || self.is_complete() {
             return None;
         }
+        match self.syn {
+            SynState::Open => {}
+            SynState::Sent => return None,
+            SynState::Due => return Some(self.emit_syn(now)),
+        }
         let seq = match self.pending_rtx.take() {
             Some(s) if s >= self.cb.snd_una && s < self.cb.snd_nxt => s,
             _ => {
@@ -364,6 +451,28 @@ impl TcpSender {
             }
         };
         Some(self.emit(now, seq))
+    }
+
+    /// Sends the SYN (ns-2 tcp.cc `TcpAgent::output`, `syn_ && seqno ==
+    /// 0`: no data, the header alone on the wire). Its first transmission
+    /// is timed (`rtt_active_`, `rtt_seq_ = 0`); the timer starts if it is
+    /// not running (RFC 6298 §5.1). Not counted in `segments_sent`.
+    fn emit_syn(&mut self, now: SimTime) -> Segment {
+        let first = self.stats.to_events == 0 && self.cb.consecutive_timeouts == 0;
+        if first {
+            self.syn_sent_at = Some(now);
+        }
+        self.syn = SynState::Sent;
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
+        Segment {
+            seq: 0,
+            len: 0,
+            retransmit: !first,
+            syn: true,
+            sent_at: now,
+        }
     }
 
     /// Bookkeeping for one transmission of `seq`.
@@ -402,6 +511,7 @@ impl TcpSender {
             seq,
             len,
             retransmit,
+            syn: false,
             sent_at: now,
         }
     }

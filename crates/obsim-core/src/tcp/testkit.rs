@@ -28,6 +28,8 @@ pub struct Path {
     /// path in `[from, to)`: one OBS burst loss that takes all a fast flow
     /// sent in that time (yu2004 §II.A.3), when the span is one RTT.
     pub drop_during: Vec<(SimTime, SimTime)>,
+    /// Drop the first this many transmissions of the SYN (`tcp.syn`).
+    pub drop_syn: u32,
     /// Bernoulli loss probability for data segments and for ACKs.
     pub p: f64,
     rng: SimRng,
@@ -42,6 +44,7 @@ impl Path {
             drop_first: Vec::new(),
             drop_nth: Vec::new(),
             drop_during: Vec::new(),
+            drop_syn: 0,
             p: 0.0,
             rng: rng::stream(1, "testkit"),
         }
@@ -118,7 +121,8 @@ pub struct Harness {
     next_id: u64,
     link_free_at: SimTime,
     tx_count: Vec<u32>,
-    /// Every data transmission.
+    syn_count: u32,
+    /// Every transmission (the SYN's too: `seg.syn`).
     pub tx: Vec<TxRecord>,
     /// Sender state after every event that changed it.
     pub trace: Vec<StateSample>,
@@ -140,6 +144,7 @@ impl Harness {
             next_id: 0,
             link_free_at: SimTime::ZERO,
             tx_count: Vec::new(),
+            syn_count: 0,
             tx: Vec::new(),
             trace: Vec::new(),
             timeouts: Vec::new(),
@@ -187,6 +192,12 @@ impl Harness {
     /// Hands everything the sender wants to send to the path.
     fn drain(&mut self) {
         while let Some(seg) = self.sender.poll_transmit(self.now) {
+            if seg.syn {
+                self.syn_count += 1;
+                let dropped = self.syn_count <= self.path.drop_syn || self.lose();
+                self.transmit(seg, dropped);
+                continue;
+            }
             let i = seg.seq as usize;
             if self.tx_count.len() <= i {
                 self.tx_count.resize(i + 1, 0);
@@ -201,6 +212,14 @@ impl Harness {
                     .iter()
                     .any(|&(a, b)| a <= self.now && self.now < b)
                 || self.lose();
+            self.transmit(seg, dropped);
+        }
+    }
+
+    /// Serialises `seg` on the path and schedules its arrival unless
+    /// `dropped`.
+    fn transmit(&mut self, seg: Segment, dropped: bool) {
+        {
             let start = self.now.max(self.link_free_at);
             self.link_free_at =
                 start + SimDuration::transmission(u64::from(seg.len) + 40, self.path.rate_bps);

@@ -25,9 +25,11 @@ fn rtt() -> SimDuration {
 }
 
 /// ns-2-like sender with room to grow: W = 64, ssthresh = W, ACK every
-/// segment.
+/// segment; no SYN (the data transfer alone; the handshake has its own
+/// tests below).
 fn ns2(variant: Variant) -> TcpConfig {
     let mut c = profile("ns2").unwrap();
+    c.syn = false;
     c.variant = variant;
     c.max_window = 64;
     c.rwnd = 64;
@@ -831,4 +833,99 @@ fn flight_size_at_a_timeout_leaves_out_sacked_data() {
     // RFC 6675 pipe (ns-3): the lost segment was retransmitted (HighRxt),
     // so pipe counts it: the same floor of 2 here.
     assert_eq!(sack_lost_retransmission(SsthreshBasis::Pipe).0, 2.0);
+}
+
+// ---- SYN handshake (tcp.syn, ns-2 syn_; tcp.bugfix_ss) ----------------------
+
+/// The `ns2` profile's own SYN and `bugfix_ss_`, W = 20.
+fn ns2_syn(variant: Variant) -> TcpConfig {
+    let mut c = profile("ns2").unwrap();
+    c.variant = variant;
+    assert!(c.syn && c.bugfix_ss);
+    c
+}
+
+#[test]
+fn syn_goes_first_and_data_follow_its_ack_one_rtt_later() {
+    let mut h = Harness::new(&ns2_syn(Variant::Reno), Some(10_000), path());
+    h.run_to_completion(secs(10)).expect("completes");
+    let first = h.tx[0];
+    assert!(first.seg.syn && first.seg.len == 0 && first.t == SimTime::ZERO);
+    assert!(h.tx[1..].iter().all(|r| !r.seg.syn), "one SYN");
+    // cwnd 1 while the SYN is out (delay_growth_), initial_cwnd = 2 after
+    // its ACK, without the slow-start increase.
+    assert_eq!(h.trace[0].cwnd, 1.0);
+    let syn_rtt = SimDuration::from_millis(100) + SimDuration::transmission(40, 100_000_000);
+    let t_ack = SimTime::ZERO + syn_rtt;
+    let data: Vec<_> = h.tx.iter().filter(|r| !r.seg.syn).collect();
+    assert_eq!((data[0].seg.seq, data[0].t), (0, t_ack));
+    assert_eq!((data[1].seg.seq, data[1].t), (1, t_ack));
+    assert_eq!(data.iter().filter(|r| r.t == t_ack).count(), 2);
+    let after = h.trace.iter().find(|s| s.t == t_ack).unwrap();
+    assert_eq!((after.cwnd, after.snd_una, after.snd_nxt), (2.0, 0, 2));
+    assert_eq!(h.sender.stats().segments_sent, 10, "the SYN is not data");
+}
+
+#[test]
+fn the_syn_rtt_sample_sets_an_early_rto() {
+    let c = ns2_syn(Variant::Reno);
+    let mut h = Harness::new(&c, Some(10_000), path());
+    assert_eq!(h.sender.rto(), SimDuration::from_secs(3), "rtxcur_init_");
+    let syn_rtt = SimDuration::from_millis(100) + SimDuration::transmission(40, 100_000_000);
+    h.run_until(SimTime::ZERO + syn_rtt);
+    assert_eq!(h.sender.stats().rtt_samples, 1);
+    // ns-2: srtt = 0.1 s in 10 ms ticks, rttvar = srtt/2, rto = srtt +
+    // 4 rttvar = 0.3 s > minrto_ 0.2 s.
+    let rto = h.sender.rto();
+    assert!(rto < SimDuration::from_secs(1), "rto {rto:?}");
+    assert!(rto >= c.rto.min);
+}
+
+#[test]
+fn a_lost_syn_is_resent_after_the_initial_rto_with_ssthresh_two() {
+    let mut p = path();
+    p.drop_syn = 1;
+    let mut h = Harness::new(&ns2_syn(Variant::Reno), Some(10_000), p);
+    h.run_to_completion(secs(20)).expect("completes");
+    let syns: Vec<_> = h.tx.iter().filter(|r| r.seg.syn).collect();
+    assert_eq!(syns.len(), 2);
+    assert_eq!(syns[1].t, secs(3));
+    assert!(syns[1].seg.retransmit);
+    assert_eq!(h.timeouts, vec![secs(3)]);
+    assert!(h.sender.stats().rtt_samples > 0);
+    // Karn: the resent SYN is not timed; the first sample is data's.
+    let first_data = h.tx.iter().find(|r| !r.seg.syn).unwrap();
+    assert!(first_data.t > secs(3));
+    // ns-2 timeout -> slowdown() with cwnd_ 1: ssthresh_ = 2.
+    let s = h.trace.iter().find(|s| s.t == first_data.t).unwrap();
+    assert_eq!((s.cwnd, s.ssthresh), (2.0, 2.0));
+}
+
+/// Completion of 20 segments losing data segment 0, with and without
+/// `bugfix_ss`, on a 60 ms path: the third duplicate ACK (three RTTs after
+/// the first data, with limited transmit) comes before the RTO the SYN's
+/// sample set (`minrto_` 0.2 s; on a 100 ms path, 0.3 s, the RTO would
+/// come first, in ns-2 as here).
+fn first_segment_lost(bugfix_ss: bool) -> (Harness, SimTime) {
+    let mut c = ns2_syn(Variant::Reno);
+    c.bugfix_ss = bugfix_ss;
+    let mut p = Path::new(SimDuration::from_millis(30), 100_000_000);
+    p.drop_first = vec![0];
+    let mut h = Harness::new(&c, Some(20_000), p);
+    let done = h.run_to_completion(secs(30)).expect("completes");
+    (h, done)
+}
+
+#[test]
+fn bugfix_ss_fast_retransmits_a_lost_first_segment_after_a_syn() {
+    let (h, fast) = first_segment_lost(true);
+    assert!(h.timeouts.is_empty(), "no RTO: {:?}", h.timeouts);
+    assert_eq!(h.sender.stats().td_events, 1);
+    assert_eq!(h.retransmissions_of(0).len(), 1);
+    // Without bugfix_ss_ (ns-2 before 2006-06-13) highest_ack_ 0 is not
+    // past recover_ 0: the loss waits for the RTO set by the SYN's sample.
+    let (h2, slow) = first_segment_lost(false);
+    assert_eq!(h2.timeouts.len(), 1);
+    assert_eq!(h2.sender.stats().td_events, 0);
+    assert!(slow > fast, "{slow:?} vs {fast:?}");
 }

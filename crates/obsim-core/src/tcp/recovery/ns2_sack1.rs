@@ -77,6 +77,12 @@ pub struct Ns2Sack1 {
     mode: SendMode,
     /// `singledup_`: new data on the first `numdupacks_ - 1` duplicate ACKs.
     singledup: bool,
+    /// `snd_una` at which ns-2's `bugfix_ss_ && highest_ack_ == 0` lets
+    /// `dupack_action` act whatever `recover_`: with a SYN (`tcp.syn`), 0
+    /// (only the SYN acknowledged) when `tcp.bugfix_ss`, else never; without
+    /// one, 1 (data segment 0 acknowledged), as every `ns2*` profile has
+    /// applied it since issue 14 #4.
+    first_ack: Option<u64>,
     /// Copy of the ACK being processed (`on_ack_info` runs before the
     /// duplicate/new-ACK hooks; ns-2 reads the SACK blocks inside them).
     ack: Ack,
@@ -97,6 +103,11 @@ impl Ns2Sack1 {
             fast_rtx: None,
             mode: SendMode::Much,
             singledup: cfg.limited_transmit,
+            first_ack: if cfg.syn {
+                cfg.bugfix_ss.then_some(0)
+            } else {
+                Some(1)
+            },
             ack: Ack::default(),
         }
     }
@@ -272,7 +283,9 @@ impl LossRecovery for Ns2Sack1 {
             // `bugfix_ss_ && highest_ack_ == 0` ("allow Fast Retransmit when
             // the first data packet is dropped"); otherwise (`bug_fix_`)
             // return without acting.
-            std::cmp::Ordering::Equal if cb.snd_una > cb.recover || cb.snd_una == 1 => {
+            std::cmp::Ordering::Equal
+                if cb.snd_una > cb.recover || self.first_ack == Some(cb.snd_una) =>
+            {
                 self.sack_action(cb, cc, out);
                 return;
             }

@@ -31,9 +31,11 @@ use crate::tcp::profile::profile;
 use crate::tcp::testkit::{Harness, Path};
 use crate::time::{SimDuration, SimTime};
 
-/// The `ns2` profile with Sack1 recovery.
+/// The `ns2` profile with Sack1 recovery, without the SYN (the harness's
+/// aligned mode, `syn_ false`).
 fn sack1(delack: bool) -> TcpConfig {
     let mut c = profile("ns2").unwrap();
+    c.syn = false;
     c.variant = Variant::Sack;
     c.sack_recovery = SackRecovery::Ns2Sack1;
     c.delayed_ack = delack;
