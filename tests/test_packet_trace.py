@@ -27,7 +27,9 @@ def test_packet_trace_records_sends_receives_and_loss_drops(tmp_path: Path) -> N
     assert only0.equals(t[t["flow"] == 0].reset_index(drop=True))
     drops = t[t["event"] == "drop"]
     assert set(drops["reason"]) == {"loss_model"}
-    assert set(drops["kind"]) == {"data"}  # ACKs cross r -> b's reverse direction
+    # ACKs cross r -> b's reverse direction; the SYN (ns2 profiles, syn_ true)
+    # crosses the lossy direction like data and may be lost too.
+    assert "data" in set(drops["kind"]) and set(drops["kind"]) <= {"data", "syn"}
     # Every loss-model drop is counted on its link, and every retransmission
     # sent by the flow's source appears flagged.
     links = res.links.to_pandas()
