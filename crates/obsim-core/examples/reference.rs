@@ -5,24 +5,9 @@
 //! 1 ms access links, a 1 Gbit/s 10 ms bottleneck with Bernoulli p = 0.001,
 //! 100 s simulated). Prints events/s, delivered segments/s and peak RSS.
 
-use std::alloc::System;
-use std::time::Instant;
+mod common;
 
-use stats_alloc::{Region, StatsAlloc, INSTRUMENTED_SYSTEM};
-
-/// Counts heap allocations, to check that per-packet work does not allocate.
-#[global_allocator]
-static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
-
-fn peak_rss_kib() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    s.lines()
-        .find(|l| l.starts_with("VmHWM:"))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()
-}
+use common::{parse_or_exit, peak_rss_kib, print_allocs, print_rates, timed_run};
 
 fn main() {
     let mut path =
@@ -37,41 +22,16 @@ fn main() {
         }
     }
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut sc = match obsim_core::config::parse_toml(&text) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
-    };
+    let mut sc = parse_or_exit(&text);
     if let Some(s) = seconds {
         sc.duration = obsim_core::time::SimDuration::from_secs_f64(s);
     }
-    let region = Region::new(GLOBAL);
-    let t = Instant::now();
-    let r = obsim_core::engine::run(&sc, &obsim_core::engine::RunOptions::default()).expect("run");
-    let wall = t.elapsed().as_secs_f64();
-    let st = region.change();
-    let allocs = (st.allocations + st.reallocations) as u64;
-    let goodput: f64 = r.flows.iter().map(|f| f.goodput_bps).sum();
-    println!("scenario            {}", r.meta.scenario);
-    println!("simulated           {:.1} s", r.meta.end_time_s);
-    println!("wall                {wall:.3} s");
-    println!(
-        "events              {} ({:.2} M/s)",
-        r.meta.events,
-        r.meta.events as f64 / wall / 1e6
-    );
-    println!(
-        "segments delivered  {} ({:.3} M/s)",
-        r.meta.segments_delivered,
-        r.meta.segments_delivered as f64 / wall / 1e6
-    );
+    let t = timed_run(&sc);
+    let goodput: f64 = t.r.flows.iter().map(|f| f.goodput_bps).sum();
+    println!("scenario            {}", t.r.meta.scenario);
+    print_rates(&t, "M/s");
     println!("total goodput       {:.1} Mbit/s", goodput / 1e6);
-    println!(
-        "heap allocations    {allocs} during the run ({:.6} per delivered segment)",
-        allocs as f64 / r.meta.segments_delivered.max(1) as f64
-    );
+    print_allocs(&t);
     if let Some(k) = peak_rss_kib() {
         println!("peak RSS            {:.1} MiB", k as f64 / 1024.0);
     }

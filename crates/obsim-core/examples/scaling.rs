@@ -23,28 +23,14 @@
 //! parsing the scenario, which the workspace's `unsafe_code = "forbid"` leaves
 //! as the measure; a counting allocator with a peak would need `unsafe`).
 
-use std::alloc::System;
+mod common;
+
 use std::fmt::Write as _;
-use std::time::Instant;
 
-use stats_alloc::{Region, StatsAlloc, INSTRUMENTED_SYSTEM};
-
-/// Counts heap allocations, to check that per-packet work does not allocate.
-#[global_allocator]
-static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+use common::{parse_or_exit, peak_rss_kib, print_allocs, print_rates, timed_run};
 
 /// Host pairs at most; above this, flows share host pairs.
 const MAX_PAIRS: usize = 1000;
-
-fn peak_rss_kib() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    s.lines()
-        .find(|l| l.starts_with("VmHWM:"))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()
-}
 
 /// The scaled dumbbell as a scenario file.
 fn scenario(n: usize, seconds: f64, max_pairs: usize) -> String {
@@ -138,39 +124,14 @@ fn main() {
         print!("{text}");
         return;
     }
-    let sc = match obsim_core::config::parse_toml(&text) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
-    };
+    let sc = parse_or_exit(&text);
     let rss_before = peak_rss_kib().unwrap_or(0);
-    let region = Region::new(GLOBAL);
-    let t = Instant::now();
-    let r = obsim_core::engine::run(&sc, &obsim_core::engine::RunOptions::default()).expect("run");
-    let wall = t.elapsed().as_secs_f64();
-    let st = region.change();
-    let allocs = (st.allocations + st.reallocations) as u64;
-    let goodput: f64 = r.flows.iter().map(|f| f.goodput_bps).sum();
+    let t = timed_run(&sc);
+    let goodput: f64 = t.r.flows.iter().map(|f| f.goodput_bps).sum();
     println!("flows               {n}");
-    println!("simulated           {:.1} s", r.meta.end_time_s);
-    println!("wall                {wall:.3} s");
-    println!(
-        "events              {} ({:.2} M/s)",
-        r.meta.events,
-        r.meta.events as f64 / wall / 1e6
-    );
-    println!(
-        "segments delivered  {} ({:.3} M per engine second)",
-        r.meta.segments_delivered,
-        r.meta.segments_delivered as f64 / wall / 1e6
-    );
+    print_rates(&t, "M per engine second");
     println!("goodput per flow    {:.2} Mbit/s", goodput / 1e6 / n as f64);
-    println!(
-        "heap allocations    {allocs} during the run ({:.6} per delivered segment)",
-        allocs as f64 / r.meta.segments_delivered.max(1) as f64
-    );
+    print_allocs(&t);
     if let Some(k) = peak_rss_kib() {
         println!(
             "peak RSS            {:.1} MiB ({:.1} MiB after parsing; growth {:.1} KiB per flow)",
