@@ -118,6 +118,28 @@ def test_g1_rise_then_fall_and_selection() -> None:
     assert got["reno p=0.001 M=1: rise then fall (fall)"] is False
 
 
+def test_g1_estimate_at_two_phase() -> None:
+    """G1's two-phase plan: the first estimation seeds at the chosen, the
+    smallest and the largest timeout of each (variant, p, M); further seeds
+    only at the chosen timeouts of the (variant, p) an unmet row names."""
+    from obsim.reproductions.g1_gurel2008 import AX_M, AX_P, AX_T, AX_V, estimate_at
+
+    ts = ["1 ms", "5 ms", "10 ms", "50 ms"]
+    chosen = {1: "5 ms", 10: "10 ms"}
+    sel = _g1_runs(
+        {(v, m, t): [1.0 + (t == chosen[m])] for v in ("reno", "sack") for m in chosen for t in ts}
+    )
+    axes = lambda v, m, t: {AX_V: v, AX_P: 0.001, AX_M: m, AX_T: t}  # noqa: E731
+    first = estimate_at(sel, None)
+    assert [t for t in ts if first(axes("reno", 1, t))] == ["1 ms", "5 ms", "50 ms"]
+    assert [t for t in ts if first(axes("sack", 10, t))] == ["1 ms", "10 ms", "50 ms"]
+    unmet = pd.DataFrame({"case": ["reno p=0.001 M=10", "reno p=0.001: M=5 close to M=10"]})
+    more = estimate_at(sel, unmet)
+    assert [t for t in ts if more(axes("reno", 1, t))] == ["5 ms"]
+    assert [t for t in ts if more(axes("reno", 10, t))] == ["10 ms"]
+    assert not any(more(axes("sack", m, t)) for m in (1, 10) for t in ts)
+
+
 @pytest.mark.engine
 def test_s1_quick(tmp_path: Path) -> None:
     rep = reproductions.get("S1")

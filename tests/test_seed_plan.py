@@ -116,6 +116,47 @@ def test_seeds_added_until_precision_or_cap(tmp_path: Path) -> None:
     assert len(calls) == 1
 
 
+@pytest.mark.engine
+def test_two_phase_plan_runs_estimation_seeds_only_where_chosen(tmp_path: Path) -> None:
+    """``estimate_at``: every point on the selection seeds first, then the
+    estimation seeds only at the points the selection chose (here the
+    variant with the higher selection goodput), in every round."""
+    calls: List[pd.DataFrame] = []
+    seen: List[pd.DataFrame] = []
+    rep = _tiny_reproduction(1e-9, SeedPlan(2, 1, 3, selection=1), calls)
+
+    def estimate_at(sel: pd.DataFrame, unmet: Any) -> Any:
+        assert unmet is None  # compare states no precision: one round
+        seen.append(sel.copy())
+        best = sel.groupby("tcp.variant")["goodput"].mean().idxmax()
+        return lambda axes: axes["tcp.variant"] == best
+
+    def compare(results: pd.DataFrame, exp: Any) -> pd.DataFrame:
+        calls.append(results.copy())
+        return _table([claim_row("n", float(len(results)), "runs", True, float(len(results)))])
+
+    rep = Reproduction(
+        id="TINY2",
+        title="tiny",
+        paper="none",
+        experiment=rep.experiment,
+        compare=compare,
+        seeds=SeedPlan(2, 1, 3, selection=1),
+        estimate_at=estimate_at,
+    )
+    summary = rep.run(tmp_path, jobs=1)
+    # Phase 1 saw only the selection seed (replication 0), at both variants.
+    assert len(seen) == 1 and sorted(seen[0]["replication"]) == [0, 0]
+    best = seen[0].groupby("tcp.variant")["goodput"].mean().idxmax()
+    last = calls[-1]
+    est = last[last["role"] == "estimate"]
+    assert set(est["tcp.variant"]) == {best} and len(est) == 2  # 2 estimation seeds, one point
+    assert len(last[last["role"] == "selection"]) == 2
+    assert summary.ran == 2 + 2
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert len(manifest["runs"]) == 4  # the manifest lists what the plan runs
+
+
 def test_scoreboard_rows_and_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ids = [r.id for r in reproductions.all()]
     full = {

@@ -84,10 +84,16 @@ def execute_run(
 # --------------------------------------------------------------------------
 
 
-def plan(exp: Experiment, store: Store, validate: bool = True) -> Dict[str, Any]:
+def plan(
+    exp: Experiment,
+    store: Store,
+    validate: bool = True,
+    only: Optional[Callable[[Dict[str, Any]], bool]] = None,
+) -> Dict[str, Any]:
     """Validate every point (unless ``validate`` is false) and build the
-    manifest: every run with its key. Writes ``experiment.json`` and
-    ``manifest.json``."""
+    manifest: every run with its key, or only the runs for which ``only``
+    (given the run's ``point``, ``replication``, ``seed`` and ``axes``) is
+    true. Writes ``experiment.json`` and ``manifest.json``."""
     version = _version()
     if validate:
         resolved = {p.index: r for p, r in exp.validate_points()}
@@ -98,16 +104,16 @@ def plan(exp: Experiment, store: Store, validate: bool = True) -> Dict[str, Any]
     for spec in exp.runs():
         idx = spec.point.index
         basis = resolved.get(idx)
+        run = {
+            "point": idx,
+            "replication": spec.replication,
+            "seed": spec.seed,
+            "axes": dict(spec.point.values),
+        }
+        if only is not None and not only(run):
+            continue
         key = run_key(basis if basis is not None else {"unresolved": scenarios[idx]}, spec.seed, version)
-        runs.append(
-            {
-                "key": key,
-                "point": idx,
-                "replication": spec.replication,
-                "seed": spec.seed,
-                "axes": dict(spec.point.values),
-            }
-        )
+        runs.append({"key": key, **run})
     manifest = {
         "store_schema": STORE_SCHEMA,
         "experiment": exp.name,
@@ -158,8 +164,11 @@ def run_experiment(
     progress: bool = True,
     validate: bool = True,
     console: Optional["Console"] = None,
+    only: Optional[Callable[[Dict[str, Any]], bool]] = None,
 ) -> SweepSummary:
-    """Run every run of ``exp`` not yet in the store at ``out``.
+    """Run every run of ``exp`` not yet in the store at ``out`` (with
+    ``only``, every run it selects: see :func:`plan`; a reproduction's
+    two-phase seed plan runs its estimation seeds only where it needs them).
 
     Every point is validated by the core first (an :class:`ExperimentError`
     names each bad axis value). Finished runs are skipped; a run that fails
@@ -173,7 +182,7 @@ def run_experiment(
 
     t_start = time.perf_counter()
     store = Store(out)
-    manifest = plan(exp, store, validate=validate)
+    manifest = plan(exp, store, validate=validate, only=only)
     store.prepare()
     scenarios = manifest.pop("_scenarios")
 

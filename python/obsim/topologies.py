@@ -79,12 +79,17 @@ def access_network(
     }
 
 
-def gurel_access(*, p: float, duration: str, warmup: str) -> Dict[str, Any]:
+def gurel_access(
+    *, p: float, duration: str, warmup: str, access_buffer: str = "1000 packets"
+) -> Dict[str, Any]:
     """gurel2008 §3 (Fig. 2) with the paper's parameters: N = 10 Reno FTP
     flows, B_a = 155 Mbit/s, T_a = 1 ms, B_o = 1 Gbit/s, T_o = 10 ms, MSS
     1040 B, receive windows 10 000 MSS, ns-2 defaults (``ns2``), Bernoulli
-    burst loss ``p``, timer assembly 1 ms, starts uniform in [0, 1] s."""
+    burst loss ``p``, timer assembly 1 ms, starts uniform in [0, 1] s.
+    ``access_buffer``: the drop-tail limit of the access links (the paper
+    states none; §3 says they are lossless)."""
     return access_network(
+        access_buffer=access_buffer,
         n=10,
         access_rate="155 Mbit/s",
         access_delay="1 ms",

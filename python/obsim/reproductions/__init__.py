@@ -28,7 +28,7 @@ import importlib
 import pkgutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -340,6 +340,23 @@ class Reproduction:
     seeds: Optional[SeedPlan] = None
     """The seed plan (replications by precision, selection seeds); None:
     the experiment's own fixed replication count, as before."""
+    estimate_at: Optional[
+        Callable[
+            ["pandas.DataFrame", Optional["pandas.DataFrame"]],
+            Callable[[Mapping[str, Any]], bool],
+        ]
+    ] = None
+    """Two-phase seed plan: ``estimate_at(selection_results, unmet)`` gives a
+    predicate over a point's axis values saying whether estimation seeds run
+    there. Every point runs on the :class:`SeedPlan`'s ``selection`` seeds
+    first; then the first ``initial`` estimation seeds run where
+    ``estimate_at(sel, None)`` says, and each further ``step`` of seeds
+    where ``estimate_at(sel, unmet)`` says, ``unmet`` being the comparison
+    rows whose precision target is still missed. None: every seed at every
+    point. A reproduction that chooses a parameter by optimisation (G1's
+    best timeout) needs its estimation seeds only at the chosen values and
+    the few it compares them with, and more seeds only where a claim is
+    still imprecise, so its full run costs a fraction of the grid's."""
     readings: Tuple["Reading", ...] = ()
     """Readings of the parameters the paper leaves unstated
     (:mod:`obsim.reproductions.readings`): per parameter, the registered
@@ -544,10 +561,38 @@ class Reproduction:
         rounds: List[Dict[str, Any]] = []
         estimate = None if plan is None or quick else plan.initial
         summary = None
+        only: Optional[Callable[[Dict[str, Any]], bool]] = None
+        chosen = None
+        phases: List[Tuple[int, int, Callable[[Mapping[str, Any]], bool]]] = []
+        if selection and self.estimate_at is not None:
+            # Phase 1: the selection seeds at every point; they decide where
+            # the estimation seeds run (phase 2, the loop below).
+            exp = self.build(quick, estimate, reading)
+            summary = run_experiment(
+                exp,
+                out,
+                jobs=jobs,
+                executor=executor,
+                scheduler=scheduler,
+                progress=progress,
+                only=lambda run: int(run["replication"]) < selection,
+            )
+            chosen = results_frame(Store(out), exp)
+            chosen = chosen[chosen["replication"] < selection]
+            first = int(exp.replications) - selection
+            phases.append((0, first, self.estimate_at(chosen, None)))
+            only = _phased(selection, phases)
+
         while True:
             exp = self.build(quick, estimate, reading)
             this = run_experiment(
-                exp, out, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress
+                exp,
+                out,
+                jobs=jobs,
+                executor=executor,
+                scheduler=scheduler,
+                progress=progress,
+                only=only,
             )
             if summary is None:
                 summary = this
@@ -569,9 +614,28 @@ class Reproduction:
             rounds.append({"seeds": estimate, "unmet": int(len(unmet))})
             if plan is None or quick or unmet.empty or estimate >= plan.cap:
                 break
-            estimate = min(estimate + plan.step, plan.cap)
+            more = min(estimate + plan.step, plan.cap)
+            if phases and self.estimate_at is not None and chosen is not None:
+                phases.append((estimate, more, self.estimate_at(chosen, unmet)))
+                only = _phased(selection, phases)
+            estimate = more
         assert summary is not None
         return summary, table, int(estimate), rounds
+
+
+def _phased(
+    selection: int, phases: List[Tuple[int, int, Callable[[Mapping[str, Any]], bool]]]
+) -> Callable[[Dict[str, Any]], bool]:
+    """The runs of a two-phase plan: every selection seed, and each range
+    ``[lo, hi)`` of estimation seeds at the points its ``keep`` accepts."""
+
+    def only(run: Dict[str, Any]) -> bool:
+        r = int(run["replication"])
+        if r < selection:
+            return True
+        return any(selection + lo <= r < selection + hi and keep(run["axes"]) for lo, hi, keep in phases)
+
+    return only
 
 
 def _load() -> Dict[str, Reproduction]:

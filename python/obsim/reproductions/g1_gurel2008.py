@@ -42,11 +42,13 @@ other seeds, so the choice does not favour the seeds that measure it.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+import re
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from ..topologies import gurel_access
 from . import Reproduction, SeedPlan, split_roles
 from .claims import Claim
+from .readings import Reading
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -161,8 +163,15 @@ AX_P = "links[0].burst_loss.p"
 AX_V = "tcp.variant"
 
 
-def experiment(quick: bool) -> Dict[str, Any]:
-    scenario = gurel_access(p=0.001, duration="15 s" if quick else "300 s", warmup="2 s" if quick else "30 s")
+def experiment(quick: bool, access_buffer: str = "1000 packets") -> Dict[str, Any]:
+    """The G1 sweep; ``access_buffer`` is the reading of the access links'
+    buffer (:data:`READINGS`)."""
+    scenario = gurel_access(
+        p=0.001,
+        duration="15 s" if quick else "300 s",
+        warmup="2 s" if quick else "30 s",
+        access_buffer=access_buffer,
+    )
     scenario["name"] = "gurel2008-G1"
     grid: Dict[str, Any] = {
         AX_V: ["reno", "sack"] if quick else ["reno", "newreno", "sack"],
@@ -195,6 +204,14 @@ def experiment(quick: bool) -> Dict[str, Any]:
                 "label": "std of aggregated throughput",
             },
             "timeouts": {"table": "flows", "column": "to_events", "agg": "sum", "label": "timeouts"},
+            # gurel2008 §3: "access links are lossless"; the registered
+            # 1000-packet reading is checked against it run by run.
+            "access_drops": {
+                "table": "links",
+                "column": "drops_buffer",
+                "agg": "sum",
+                "label": "packets dropped by access buffers",
+            },
         },
         "plots": [
             {
@@ -226,6 +243,43 @@ def best_timeouts(sel: "pandas.DataFrame") -> Dict[Key, Any]:
         means = g.groupby(AX_T)["goodput"].mean()
         best[(str(v), float(p), int(m))] = means.idxmax()
     return best
+
+
+CASE_VP = re.compile(r"^(?P<v>[a-z]+) p=(?P<p>[0-9.e+-]+)[ :]")
+"""The (variant, p) a claim row's case names (``"reno p=0.001 M=10"``,
+``"reno p=0.001: M=5 close to M=10"``)."""
+
+
+def estimate_at(
+    sel: "pandas.DataFrame", unmet: Optional["pandas.DataFrame"]
+) -> Callable[[Mapping[str, Any]], bool]:
+    """Where G1 runs estimation seeds (the two-phase seed plan), from the
+    selection seeds' runs ``sel``. The first seeds (``unmet`` None): at each
+    (variant, p, M), the timeout chosen on ``sel`` and the smallest and
+    largest swept timeouts (the "rise then fall" claims compare with them);
+    the other timeouts run on the selection seeds only. Further seeds: at
+    the chosen timeouts of every M of the (variant, p) whose claims in
+    ``unmet`` (the rows still missing their precision: M = 10 gains, M = 5
+    vs M = 10) need them."""
+    best = best_timeouts(sel)
+    ts = sorted(sel[AX_T].unique(), key=_ms)
+    ends = {ts[0], ts[-1]} if ts and unmet is None else set()
+    wanted = None
+    if unmet is not None:
+        wanted = set()
+        for case in unmet["case"]:
+            m = CASE_VP.match(str(case))
+            if m:
+                wanted.add((m["v"], float(m["p"])))
+
+    def keep(axes: Mapping[str, Any]) -> bool:
+        key = (str(axes[AX_V]), float(axes[AX_P]), int(axes[AX_M]))
+        if wanted is not None and key[:2] not in wanted:
+            return False
+        t = axes[AX_T]
+        return t in ends or (key in best and t == best[key])
+
+    return keep
 
 
 def _series(est: "pandas.DataFrame", key: Key, t: Any) -> Dict[int, float]:
@@ -317,6 +371,29 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
     return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
 
 
+QUOTE_LOSSLESS = (
+    '§3: "The optical link in O2 → O1 direction and access links are lossless" and the one loss '
+    'process, "Bernoulli distributed drop probability p in O1 → O2 direction to account for '
+    'losses due to contentions in the core network": 1000-packet access buffers, whose drops '
+    "the access_drops metric counts in every run (none: a larger buffer would change nothing)"
+)
+QUOTE_NS2_BUFFER = (
+    '§1: "We use an ns2-based [16] OBS network simulator (n-OBS)"; the paper states no buffer '
+    "size, so ns-2's default drop-tail limit (ns-2.35 tcl/lib/ns-default.tcl: Queue set limit_ 50)"
+)
+READINGS = (
+    Reading("access buffer", "1000 packets (lossless)", QUOTE_LOSSLESS, registered=True),
+    Reading(
+        "access buffer",
+        "50 packets (ns-2 default)",
+        QUOTE_NS2_BUFFER,
+        apply=lambda exp, quick: experiment(quick, access_buffer="50 packets"),
+    ),
+)
+"""The parameter gurel2008 leaves unstated: the access buffer, read as
+lossless by §3's text (registered), and ns-2's default as the alternative."""
+
+
 REPRODUCTION = Reproduction(
     id="G1",
     title="Goodput gain of multiple burstifiers per egress (gurel2008 Table 1, Figs. 3-8)",
@@ -333,10 +410,14 @@ REPRODUCTION = Reproduction(
         "of each M. Seeds: the best timeout of each (variant, p, M) is chosen on 3 seeds "
         "reserved for it; the claims are estimated on 5 other seeds, plus 5 at a time (at most "
         "20) while a M = 10 gain's CI is wider than half the paper's gain or M = 5 vs M = 10's "
-        "is wider than half the equivalence margin. Goodput ratios are ratios of mean goodputs "
+        "is wider than half the equivalence margin (two-phase plan: the 5 seeds run at the "
+        "chosen, smallest and largest timeouts; further seeds at the chosen timeouts of the "
+        "(variant, p) still imprecise). Goodput ratios are ratios of mean goodputs "
         "over the same seeds (delta method). --quick: Reno and SACK, p = 0.001, M in {1, 10}, "
         "T in {1, 10} ms, 15 s, 1 selection + 2 estimation seeds."
     ),
     comparison_plot={"xlabel": "burstifiers per egress M", "ylabel": "goodput ratio over M = 1"},
     seeds=SEEDS,
+    estimate_at=estimate_at,
+    readings=READINGS,
 )
