@@ -110,7 +110,7 @@ def test_legend_names_and_placement():
 
     from matplotlib.figure import Figure
 
-    from obsim.plots import LEGEND_INSIDE_MAX, _legend, _short_names
+    from obsim.plots import LEGEND_INSIDE_MAX, _short_names, legend
 
     keys = ["nodes[2].assembly.timeout", "nodes[5].assembly.timeout", "tcp.variant"]
     assert _short_names(keys) == ["nodes[2].assembly.timeout", "nodes[5].assembly.timeout", "variant"]
@@ -119,7 +119,7 @@ def test_legend_names_and_placement():
         ax = fig.add_subplot()
         for i in range(n):
             ax.plot([0, 1], [i, i], label=f"queues={i}, variant=reno, p=0.001")
-        _legend(fig, ax)
+        legend(fig, ax)
         assert (ax.get_legend() is not None) == inside
         assert (len(fig.legends) == 1) == (not inside)
         assert (fig.get_size_inches()[1] > 4.2) == (not inside)

@@ -139,7 +139,7 @@ def test_v2_quick(tmp_path: Path) -> None:
     reproductions.get("V2").run(tmp_path, quick=True, jobs=1)
     cmp = pd.read_parquet(tmp_path / "comparison.parquet")
     assert list(cmp["case"]) == ["W=1 ρ=0.5", "W=4 ρ=0.5"]
-    assert cmp["quantity"].str.contains("Erlang B\\(W=4, A=2\\)").iloc[1]
+    assert cmp["quantity"].str.contains("Erlang B, W = 4 ").iloc[1]
     assert (cmp["kind"] == "equivalent").all() and (cmp["paper"] == 1.0).all()
     # measured = pooled loss ratio / Erlang B, within 10% even in the short runs.
     res = pd.read_parquet(tmp_path / "results.parquet")

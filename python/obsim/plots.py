@@ -89,7 +89,7 @@ def plot_metric(summary: "pandas.DataFrame", exp: "Experiment", plot: "Plot") ->
     ax.set_title(plot.title or f"{metric.label or plot.y} vs {plot.x} (mean, 95% CI)", fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     if group_cols:
-        _legend(fig, ax)
+        legend(fig, ax)
     return fig
 
 
@@ -107,7 +107,10 @@ def _short_names(keys: List[str]) -> List[str]:
     return [s if last.count(s) == 1 else k for s, k in zip(last, keys)]
 
 
-def _legend(fig: "Figure", ax: Any) -> None:
+def legend(fig: "Figure", ax: Any) -> None:
+    """The legend of ``ax``: inside for a few entries, else below the axes
+    in up to 3 columns, the figure grown to hold it (so constrained layout
+    never collapses the axes)."""
     handles, labels = ax.get_legend_handles_labels()
     if len(labels) <= LEGEND_INSIDE_MAX:
         ax.legend(fontsize=8)

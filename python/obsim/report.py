@@ -91,7 +91,7 @@ def _img(fig: "Figure", caption: str) -> str:
 def comparison_figure(comp: "pandas.DataFrame", opts: Dict[str, Any], title: str) -> "Figure":
     """Paper (model) vs measured, with 95% CI error bars, against ``x``
     (rows without an ``x``, such as qualitative claims, are left out)."""
-    from .plots import new_figure
+    from .plots import legend, new_figure
 
     fig = new_figure()
     ax = fig.add_subplot()
@@ -124,7 +124,7 @@ def comparison_figure(comp: "pandas.DataFrame", opts: Dict[str, Any], title: str
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     if ax.get_legend_handles_labels()[0]:  # no rows with an x: nothing to label
-        ax.legend(fontsize=8)
+        legend(fig, ax)
     return fig
 
 

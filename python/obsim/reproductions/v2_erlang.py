@@ -42,7 +42,7 @@ B = 3e-5, which 40 seeds cannot pin to ±2.5%)."""
 
 def _claim(w: int, rho: float) -> Claim:
     return Claim(
-        name=f"burst loss ratio over Erlang B(W={w}, A={rho * w:g}) (claim: within 1 ± {MARGIN:g})",
+        name=f"loss / Erlang B, W = {w} (claim: within 1 ± {MARGIN:g})",
         statement="Erlang B: the loss ratio of an M/M/W/W (M/G/W/W) loss system",
         statistic="ratio_of_means",
         kind="equivalent",
