@@ -294,6 +294,7 @@ def gurel_chain(
     warmup: str = "10 s",
     start: Any = ("0 s", "1 s"),
     burst_length_bin: int = 6,
+    background_at: str = "B",
 ) -> Dict[str, Any]:
     """gurel2008 Fig. 10 as obsim builds it (scenarios/gurel2008_chain.toml,
     docs/VALIDATION.md "G3"): sources S1..SN -> ingress edge I -> core C0
@@ -312,7 +313,12 @@ def gurel_chain(
     Flow group ``Ek`` (flows table column ``group``) holds the flows
     S(4k-3..4k) -> D(4k-3..4k) to egress Ek; flow ids run 0..N-1 in that
     order, so with ``queues`` = M and flow-id mod M mapping, M =
-    flows_per_egress gives one burstifier per flow."""
+    flows_per_egress gives one burstifier per flow. ``background_at``: the
+    edge whose generator sends the background bursts, ``"B"`` (its own edge
+    joined to C0, the registered reading) or ``"I"`` (the TCP ingress edge,
+    sharing I -> C0 with the TCP bursts; B then stays idle)."""
+    if background_at not in ("B", "I"):
+        raise ValueError(f"background_at: {background_at!r}; allowed: 'B', 'I'")
     n = n_egress * flows_per_egress
     assembly: Dict[str, Any] = {
         "trigger": "timer",
@@ -352,7 +358,7 @@ def gurel_chain(
         "generators": [
             {
                 "name": "background",
-                "at": "B",
+                "at": background_at,
                 "to": [f"E{k}" for k in range(1, n_egress + 1)],
                 "interarrival": bg_interarrival,
                 "length": bg_length,

@@ -26,12 +26,13 @@ times": the TCP burst loss ratio of E1 over that of E5 greater than 1.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Dict, List, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Tuple
 
 from ..stats import mean_ci
 from ..topologies import gurel_chain
 from . import Reproduction, SeedPlan
 from .claims import Claim
+from .readings import Reading
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -105,13 +106,17 @@ def _metrics() -> Dict[str, Any]:
     return m
 
 
-def experiment(quick: bool) -> Dict[str, Any]:
+def experiment(quick: bool, **reading: Any) -> Dict[str, Any]:
+    """The G3 experiment; ``reading``: keyword arguments of
+    :func:`~obsim.topologies.gurel_chain` that an alternative reading
+    changes (:func:`chain_readings`)."""
     scenario = gurel_chain(
         timeout="10 ms",
         queues=1,
         processing="50 us",
         duration="30 s" if quick else "200 s",
         warmup="5 s" if quick else "10 s",
+        **reading,
     )
     scenario["name"] = "gurel2008-G3"
     return {
@@ -124,6 +129,50 @@ def experiment(quick: bool) -> Dict[str, Any]:
         "plots": [],
     }
 
+
+
+QUOTE_BG_OWN_EDGE = (
+    '§4: "The background burst generator produces bursts [...] All bursts are destined uniformly '
+    'to the five egress nodes"; "the void filling mechanism in the core router scheduler becomes '
+    'important for those bursts that are closer to their destinations because they need to fit in '
+    'the voids created beforehand by the bursts that have larger residual offset times": a '
+    "generator of its own, whose bursts meet the TCP bursts at the core router (Fig. 10 itself is "
+    "not in the text)"
+)
+QUOTE_BG_INGRESS = (
+    "Fig. 10 is not in the text; a generator may as well sit at the TCP ingress edge (n-OBS "
+    "attaches burst generators to edge nodes), its bursts then sharing the ingress link I -> C0"
+)
+QUOTE_CHAIN_LOSSLESS = (
+    '§3 (the first topology): "access links are lossless"; §4 states no buffer: the access '
+    "links kept as in §3, 1000-packet buffers"
+)
+QUOTE_CHAIN_NS2_BUFFER = (
+    '§1: "We use an ns2-based [16] OBS network simulator (n-OBS)"; no buffer size is stated, so '
+    "ns-2's default drop-tail limit (ns-2.35 tcl/lib/ns-default.tcl: Queue set limit_ 50)"
+)
+
+
+def chain_readings(experiment: Callable[..., Dict[str, Any]]) -> Tuple[Reading, ...]:
+    """The parameters gurel2008 §4 leaves unstated for the chain of Fig. 10
+    (G3 and G4 alike): where the background generator enters, and the access
+    buffers; the registered reading of each first."""
+    return (
+        Reading("background generator", "own edge B joined to C0", QUOTE_BG_OWN_EDGE, registered=True),
+        Reading(
+            "background generator",
+            "at the ingress edge I",
+            QUOTE_BG_INGRESS,
+            apply=lambda exp, quick: experiment(quick, background_at="I"),
+        ),
+        Reading("access buffer", "1000 packets (lossless)", QUOTE_CHAIN_LOSSLESS, registered=True),
+        Reading(
+            "access buffer",
+            "50 packets (ns-2 default)",
+            QUOTE_CHAIN_NS2_BUFFER,
+            apply=lambda exp, quick: experiment(quick, access_buffer="50 packets"),
+        ),
+    )
 
 
 def loss_by_bin(results: "pandas.DataFrame") -> "pandas.DataFrame":
@@ -225,4 +274,5 @@ REPRODUCTION = Reproduction(
     ),
     comparison_plot={"xlabel": "egress (1 = nearest)", "ylabel": "loss(31-60 pkts) / loss(1-12 pkts)"},
     seeds=SEEDS,
+    readings=chain_readings(experiment),
 )

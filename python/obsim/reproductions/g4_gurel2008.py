@@ -34,6 +34,7 @@ from ..stats import mean_ci
 from ..topologies import gurel_chain
 from . import Reproduction, SeedPlan, split_roles
 from .claims import Claim
+from .g3_gurel2008 import chain_readings
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -110,8 +111,13 @@ def _metrics() -> Dict[str, Any]:
     return m
 
 
-def experiment(quick: bool) -> Dict[str, Any]:
-    scenario = gurel_chain(duration="30 s" if quick else "100 s", warmup="5 s" if quick else "10 s")
+def experiment(quick: bool, **reading: Any) -> Dict[str, Any]:
+    """The G4 sweep; ``reading``: keyword arguments of
+    :func:`~obsim.topologies.gurel_chain` that an alternative reading
+    changes (:func:`~obsim.reproductions.g3_gurel2008.chain_readings`)."""
+    scenario = gurel_chain(
+        duration="30 s" if quick else "100 s", warmup="5 s" if quick else "10 s", **reading
+    )
     scenario["name"] = "gurel2008-G4"
     grid: Dict[str, Any] = {
         AX_V: ["reno"] if quick else ["reno", "sack"],
@@ -336,4 +342,5 @@ REPRODUCTION = Reproduction(
         "ylabel": "goodput ratio over M = 1",
     },
     seeds=SEEDS,
+    readings=chain_readings(experiment),
 )
