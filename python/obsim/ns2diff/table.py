@@ -86,10 +86,11 @@ class Metric:
         xs = self.ns2 if side == "ns-2" else self.obsim
         return statistics.stdev(xs) if len(xs) > 1 else 0.0
 
-    def rel_ci95(self) -> Tuple[float, float]:
-        """95% confidence interval of :attr:`rel`: Welch's t interval on the
-        difference of two independent means, divided by ns-2's mean (its own
-        uncertainty neglected). (NaN, NaN) with fewer than two seeds."""
+    def rel_ci(self, level: float = 0.95) -> Tuple[float, float]:
+        """Confidence interval (two-sided, ``level``) of :attr:`rel`: Welch's
+        t interval on the difference of two independent means, divided by
+        ns-2's mean (its own uncertainty neglected). (NaN, NaN) with fewer
+        than two seeds."""
         n1, n2 = len(self.ns2), len(self.obsim)
         m = self.ns2_mean
         if n1 < 2 or n2 < 2 or not m:
@@ -99,15 +100,21 @@ class Metric:
         if se == 0.0:
             return (self.rel, self.rel)
         dof = (v1 + v2) ** 2 / (v1**2 / (n1 - 1) + v2**2 / (n2 - 1)) if v1 and v2 else n1 - 1
-        half = _t975(dof) * se / m
+        half = _t_quantile(0.5 + level / 2, dof) * se / m
         return (self.rel - half, self.rel + half)
 
+    def consistent_with(self, band: float, level: float = 0.99) -> bool:
+        """True when the data do not show a difference beyond ``band``: the
+        ``level`` interval of :attr:`rel` overlaps ``[-band, +band]``."""
+        lo, hi = self.rel_ci(level)
+        return not (lo > band or hi < -band)
 
-def _t975(dof: float) -> float:
-    """The 97.5% quantile of Student's t with ``dof`` degrees of freedom."""
-    from scipy.stats import t  # local import: only the table needs scipy
 
-    return float(t.ppf(0.975, dof))
+def _t_quantile(q: float, dof: float) -> float:
+    """The ``q`` quantile of Student's t with ``dof`` degrees of freedom."""
+    from scipy.stats import t  # local import: only the statistics need scipy
+
+    return float(t.ppf(q, dof))
 
 
 @dataclass(frozen=True)
@@ -157,7 +164,7 @@ def _pct(x: float) -> str:
 
 
 def _ci(m: Metric) -> str:
-    lo, hi = m.rel_ci95()
+    lo, hi = m.rel_ci()
     if math.isnan(lo):
         return "n/a"
     return f"[{100 * lo:+.1f}, {100 * hi:+.1f}]"
