@@ -7,6 +7,7 @@ Examples::
     python -m obsim.ns2diff case --variant sack --delack --mode defaults --drops 0
     python -m obsim.ns2diff matrix --variant reno --mode aligned
     python -m obsim.ns2diff dumbbell --variant reno --p 0.01 --seeds 1 2 3
+    python -m obsim.ns2diff table --seeds 1 2 3 4 5 6 7 8 9 10 --duration 60 --out t.md
 
 A drop ``k`` drops the first transmission of segment ``k`` (0-based);
 ``k:n`` its ``n``-th transmission (``10:2``: the first retransmission).
@@ -23,6 +24,7 @@ from .case import MODES, VARIANTS, Case, DumbbellCase
 from .matrix import DROP_SCENARIOS, matrix_cases, run_matrix
 from .ns2 import ns_binary
 from .run import compare_dumbbell, run_diff
+from .table import HEADER, markdown, markdown_row, run_cell
 
 
 def _drop(s: str) -> Tuple[int, int]:
@@ -69,6 +71,17 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--seeds", type=int, nargs="*", default=[1, 2, 3, 4, 5])
     d.add_argument("--duration", type=float, default=20.0)
     d.add_argument("--mode", choices=MODES, default="aligned")
+    t = sub.add_parser(
+        "table",
+        help="the dumbbell over variants x p x modes as a Markdown table (means, difference, "
+        "95%% CI, per-seed range)",
+    )
+    t.add_argument("--variant", choices=VARIANTS, nargs="*", default=list(VARIANTS))
+    t.add_argument("--p", type=float, nargs="*", default=[0.001, 0.01, 0.05])
+    t.add_argument("--mode", choices=MODES, nargs="*", default=list(MODES))
+    t.add_argument("--seeds", type=int, nargs="*", default=list(range(1, 11)))
+    t.add_argument("--duration", type=float, default=60.0)
+    t.add_argument("--out", default=None, help="also write the table to this file")
     return p
 
 
@@ -109,6 +122,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print(f"{case.label:50s} {diff.kind}")
         print(f"{len(cases) - bad}/{len(cases)} agree")
         return 0 if bad == 0 else 1
+    if a.cmd == "table":
+        print(HEADER, flush=True)
+        cells = []
+        for mode in a.mode:
+            for variant in a.variant:
+                for p in a.p:
+                    cell = run_cell(
+                        DumbbellCase(variant, p, duration_s=a.duration, mode=mode),
+                        a.seeds,
+                    )
+                    print(markdown_row(cell), flush=True)
+                    cells.append(cell)
+        if a.out:
+            with open(a.out, "w", encoding="utf-8") as f:
+                f.write(markdown(cells))
+        return 0
     stats = compare_dumbbell(
         DumbbellCase(a.variant, a.p, duration_s=a.duration, mode=a.mode), a.seeds
     )
