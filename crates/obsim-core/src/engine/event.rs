@@ -34,6 +34,17 @@ pub enum Event {
     BurstLost(u32),
     /// Background burst generator `0` emits a burst.
     Generate(u32),
+    /// Flow generator `0` (`flow_generators[0]`) has a flow arriving.
+    FlowArrival(u32),
+    /// `pkt` has crossed its flow's access pipe up to `node` (issue 12).
+    PipeUp {
+        /// The flow's source or destination node.
+        node: NodeId,
+        /// The packet.
+        pkt: Packet,
+    },
+    /// `pkt` has crossed its flow's access pipe down to its endpoint.
+    PipeDown(Packet),
     /// An edge node's earliest assembly timer may have expired.
     AssemblyTimer(NodeId),
     /// A flow's application starts sending.

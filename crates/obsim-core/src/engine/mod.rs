@@ -1,6 +1,7 @@
 //! The event kernel and the simulation main loop.
 
 pub mod event;
+pub mod flowpool;
 pub mod links;
 pub mod queue;
 pub mod sim;
@@ -44,7 +45,7 @@ pub enum SimError {
 
 /// Runs `scenario` to completion.
 pub fn run(scenario: &Scenario, opts: &RunOptions) -> Result<RunResults, SimError> {
-    Ok(sim::Simulation::new(scenario, opts)?.run())
+    sim::Simulation::new(scenario, opts)?.run()
 }
 
 /// Where a run is, as reported to a progress observer.

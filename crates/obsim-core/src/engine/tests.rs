@@ -65,6 +65,7 @@ pub(crate) fn path3(
         optical: crate::config::scenario::SwitchSpec::default(),
         generators: Vec::new(),
         traffic: Vec::new(),
+        flow_generators: Vec::new(),
     }
 }
 

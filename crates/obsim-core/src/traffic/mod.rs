@@ -3,4 +3,6 @@
 
 pub mod background;
 pub mod bulk;
+pub mod flowgen;
+pub mod size;
 pub mod udp;

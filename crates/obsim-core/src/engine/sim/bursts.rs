@@ -25,6 +25,7 @@ mod tests;
 #[path = "btcp_tests.rs"]
 mod btcp_tests;
 
+use super::flow_ref;
 use super::Simulation;
 use crate::config::scenario::{BurstLength, NodeKind, Scenario};
 use crate::engine::event::Event;
@@ -185,7 +186,7 @@ impl Simulation<'_> {
         let cwnd = if pkt.datagram_source().is_some() {
             0.0
         } else {
-            self.flows[pkt.flow.index()].sender.cwnd()
+            self.flow(pkt.flow).map_or(1.0, |f| f.sender.cwnd())
         };
         let mut closed = std::mem::take(&mut self.obs.closed);
         let e = self.obs.edges[node.index()].as_mut().expect("edge");
@@ -231,20 +232,23 @@ impl Simulation<'_> {
             return;
         }
         let mut out = std::mem::take(&mut self.obs.sig_out);
-        let flows = &self.flows;
+        let (flows, pool) = (&self.flows, &self.gen.pool);
         self.obs.signals.aggregate(
             kind,
             burst,
-            |f| flows[f.index()].signals.contains(kind),
+            |f| flow_ref(flows, pool, f).is_some_and(|fl| fl.signals.contains(kind)),
             &mut out,
         );
         let bytes = self.scenario.nodes[node.index()].switch.signal_size;
         self.obs.switches[node.index()].counters.signals += out.len() as u64;
         for &(f, sig) in &out {
+            let Some(src) = self.flow(f).map(|fl| fl.src) else {
+                continue;
+            };
             let pkt = Packet {
                 flow: f,
                 src: node,
-                dst: self.flows[f.index()].src,
+                dst: src,
                 bytes,
                 payload: Payload::Signal(sig),
             };
@@ -520,7 +524,9 @@ impl Simulation<'_> {
         for b in closed.iter().chain(in_slab) {
             for p in &b.packets {
                 if p.is_data() {
-                    in_flight[p.flow.index()] += 1;
+                    if let Some(n) = in_flight.get_mut(p.flow.index()) {
+                        *n += 1;
+                    }
                 }
                 self.traffic.count_in_flight(p);
             }
