@@ -35,7 +35,7 @@ mod obs;
 mod optical;
 pub mod scenario;
 pub mod schema;
-pub(crate) mod size;
+mod size;
 mod tcp;
 mod trace;
 pub mod traffic;

@@ -1,4 +1,5 @@
-//! Traffic sources: when flows start and how much they send ([`bulk`]), and
+//! Traffic sources: when flows start and how much they send ([`bulk`]), the
+//! flow-size laws of generated flows ([`size`]), and
 //! the open-loop UDP cross traffic of the access networks ([`udp`]).
 
 pub mod background;

@@ -284,6 +284,25 @@ size = "{size}"
         );
     }
 
+    /// Sizes drawn from a law (Pareto, i12-sizes): every finished flow
+    /// delivers exactly its own drawn size, and the sizes vary.
+    #[test]
+    fn drawn_sizes_are_delivered_exactly() {
+        let text = scenario(20.0, "X", 20, 0).replace(
+            "size = \"X\"",
+            "size = { law = \"pareto\", alpha = 1.5, min = \"10 KB\" }",
+        );
+        let r = run_text(&text);
+        let done: Vec<_> = r.flow_records.iter().filter(|x| x.finished).collect();
+        assert!(done.len() > 300);
+        for x in &done {
+            assert!(x.size_bytes >= 10_000);
+            assert_eq!(x.bytes_delivered, x.size_bytes, "flow {}", x.flow);
+        }
+        let distinct: std::collections::BTreeSet<u64> = done.iter().map(|x| x.size_bytes).collect();
+        assert!(distinct.len() > done.len() / 2);
+    }
+
     /// Slots follow concurrency, not the total: ten times longer (ten times
     /// the flows) needs no more slots than the peak of active flows.
     #[test]
