@@ -540,13 +540,24 @@ impl Simulation<'_> {
     pub(super) fn check_optical(&mut self) -> Result<(), SimError> {
         let sc = self.scenario;
         let node_name = |n: NodeId| sc.nodes[n.index()].name.clone();
-        for (i, f) in sc.flows.iter().enumerate() {
-            let mut n = f.src;
-            for hop in self.net.routes.walk(f.src, f.dst) {
+        let pairs = sc
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (format!("flows[{i}]"), f.src, f.dst));
+        // Generated flows (issue 12): every destination of every generator.
+        let generated = sc.flow_generators.iter().enumerate().flat_map(|(i, g)| {
+            g.to.iter()
+                .enumerate()
+                .map(move |(j, &to)| (format!("flow_generators[{i}].to[{j}]"), g.src, to))
+        });
+        for (path, src, dst) in pairs.chain(generated) {
+            let mut n = src;
+            for hop in self.net.routes.walk(src, dst) {
                 if self.net.links[hop.ch.index()].optical.is_some() {
                     if self.obs.edges[n.index()].is_none() {
                         return Err(SimError::Unroutable {
-                            path: format!("flows[{i}]"),
+                            path,
                             reason: format!(
                                 "its data enters the optical domain at node \"{}\", which has no [nodes.assembly] to build bursts",
                                 node_name(n)
