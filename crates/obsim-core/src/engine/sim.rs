@@ -341,10 +341,7 @@ impl<'s> Simulation<'s> {
     fn dispatch(&mut self, ev: Event) -> bool {
         match ev {
             Event::Arrive(ch) => self.on_arrive(ch),
-            Event::FlowStart(f) => {
-                self.flows[f.index()].sender.start(self.now);
-                self.pump_sender(f);
-            }
+            Event::FlowStart(f) => self.start_flow(f),
             Event::BurstArrive { ch, burst } => self.on_burst_arrive(ch, burst),
             Event::Bcp(burst) => self.on_bcp(burst),
             Event::BurstLost(burst) => self.on_burst_lost_event(burst),
@@ -487,6 +484,20 @@ impl<'s> Simulation<'s> {
             fl.data_dropped += 1;
             fl.judged.note_drop(seq, core);
         }
+    }
+
+    /// Flow `f`, declared (`FlowStart`) or generated (`FlowArrival`), starts
+    /// now: its application starts and the sender sends what it may, which
+    /// is the SYN first when `tcp.syn` is on (ns-2 tcp.cc
+    /// `TcpAgent::output` sends seqno 0 as the SYN of every connection, so
+    /// each generated short-lived flow opens with one, as in ns-2). The one
+    /// start path of every TCP connection.
+    fn start_flow(&mut self, f: FlowId) {
+        let Some(fl) = flow_lookup(&mut self.flows, &mut self.gen.pool, f) else {
+            return;
+        };
+        fl.sender.start(self.now);
+        self.pump_sender(f);
     }
 
     /// Sends everything the sender is willing to send now, then re-arms its

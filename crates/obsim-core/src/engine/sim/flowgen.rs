@@ -91,8 +91,7 @@ impl Simulation<'_> {
             });
             return;
         }
-        let mut sender = TcpSender::new(&spec.tcp, Some(draw.bytes));
-        sender.start(now);
+        let sender = TcpSender::new(&spec.tcp, Some(draw.bytes));
         let flow = GenFlow {
             state: FlowState {
                 signals: sender.wanted_signals(),
@@ -140,7 +139,9 @@ impl Simulation<'_> {
         };
         self.gen.created += 1;
         self.gen.active.up(now);
-        self.pump_sender(id);
+        // The start path of declared flows too (`start_flow`): the SYN
+        // first under `tcp.syn`.
+        self.start_flow(id);
     }
 
     /// Generated flow `f` has completed now: record it and free its slot.
@@ -300,6 +301,55 @@ size = "{size}"
             format!("{:?}", again.flow_records),
             format!("{:?}", r.flow_records)
         );
+    }
+
+    /// `tcp.syn` (ns2 profiles): every generated flow opens with a SYN, as
+    /// each short-lived connection does in ns-2 (tcp.cc `TcpAgent::output`,
+    /// seqno 0), through the start path of declared flows; its data follow
+    /// the SYN's ACK. `syn = false`: no SYN. The scenario has no loss, so
+    /// each flow sends exactly one SYN, first, and delivers its size.
+    #[test]
+    fn generated_flows_open_with_a_syn_when_the_profile_says_so() {
+        for syn in [true, false] {
+            let text = scenario(20.0, "30 KB", 10, 0).replace(
+                "variant = \"newreno\"",
+                &format!("variant = \"newreno\"\nprofile = \"ns2\"\nsyn = {syn}"),
+            ) + "[trace]\npackets = true\n";
+            let r = run_text(&text);
+            let p = &r.packets;
+            let created = r.flowgen.created;
+            assert!(created > 100, "{created} flows");
+            let sends_from_a = |kind: &str| {
+                (0..p.kind.len())
+                    .filter(|&i| p.kind[i] == kind && p.event[i] == "send" && p.from[i] == "a")
+                    .map(|i| p.flow[i])
+                    .collect::<Vec<u32>>()
+            };
+            let syns = sends_from_a("syn");
+            if !syn {
+                assert!(syns.is_empty(), "{} SYNs with syn = false", syns.len());
+                continue;
+            }
+            let distinct: std::collections::BTreeSet<u32> = syns.iter().copied().collect();
+            assert_eq!(syns.len(), distinct.len(), "one SYN per flow");
+            assert_eq!(
+                syns.len() as u64,
+                created,
+                "every generated flow sends its SYN"
+            );
+            // Each flow's first packet on its first link is its SYN, and its
+            // first data segment leaves after it.
+            let mut first = std::collections::BTreeMap::<u32, &str>::new();
+            for i in 0..p.kind.len() {
+                if p.event[i] == "send" && p.from[i] == "a" {
+                    first.entry(p.flow[i]).or_insert(p.kind[i]);
+                }
+            }
+            assert!(first.values().all(|&k| k == "syn"), "SYN first");
+            for x in r.flow_records.iter().filter(|x| x.finished) {
+                assert_eq!(x.bytes_delivered, x.size_bytes, "flow {}", x.flow);
+            }
+        }
     }
 
     /// Sizes drawn from a law (Pareto, i12-sizes): every finished flow
