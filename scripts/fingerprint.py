@@ -29,6 +29,14 @@ ROOT = Path(__file__).resolve().parent.parent
 SEEDS = (1, 7)
 # Columns and keys that hold wall-clock facts, not simulation outputs.
 WALL = ("wall_s", "wall", "timing", "elapsed", "created", "host", "started", "finished")
+# Keys that are wall-clock facts when named exactly so ("date": the day and time a
+# reproduction ran, in reproduction.json; a substring test would also drop "candidates").
+WALL_KEYS = ("date",)
+
+
+def _wall(key: str) -> bool:
+    """True for a key or column that holds a wall-clock fact."""
+    return key in WALL_KEYS or any(w in key for w in WALL)
 
 
 def _sha(data: bytes) -> str:
@@ -37,7 +45,7 @@ def _sha(data: bytes) -> str:
 
 def _strip(obj: Any) -> Any:
     if isinstance(obj, dict):
-        return {k: _strip(v) for k, v in obj.items() if not any(w in k for w in WALL)}
+        return {k: _strip(v) for k, v in obj.items() if not _wall(k)}
     if isinstance(obj, list):
         return [_strip(v) for v in obj]
     return obj
@@ -49,7 +57,7 @@ def _content_hash(path: Path) -> str:
         import pyarrow.parquet as pq
 
         t = pq.read_table(path)
-        keep = [c for c in t.column_names if not any(w in c for w in WALL)]
+        keep = [c for c in t.column_names if not _wall(c)]
         return _sha(json.dumps(t.select(keep).to_pylist(), sort_keys=True, default=str).encode())
     if path.suffix == ".json":
         return _sha(json.dumps(_strip(json.loads(path.read_text())), sort_keys=True).encode())

@@ -11,7 +11,7 @@ __version__: str
 TABLES: Tuple[str, ...]
 """Names of the result tables, in the order they are written: ``flows``,
 ``links``, ``trace``, ``packets``, ``bursts``, ``series``, ``nodes``, ``paths``,
-``burst_lengths``, ``wavelengths``, ``traffic`` (the fields of obsim-core's
+``burst_lengths``, ``wavelengths``, ``traffic``, ``flow_records`` (the fields of obsim-core's
 ``RunResults`` less ``meta``)."""
 
 OPTIONAL_TABLES: Tuple[str, ...]
@@ -92,6 +92,7 @@ def run(
       - ``burst_lengths``: bursts sent and lost per burst-length bin;
       - ``wavelengths``: one row per wavelength of each optical link direction;
       - ``traffic``: one row per UDP cross-traffic source (``[[traffic]]``);
+      - ``flow_records``: one row per generated flow (``[[flow_generators]]``);
     - ``scenario``: the resolved scenario as JSON text.
 
     ``seed`` (0 <= seed < 2**64) overrides ``simulation.seed``.

@@ -72,6 +72,8 @@ def _empty_table(name: str) -> "pa.Table":
         return pa.table({"time_s": pa.array([], pa.float64())})
     if name == "traffic":
         return pa.table({"source": pa.array([], pa.int64())})
+    if name == "flow_records":
+        return pa.table({"flow": pa.array([], pa.int64())})
     return pa.table({})
 
 
@@ -124,6 +126,10 @@ class Results:
         traffic: one row per UDP cross-traffic source (``[[traffic]]``):
             datagrams sent, delivered, dropped and in flight, bytes delivered
             and throughput in the measured window; empty without sources.
+        flow_records: one row per generated flow (``[[flow_generators]]``):
+            id, generator, source, destination, size, start, end, completion
+            time, goodput, segments sent and retransmitted, TD and TO events,
+            bursts sent and lost, finished; empty without flow generators.
         scenario: the resolved scenario (defaults filled in, units converted).
         scenario_text: the scenario as given (TOML or JSON text).
         scenario_format: ``"toml"`` or ``"json"``.
@@ -144,6 +150,7 @@ class Results:
     burst_lengths: pa.Table
     wavelengths: pa.Table
     traffic: pa.Table
+    flow_records: pa.Table
     scenario: Dict[str, Any]
     scenario_text: str
     scenario_format: str

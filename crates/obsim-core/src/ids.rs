@@ -32,3 +32,9 @@ id_type!(
     /// A TCP flow: one sender and one receiver.
     FlowId
 );
+id_type!(
+    /// One direction of a generated flow's access pipe (`engine/pipes.rs`):
+    /// a slot of the engine's lane pool, reused once its flow has ended and
+    /// its last packet has left it.
+    PipeId
+);

@@ -33,6 +33,67 @@ pub struct RunResults {
     pub wavelengths: Vec<WavelengthResult>,
     /// One row per UDP traffic source (`[[traffic]]`), in source-id order.
     pub traffic: Vec<TrafficResult>,
+    /// One row per generated flow (`[[flow_generators]]`), in the order the
+    /// flows finished; flows still running at the end follow, by id.
+    pub flow_records: Vec<FlowRecord>,
+    /// Flow-generator totals (not a table: not serialised).
+    #[serde(skip)]
+    pub flowgen: FlowGenStats,
+}
+
+/// Totals of the flow generators over a run (issue 12).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FlowGenStats {
+    /// Flows created.
+    pub created: u64,
+    /// Flow slots allocated: the most generated flows live at once, which
+    /// bounds their memory.
+    pub slots: u64,
+    /// Most generated flows active at once.
+    pub peak_active: u64,
+    /// Time-average number of active generated flows after the warm-up
+    /// (Little's L).
+    pub mean_active: f64,
+}
+
+/// One generated flow (issue 12 item 4): what it was asked to send and what
+/// became of it. Whole-flow counts (no warm-up cut: the flow is the unit).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct FlowRecord {
+    /// Flow id, unique over the run and in arrival order.
+    pub flow: u32,
+    /// Generator name (`flow_generators[i].name`).
+    pub generator: String,
+    /// Source node name.
+    pub src: String,
+    /// Destination node name.
+    pub dst: String,
+    /// Bytes the flow was to send (its drawn size).
+    pub size_bytes: u64,
+    /// Arrival time (the connection starts), s.
+    pub start_s: f64,
+    /// Time its last byte was acknowledged, s; NaN if unfinished.
+    pub end_s: f64,
+    /// `end_s - start_s`; NaN if unfinished.
+    pub completion_s: f64,
+    /// Bytes delivered in order to the receiver.
+    pub bytes_delivered: u64,
+    /// `size_bytes` · 8 / `completion_s` (bit/s) when finished; NaN if not.
+    pub goodput_bps: f64,
+    /// Data segments sent, retransmissions included.
+    pub segments_sent: u64,
+    /// Retransmitted segments.
+    pub retransmits: u64,
+    /// Triple-duplicate-ACK (fast retransmit) loss events.
+    pub td_events: u64,
+    /// Retransmission timeouts.
+    pub to_events: u64,
+    /// Bursts that carried data of this flow (0 without OBS edges).
+    pub bursts_sent: u64,
+    /// Those bursts that were lost.
+    pub bursts_lost: u64,
+    /// True if the flow finished before the run ended.
+    pub finished: bool,
 }
 
 /// Per switching node (edge or core) results, whole run.

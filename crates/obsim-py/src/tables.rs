@@ -28,7 +28,7 @@ pub struct Table {
 
 /// Every result table, in the order Python lists and writes them (the field
 /// order of [`RunResults`], less `meta`).
-pub const TABLES: [Table; 11] = [
+pub const TABLES: [Table; 12] = [
     Table {
         name: "flows",
         optional: false,
@@ -85,6 +85,11 @@ pub const TABLES: [Table; 11] = [
         name: "traffic",
         optional: true,
         columns: |r| columns::rows_to_columns(&r.traffic),
+    },
+    Table {
+        name: "flow_records",
+        optional: true,
+        columns: |r| columns::rows_to_columns(&r.flow_records),
     },
 ];
 

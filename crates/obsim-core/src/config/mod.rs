@@ -26,6 +26,7 @@ mod keys;
 mod endpoints;
 pub mod error;
 mod fields;
+mod flowgen;
 mod flows;
 mod links;
 mod metrics;
@@ -35,7 +36,6 @@ mod optical;
 pub mod repeat;
 pub mod scenario;
 pub mod schema;
-#[allow(dead_code)] // read by the flow generators (issue 12); tested directly until then
 mod size;
 mod tcp;
 mod trace;

@@ -44,6 +44,11 @@ pub struct Scenario {
     /// UDP cross-traffic sources (`[[traffic]]`), one entry per source after
     /// expanding `count` and source lists.
     pub traffic: Vec<TrafficSpec>,
+    /// Flow generators (`[[flow_generators]]`): Poisson arrivals of
+    /// short-lived TCP flows (issue 12). Not serialised when empty, so the
+    /// scenario echo of existing runs is unchanged.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flow_generators: Vec<FlowGenSpec>,
 }
 
 /// Sampling of the aggregate metrics (`[metrics]`): gonzalez2009 §3.
@@ -548,4 +553,50 @@ pub struct TrafficSpec {
     pub start: StartSpec,
     /// No datagram is sent at or after this time (`stop`).
     pub stop: Option<SimTime>,
+}
+
+/// How a generated flow reaches its source and destination nodes
+/// (`flow_generators[i].access`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Access {
+    /// The flow starts at the source node and ends at the destination node
+    /// themselves: every flow of a node shares the node's links (hosts as
+    /// in `[[flows]]`, the "shared access link" reading).
+    Shared,
+    /// Each flow has its own access pipe at each end, of this rate and
+    /// one-way delay, with no node per host: "access rate 100 Mbps, equal
+    /// for all sources" (ramantas2007 §4, ramantas2008 §4).
+    Pipe {
+        /// Serialisation rate of each pipe, bit/s.
+        rate_bps: u64,
+        /// One-way propagation delay of each pipe.
+        delay: SimDuration,
+    },
+}
+
+/// One flow generator (`[[flow_generators]]`), after validation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FlowGenSpec {
+    /// Name (`name`, default `"flow_generators[i]"`); names its RNG streams.
+    pub name: String,
+    /// The node where flows start.
+    pub src: NodeId,
+    /// Destination nodes.
+    pub to: Vec<NodeId>,
+    /// Relative rate towards each destination (a traffic-matrix row),
+    /// positive, one per entry of `to`; all 1 when absent (uniform).
+    pub weights: Vec<f64>,
+    /// λ: flow arrivals per second at this source, over all destinations.
+    pub rate: f64,
+    /// Flow sizes.
+    pub size: crate::traffic::size::SizeLaw,
+    /// First instant of the arrival process.
+    pub start: SimTime,
+    /// No flow arrives at or after this time.
+    pub stop: Option<SimTime>,
+    /// TCP parameters (profile defaults, `[tcp]`, then the generator's `tcp`).
+    pub tcp: TcpConfig,
+    /// Access model.
+    pub access: Access,
 }

@@ -30,6 +30,7 @@ pub(crate) const TOP_KEYS: &[&str] = &[
     "optical",
     "generators",
     "traffic",
+    "flow_generators",
 ];
 
 /// `simulation.stop`: whether the run ends when every finite flow is done.
@@ -149,6 +150,18 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
     let traffic =
         super::traffic::build(errs, &top, &names, duration_v, &nodes, &links, topology_ok);
 
+    // [[flow_generators]]
+    let flow_generators = super::flowgen::build(
+        errs,
+        &top,
+        &names,
+        &tcp_top,
+        duration_v,
+        &nodes,
+        &links,
+        topology_ok,
+    );
+
     // [trace]
     let trace = super::trace::build_trace(errs, &top, flows.as_ref().map(Vec::len), &empty);
     // [metrics]
@@ -169,5 +182,6 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
         optical: optical?,
         generators: generators?,
         traffic: traffic?,
+        flow_generators: flow_generators?,
     })
 }

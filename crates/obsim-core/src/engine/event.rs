@@ -5,7 +5,7 @@
 //! event is scheduled before anything else, so a run covers `[0, duration)`:
 //! events due exactly at `duration` do not run.
 
-use crate::ids::{FlowId, LinkId, NodeId};
+use crate::ids::{FlowId, LinkId, NodeId, PipeId};
 
 /// Something that happens at an instant.
 #[derive(Clone, Copy, Debug)]
@@ -32,6 +32,13 @@ pub enum Event {
     BurstLost(u32),
     /// Background burst generator `0` emits a burst.
     Generate(u32),
+    /// Flow generator `0` (`flow_generators[0]`) has a flow arriving.
+    FlowArrival(u32),
+    /// The oldest packet in access-pipe lane `0` has crossed it: up into
+    /// the network at the flow's node, or down to its endpoint (issue 12).
+    /// Like [`Event::Arrive`], the packet waits in the lane's in-flight FIFO
+    /// (`engine/pipes.rs`) and only the lane's head has this event pending.
+    PipeArrive(PipeId),
     /// An edge node's earliest assembly timer may have expired.
     AssemblyTimer(NodeId),
     /// A flow's application starts sending.

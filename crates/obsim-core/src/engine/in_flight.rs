@@ -80,14 +80,15 @@ impl InFlight {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::engine::queue::EventQueue;
     use crate::ids::{FlowId, NodeId};
     use crate::net::{Datagram, Payload};
     use crate::time::SimTime;
 
-    fn pkt(tag: u32) -> Packet {
+    /// A 100-byte datagram tagged `tag` (its flow id and source).
+    pub(crate) fn pkt(tag: u32) -> Packet {
         Packet {
             flow: FlowId(tag),
             src: NodeId(0),

@@ -1,8 +1,10 @@
 //! The event kernel and the simulation main loop.
 
 pub mod event;
+pub mod flowpool;
 pub mod in_flight;
 pub mod links;
+pub mod pipes;
 pub mod queue;
 pub mod sim;
 #[cfg(test)]
@@ -45,7 +47,7 @@ pub enum SimError {
 
 /// Runs `scenario` to completion.
 pub fn run(scenario: &Scenario, opts: &RunOptions) -> Result<RunResults, SimError> {
-    Ok(sim::Simulation::new(scenario, opts)?.run())
+    sim::Simulation::new(scenario, opts)?.run()
 }
 
 /// Where a run is, as reported to a progress observer.

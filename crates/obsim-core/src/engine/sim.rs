@@ -16,20 +16,25 @@
 use std::time::Instant;
 
 mod bursts;
+mod flowgen;
 mod udp;
+
+use flowgen::lookup as flow_lookup;
 
 use crate::config::scenario::{AppSpec, NodeKind, Scenario};
 use crate::engine::event::Event;
 use crate::engine::links::{self, Link};
+use crate::engine::pipes::{LaneExit, PipeLanes};
 use crate::engine::queue::EventQueue;
 use crate::engine::timer::LazyTimer;
 use crate::engine::{Control, Progress, RunOptions, SimError, PROGRESS_EVERY};
-use crate::ids::{FlowId, LinkId, NodeId};
+use crate::ids::{FlowId, LinkId, NodeId, PipeId};
 use crate::metrics::aggregate::Moments;
 use crate::metrics::aggregate::{FlowSample, Sampler};
 use crate::metrics::judgement::FtoJudgements;
 use crate::metrics::packets::{DropReason, PacketEvent, PacketTracer};
 use crate::metrics::trace::{SenderSample, TraceRecorder};
+use crate::net::access::AccessPipes;
 use crate::net::{Packet, Payload, RoutingTable};
 use crate::results::{FlowResult, LinkResult, RunMeta, RunResults};
 use crate::tcp::config::SackOptionSize;
@@ -61,6 +66,8 @@ struct FlowState {
     /// The flow's latest drops and its FTO judgements, scored (yu2004 §IV;
     /// issue 6).
     judged: FtoJudgements,
+    /// Its own access pipes (generated flows with `access = "pipe"`).
+    pipes: Option<AccessPipes>,
 }
 
 /// The network: the channel records (indexed by link id) and routes.
@@ -70,6 +77,8 @@ struct Net {
     /// The packet trace (`[trace] packets = true`); `None` costs one branch
     /// per packet event and allocates nothing.
     packets: Option<Box<PacketTracer>>,
+    /// The lanes of the generated flows' access pipes, with their packets.
+    pipes: PipeLanes,
 }
 
 impl Net {
@@ -135,6 +144,10 @@ pub struct Simulation<'s> {
     obs: bursts::Obs,
     sampler: Sampler,
     traffic: udp::Traffic,
+    /// Flow generators and their live flows (issue 12).
+    gen: flowgen::Generated,
+    /// A run-time error of a flow generator, ending the run.
+    gen_error: Option<SimError>,
 }
 
 impl<'s> Simulation<'s> {
@@ -181,6 +194,7 @@ impl<'s> Simulation<'s> {
                 data_dropped: 0,
                 completed: None,
                 finite: bytes.is_some(),
+                pipes: None,
             });
         }
         let t = &scenario.trace;
@@ -194,6 +208,7 @@ impl<'s> Simulation<'s> {
         let signal_mask = flows.iter().fold(SignalSet::NONE, |m, f| m | f.signals);
         let obs = bursts::Obs::new(scenario, seed, flows.len(), signal_mask);
         let traffic = udp::Traffic::new(scenario, seed, &routes, flows.len())?;
+        let gen = flowgen::Generated::new(scenario, seed);
         let mut sim = Self {
             scenario,
             seed,
@@ -203,6 +218,7 @@ impl<'s> Simulation<'s> {
                 links,
                 routes,
                 packets,
+                pipes: PipeLanes::default(),
             },
             flows,
             trace_on_change: trace.is_some() && t.interval.is_none() && !t.per_ack,
@@ -216,17 +232,17 @@ impl<'s> Simulation<'s> {
             obs,
             sampler: Sampler::new(scenario.flows.len()),
             traffic,
+            gen,
+            gen_error: None,
         };
         sim.check_optical()?;
         Ok(sim)
     }
 
-    /// Runs to the end and returns the results.
-    pub fn run(self) -> RunResults {
-        match self.run_observed(&mut |_| Control::Continue) {
-            Ok(r) => r,
-            Err(_) => unreachable!("an observer that never aborts"),
-        }
+    /// Runs to the end and returns the results; an error only if a flow
+    /// generator fails at run time (a flow it cannot route).
+    pub fn run(self) -> Result<RunResults, SimError> {
+        self.run_observed(&mut |_| Control::Continue)
     }
 
     /// Runs to the end, reporting progress to `observer` every
@@ -255,12 +271,16 @@ impl<'s> Simulation<'s> {
         }
         self.start_generators();
         self.schedule_traffic();
+        self.start_flow_generators();
         while let Some((t, ev)) = self.next_event() {
             debug_assert!(t >= self.now, "time ran backwards");
             self.now = t;
             self.events += 1;
             if self.dispatch(ev) {
                 break;
+            }
+            if let Some(e) = self.gen_error.take() {
+                return Err(e);
             }
             if self.stop_reason == "flows_done" {
                 break;
@@ -297,11 +317,21 @@ impl<'s> Simulation<'s> {
     /// `on_arrive` then only takes the head packet.
     #[inline]
     fn next_event(&mut self) -> Option<(SimTime, Event)> {
-        if let Some((_, &Event::Arrive(ch))) = self.queue.peek() {
-            if let Some(st) = self.net.links[ch.index()].in_flight.second_stamp() {
-                let (t, _) = self.queue.reschedule_top(st)?;
-                return Some((t, Event::Arrive(ch)));
+        match self.queue.peek() {
+            Some((_, &Event::Arrive(ch))) => {
+                if let Some(st) = self.net.links[ch.index()].in_flight.second_stamp() {
+                    let (t, _) = self.queue.reschedule_top(st)?;
+                    return Some((t, Event::Arrive(ch)));
+                }
             }
+            // An access-pipe lane: the same (`engine/pipes.rs`).
+            Some((_, &Event::PipeArrive(id))) => {
+                if let Some(st) = self.net.pipes.second_stamp(id) {
+                    let (t, _) = self.queue.reschedule_top(st)?;
+                    return Some((t, Event::PipeArrive(id)));
+                }
+            }
+            _ => {}
         }
         self.queue.pop()
     }
@@ -311,14 +341,13 @@ impl<'s> Simulation<'s> {
     fn dispatch(&mut self, ev: Event) -> bool {
         match ev {
             Event::Arrive(ch) => self.on_arrive(ch),
-            Event::FlowStart(f) => {
-                self.flows[f.index()].sender.start(self.now);
-                self.pump_sender(f);
-            }
+            Event::FlowStart(f) => self.start_flow(f),
             Event::BurstArrive { ch, burst } => self.on_burst_arrive(ch, burst),
             Event::Bcp(burst) => self.on_bcp(burst),
             Event::BurstLost(burst) => self.on_burst_lost_event(burst),
             Event::Generate(g) => self.on_generate(g),
+            Event::FlowArrival(g) => self.on_flow_arrival(g),
+            Event::PipeArrive(id) => self.on_pipe_arrive(id),
             Event::AssemblyTimer(node) => self.on_assembly_timer(node),
             Event::SenderTimer(f) => self.on_sender_timer(f),
             Event::ReceiverTimer(f) => self.on_receiver_timer(f),
@@ -356,6 +385,20 @@ impl<'s> Simulation<'s> {
         self.route_from(node, pkt);
     }
 
+    /// The head of access-pipe lane `id` comes out: up the pipe to its
+    /// node, then on into the network, or down to its TCP endpoint (the
+    /// next packet in the lane already has the lane's event: `next_event`).
+    fn on_pipe_arrive(&mut self, id: PipeId) {
+        let Some((pkt, exit)) = self.net.pipes.pop(id) else {
+            debug_assert!(false, "arrival on {id:?} with nothing in the lane");
+            return;
+        };
+        match exit {
+            LaneExit::Up(node) => self.route_from(node, pkt),
+            LaneExit::Down => self.reach_endpoint(pkt),
+        }
+    }
+
     /// `pkt` is at `node`: deliver it, assemble it into a burst (OBS ingress
     /// edge), or forward it on the next link.
     fn route_from(&mut self, node: NodeId, pkt: Packet) {
@@ -367,21 +410,56 @@ impl<'s> Simulation<'s> {
             }
             return;
         }
+        self.deliver(pkt);
+    }
+
+    /// `pkt` has reached its destination node: hand it to its endpoint,
+    /// through the flow's access pipe if it has one.
+    fn deliver(&mut self, pkt: Packet) {
         let f = pkt.flow;
+        if let Payload::Datagram(d) = pkt.payload {
+            self.on_datagram(d.source, pkt.bytes);
+            return;
+        }
+        // A packet of a generated flow that has ended finds no flow: the
+        // connection is closed and the packet is discarded.
+        let Some(fl) = flow_lookup(&mut self.flows, &mut self.gen.pool, f) else {
+            return;
+        };
+        if let Some(p) = fl.pipes {
+            let lane = if pkt.dst == fl.dst {
+                p.dst_down
+            } else {
+                p.src_down
+            };
+            let (now, rate, delay) = (self.now, p.rate_bps, p.delay);
+            self.net
+                .pipes
+                .send(&mut self.queue, now, lane, pkt, rate, delay);
+            return;
+        }
+        self.reach_endpoint(pkt);
+    }
+
+    /// `pkt` reaches its TCP endpoint (after the access pipe, if any).
+    fn reach_endpoint(&mut self, pkt: Packet) {
+        let f = pkt.flow;
+        let Some(fl) = flow_lookup(&mut self.flows, &mut self.gen.pool, f) else {
+            return; // the flow has ended
+        };
         match pkt.payload {
             Payload::Data(seg) => {
-                if let Some(ack) = self.flows[f.index()].receiver.on_segment(self.now, &seg) {
+                if let Some(ack) = fl.receiver.on_segment(self.now, &seg) {
                     self.send_ack(f, ack);
                 }
                 self.sync_receiver_timer(f);
             }
             Payload::Ack(ack) => {
-                self.flows[f.index()].sender.on_ack(self.now, &ack);
+                fl.sender.on_ack(self.now, &ack);
                 self.pump_sender(f);
                 self.trace_event(f);
             }
             Payload::Signal(sig) => {
-                let fl = &mut self.flows[f.index()];
                 let una = fl.sender.snd_una();
                 let decision = fl.sender.on_burst_signal(self.now, &sig);
                 if let Some(judged_false) = decision.judged_false() {
@@ -389,7 +467,7 @@ impl<'s> Simulation<'s> {
                 }
                 self.pump_sender(f);
             }
-            Payload::Datagram(d) => self.on_datagram(d.source, pkt.bytes),
+            Payload::Datagram(_) => unreachable!("delivered by `deliver`"),
         }
     }
 
@@ -400,16 +478,35 @@ impl<'s> Simulation<'s> {
         if let Some(s) = pkt.datagram_source() {
             self.traffic.count_drop(s);
         } else if let Some(seq) = pkt.data_seq() {
-            let fl = &mut self.flows[pkt.flow.index()];
+            let Some(fl) = flow_lookup(&mut self.flows, &mut self.gen.pool, pkt.flow) else {
+                return;
+            };
             fl.data_dropped += 1;
             fl.judged.note_drop(seq, core);
         }
     }
 
+    /// Flow `f`, declared (`FlowStart`) or generated (`FlowArrival`), starts
+    /// now: its application starts and the sender sends what it may, which
+    /// is the SYN first when `tcp.syn` is on (ns-2 tcp.cc
+    /// `TcpAgent::output` sends seqno 0 as the SYN of every connection, so
+    /// each generated short-lived flow opens with one, as in ns-2). The one
+    /// start path of every TCP connection.
+    fn start_flow(&mut self, f: FlowId) {
+        let Some(fl) = flow_lookup(&mut self.flows, &mut self.gen.pool, f) else {
+            return;
+        };
+        fl.sender.start(self.now);
+        self.pump_sender(f);
+    }
+
     /// Sends everything the sender is willing to send now, then re-arms its
     /// timer, checks completion and traces.
     fn pump_sender(&mut self, f: FlowId) {
-        let fl = &mut self.flows[f.index()];
+        let generated = f.index() >= self.flows.len();
+        let Some(fl) = flow_lookup(&mut self.flows, &mut self.gen.pool, f) else {
+            return;
+        };
         while let Some(seg) = fl.sender.poll_transmit(self.now) {
             let pkt = Packet {
                 flow: f,
@@ -418,7 +515,17 @@ impl<'s> Simulation<'s> {
                 bytes: seg.len + fl.header,
                 payload: Payload::Data(seg),
             };
-            if !self.net.transmit(&mut self.queue, self.now, fl.src, pkt) {
+            if let Some(p) = fl.pipes {
+                // Through the flow's own access pipe to its source node.
+                self.net.pipes.send(
+                    &mut self.queue,
+                    self.now,
+                    p.src_up,
+                    pkt,
+                    p.rate_bps,
+                    p.delay,
+                );
+            } else if !self.net.transmit(&mut self.queue, self.now, fl.src, pkt) {
                 fl.data_dropped += 1;
                 fl.judged.note_drop(seg.seq, false);
             }
@@ -429,6 +536,11 @@ impl<'s> Simulation<'s> {
         }
         if fl.finite && fl.completed.is_none() && fl.sender.is_complete() {
             fl.completed = Some(self.now);
+            if generated {
+                // A generated flow: its record, then its slot is free.
+                self.end_generated(f);
+                return;
+            }
             self.finite_remaining -= 1;
             if self.finite_remaining == 0 && self.scenario.stop_when_flows_done {
                 self.stop_reason = "flows_done";
@@ -444,7 +556,9 @@ impl<'s> Simulation<'s> {
     }
 
     fn on_sender_timer(&mut self, f: FlowId) {
-        let fl = &mut self.flows[f.index()];
+        let Some(fl) = flow_lookup(&mut self.flows, &mut self.gen.pool, f) else {
+            return; // the flow has ended
+        };
         if !fl.sender_timer.fire(self.now) {
             return; // superseded by an earlier deadline
         }
@@ -479,7 +593,9 @@ impl<'s> Simulation<'s> {
     }
 
     fn sync_receiver_timer(&mut self, f: FlowId) {
-        let fl = &mut self.flows[f.index()];
+        let Some(fl) = flow_lookup(&mut self.flows, &mut self.gen.pool, f) else {
+            return;
+        };
         if let Some(d) = fl.receiver.delack_deadline() {
             fl.receiver_timer
                 .arm(&mut self.queue, d, Event::ReceiverTimer(f));
@@ -491,7 +607,9 @@ impl<'s> Simulation<'s> {
     /// carries SACK blocks: ns-2 tcp-sink.cc `Sacker::append_ack`, RFC 2018
     /// §3).
     fn send_ack(&mut self, f: FlowId, ack: crate::tcp::Ack) {
-        let fl = &self.flows[f.index()];
+        let Some(fl) = flow_lookup(&mut self.flows, &mut self.gen.pool, f) else {
+            return;
+        };
         let pkt = Packet {
             flow: f,
             src: fl.dst,
@@ -499,11 +617,24 @@ impl<'s> Simulation<'s> {
             bytes: fl.header + fl.sack_option_size.bytes(ack.sack_blocks().len()),
             payload: Payload::Ack(ack),
         };
+        if let Some(p) = fl.pipes {
+            self.net.pipes.send(
+                &mut self.queue,
+                self.now,
+                p.dst_up,
+                pkt,
+                p.rate_bps,
+                p.delay,
+            );
+            return;
+        }
         self.net.transmit(&mut self.queue, self.now, fl.dst, pkt);
     }
 
     fn on_receiver_timer(&mut self, f: FlowId) {
-        let fl = &mut self.flows[f.index()];
+        let Some(fl) = flow_lookup(&mut self.flows, &mut self.gen.pool, f) else {
+            return; // the flow has ended
+        };
         if !fl.receiver_timer.fire(self.now) {
             return;
         }
@@ -572,6 +703,7 @@ impl<'s> Simulation<'s> {
             }
         }
         self.traffic.on_warmup_end();
+        self.gen.active.reopen(self.now);
     }
 
     // One statement per result column: long, but flat.
@@ -590,7 +722,10 @@ impl<'s> Simulation<'s> {
         let mut in_flight = vec![0u64; self.flows.len()];
         for pkt in self.net.links.iter().flat_map(|l| l.in_flight.packets()) {
             if pkt.is_data() {
-                in_flight[pkt.flow.index()] += 1;
+                // Generated flows that have ended have no entry.
+                if let Some(n) = in_flight.get_mut(pkt.flow.index()) {
+                    *n += 1;
+                }
             }
             self.traffic.count_in_flight(pkt);
         }
@@ -732,6 +867,8 @@ impl<'s> Simulation<'s> {
             .map(|t| t.finish(&names))
             .unwrap_or_default();
         let (nodes, paths, burst_lengths, wavelengths) = self.optical_results(measured);
+        let mut flow_records = std::mem::take(&mut self.gen.records);
+        flow_records.extend(self.unfinished_records());
         RunResults {
             meta,
             flows,
@@ -745,7 +882,35 @@ impl<'s> Simulation<'s> {
             burst_lengths,
             wavelengths,
             traffic: self.traffic.results(sc, self.warmup_done, measured),
+            flow_records,
+            flowgen: crate::results::FlowGenStats {
+                created: self.gen.created,
+                slots: self.gen.pool.slots() as u64,
+                peak_active: self.gen.active.peak,
+                mean_active: self.gen.active.mean(end),
+            },
         }
+    }
+}
+
+impl Simulation<'_> {
+    /// Flow `f`, declared or generated, if it is live (read-only).
+    #[inline]
+    fn flow(&self, f: FlowId) -> Option<&FlowState> {
+        flow_ref(&self.flows, &self.gen.pool, f)
+    }
+}
+
+/// Flow `f`, declared or generated, if it is live.
+#[inline]
+fn flow_ref<'a>(
+    flows: &'a [FlowState],
+    pool: &'a crate::engine::flowpool::FlowPool<flowgen::GenFlow>,
+    f: FlowId,
+) -> Option<&'a FlowState> {
+    match flows.get(f.index()) {
+        Some(fl) => Some(fl),
+        None => pool.get(f).map(|g| &g.state),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The packet network: packets, link channels with drop-tail buffers, loss
 //! models, and static shortest-path routing.
 
+pub mod access;
 pub mod channel;
 pub mod loss;
 pub mod packet;

@@ -147,6 +147,7 @@ impl BurstCounts {
                 continue;
             }
             let f = p.flow.index();
+            self.grow(f);
             if self.mark[f].0 == self.stamp {
                 self.mark[f].1 += 1;
             } else {
@@ -170,11 +171,22 @@ impl BurstCounts {
         for p in &burst.packets {
             if p.data_seq().is_some() {
                 let f = p.flow.index();
+                self.grow(f);
                 if self.mark[f].0 != self.stamp {
                     self.mark[f] = (self.stamp, 0);
                     self.flow_bursts[f].1 += 1;
                 }
             }
+        }
+    }
+
+    /// Makes room for flow index `f` (generated flows have ids beyond the
+    /// declared flows; issue 12). The tables grow with the largest id seen.
+    #[inline]
+    fn grow(&mut self, f: usize) {
+        if f >= self.flow_bursts.len() {
+            self.flow_bursts.resize(f + 1, (0, 0));
+            self.mark.resize(f + 1, (u64::MAX, 0));
         }
     }
 

@@ -4,5 +4,6 @@
 
 pub mod background;
 pub mod bulk;
+pub mod flowgen;
 pub mod size;
 pub mod udp;

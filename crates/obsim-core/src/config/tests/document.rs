@@ -419,6 +419,7 @@ fn every_listed_key_is_read() {
     // tables declared by `key_table!` (config/keys.rs) get their list and
     // their reading from one declaration; for the others this test keeps
     // the two in step.
+    use crate::config::flowgen::FLOWGEN_KEYS;
     use crate::config::flows::FLOW_KEYS;
     use crate::config::links::LINK_KEYS;
     use crate::config::metrics::METRICS_KEYS;
@@ -430,6 +431,10 @@ fn every_listed_key_is_read() {
     use crate::config::trace::TRACE_KEYS;
     use crate::config::traffic::TRAFFIC_KEYS;
     let traffic = format!("{}{}", *BASE, super::traffic::TRAFFIC);
+    let flowgen = format!(
+        "{}\n[[flow_generators]]\nfrom = \"a\"\nto = \"b\"\nrate = 5\nsize = \"10 KB\"\n",
+        *BASE
+    );
     // (base, where the table is: keys and array indices, its keys)
     let tables: &[(&str, &[&str], &[&str])] = &[
         (&BASE, &[], TOP_KEYS),
@@ -463,6 +468,7 @@ fn every_listed_key_is_read() {
             GENERATOR_KEYS,
         ),
         (&traffic, &["traffic", "0"], TRAFFIC_KEYS),
+        (&flowgen, &["flow_generators", "0"], FLOWGEN_KEYS),
     ];
     let date: toml::value::Datetime = "1979-05-27".parse().unwrap();
     let mut failures = Vec::new();

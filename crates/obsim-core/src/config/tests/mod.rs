@@ -18,6 +18,7 @@ const SINGLE_FLOW: &str = include_str!("../../../../../scenarios/single_flow.tom
 
 /// The allowed keys of every table of the schema.
 fn key_lists() -> Vec<&'static [&'static str]> {
+    use crate::config::flowgen::FLOWGEN_KEYS;
     use crate::config::flows::FLOW_KEYS;
     use crate::config::links::{LINK_KEYS, LOSS_MODELS};
     use crate::config::metrics::METRICS_KEYS;
@@ -43,6 +44,7 @@ fn key_lists() -> Vec<&'static [&'static str]> {
         SWITCH_KEYS,
         GENERATOR_KEYS,
         TRAFFIC_KEYS,
+        FLOWGEN_KEYS,
     ];
     lists.extend(LOSS_MODELS.iter().map(|(_, keys)| *keys));
     lists

@@ -25,6 +25,7 @@ mod tests;
 #[path = "btcp_tests.rs"]
 mod btcp_tests;
 
+use super::flow_ref;
 use super::Simulation;
 use crate::config::scenario::{BurstLength, NodeKind, Scenario};
 use crate::engine::event::Event;
@@ -186,7 +187,7 @@ impl Simulation<'_> {
         let cwnd = if pkt.datagram_source().is_some() {
             0.0
         } else {
-            self.flows[pkt.flow.index()].sender.cwnd()
+            self.flow(pkt.flow).map_or(1.0, |f| f.sender.cwnd())
         };
         let mut closed = std::mem::take(&mut self.obs.closed);
         let e = self.obs.edges[node.index()].as_mut().expect("edge");
@@ -232,20 +233,23 @@ impl Simulation<'_> {
             return;
         }
         let mut out = std::mem::take(&mut self.obs.sig_out);
-        let flows = &self.flows;
+        let (flows, pool) = (&self.flows, &self.gen.pool);
         self.obs.signals.aggregate(
             kind,
             burst,
-            |f| flows[f.index()].signals.contains(kind),
+            |f| flow_ref(flows, pool, f).is_some_and(|fl| fl.signals.contains(kind)),
             &mut out,
         );
         let bytes = self.scenario.nodes[node.index()].switch.signal_size;
         self.obs.switches[node.index()].counters.signals += out.len() as u64;
         for &(f, sig) in &out {
+            let Some(src) = self.flow(f).map(|fl| fl.src) else {
+                continue;
+            };
             let pkt = Packet {
                 flow: f,
                 src: node,
-                dst: self.flows[f.index()].src,
+                dst: src,
                 bytes,
                 payload: Payload::Signal(sig),
             };
@@ -525,7 +529,9 @@ impl Simulation<'_> {
         for b in closed.iter().chain(in_slab) {
             for p in &b.packets {
                 if p.is_data() {
-                    in_flight[p.flow.index()] += 1;
+                    if let Some(n) = in_flight.get_mut(p.flow.index()) {
+                        *n += 1;
+                    }
                 }
                 self.traffic.count_in_flight(p);
             }
@@ -539,13 +545,24 @@ impl Simulation<'_> {
     pub(super) fn check_optical(&mut self) -> Result<(), SimError> {
         let sc = self.scenario;
         let node_name = |n: NodeId| sc.nodes[n.index()].name.clone();
-        for (i, f) in sc.flows.iter().enumerate() {
-            let mut n = f.src;
-            for hop in self.net.routes.walk(f.src, f.dst) {
+        let pairs = sc
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (format!("flows[{i}]"), f.src, f.dst));
+        // Generated flows (issue 12): every destination of every generator.
+        let generated = sc.flow_generators.iter().enumerate().flat_map(|(i, g)| {
+            g.to.iter()
+                .enumerate()
+                .map(move |(j, &to)| (format!("flow_generators[{i}].to[{j}]"), g.src, to))
+        });
+        for (path, src, dst) in pairs.chain(generated) {
+            let mut n = src;
+            for hop in self.net.routes.walk(src, dst) {
                 if self.net.links[hop.ch.index()].optical.is_some() {
                     if self.obs.edges[n.index()].is_none() {
                         return Err(SimError::Unroutable {
-                            path: format!("flows[{i}]"),
+                            path,
                             reason: format!(
                                 "its data enters the optical domain at node \"{}\", which has no [nodes.assembly] to build bursts",
                                 node_name(n)

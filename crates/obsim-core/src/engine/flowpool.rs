@@ -1,0 +1,128 @@
+//! The pool of generated flows (issue 12): flow state lives in recycled
+//! slots, so memory follows the number of flows active at once, not the
+//! number created over the run. Each flow gets a fresh id in arrival order
+//! (`base`, `base + 1`, ...), never reused: a packet or timer event of a
+//! finished flow still in the network carries an id the pool no longer
+//! knows, and is discarded instead of reaching the flow that took over its
+//! slot (a closed connection). The id-to-slot map is only looked up, never
+//! iterated, so its hashing does not affect the order of anything.
+
+use std::collections::HashMap;
+
+use crate::ids::FlowId;
+
+/// Slots of `T` recycled through a free list, addressed by flow id.
+#[derive(Debug)]
+pub struct FlowPool<T> {
+    slots: Vec<T>,
+    free: Vec<u32>,
+    by_id: HashMap<u32, u32>,
+    next: u32,
+}
+
+impl<T> FlowPool<T> {
+    /// An empty pool whose first flow gets id `base`.
+    pub fn new(base: u32) -> Self {
+        Self {
+            slots: Vec::new(),
+            free: Vec::new(),
+            by_id: HashMap::new(),
+            next: base,
+        }
+    }
+
+    /// Stores `value` as a new flow in a free slot (or a new one) and
+    /// returns its id; `None` when the id space (u32) is exhausted.
+    pub fn insert(&mut self, value: T) -> Option<FlowId> {
+        let id = self.next;
+        self.next = self.next.checked_add(1)?;
+        let slot = if let Some(s) = self.free.pop() {
+            self.slots[s as usize] = value;
+            s
+        } else {
+            self.slots.push(value);
+            (self.slots.len() - 1) as u32
+        };
+        self.by_id.insert(id, slot);
+        Some(FlowId(id))
+    }
+
+    /// The live flow `id`, if it is one.
+    #[inline]
+    pub fn get_mut(&mut self, id: FlowId) -> Option<&mut T> {
+        let s = *self.by_id.get(&id.0)?;
+        Some(&mut self.slots[s as usize])
+    }
+
+    /// The live flow `id`, if it is one.
+    #[inline]
+    pub fn get(&self, id: FlowId) -> Option<&T> {
+        let s = *self.by_id.get(&id.0)?;
+        Some(&self.slots[s as usize])
+    }
+
+    /// Ends flow `id`: its slot becomes free (the value stays until the
+    /// slot is reused). False if `id` was not live.
+    pub fn remove(&mut self, id: FlowId) -> bool {
+        match self.by_id.remove(&id.0) {
+            Some(s) => {
+                self.free.push(s);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Flows live now.
+    pub fn live(&self) -> usize {
+        self.by_id.len()
+    }
+
+    /// Slots ever allocated: the most flows live at once.
+    pub fn slots(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Live flows in slot order (deterministic; for end-of-run records).
+    pub fn live_ids(&self) -> Vec<FlowId> {
+        let mut ids: Vec<u32> = self.by_id.keys().copied().collect();
+        ids.sort_unstable();
+        ids.into_iter().map(FlowId).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_in_arrival_order_slots_recycled() {
+        let mut p = FlowPool::new(10);
+        let a = p.insert("a").unwrap();
+        let b = p.insert("b").unwrap();
+        assert_eq!((a, b), (FlowId(10), FlowId(11)));
+        assert!(p.remove(a));
+        assert!(!p.remove(a), "already ended");
+        let c = p.insert("c").unwrap();
+        assert_eq!(c, FlowId(12), "ids are never reused");
+        assert_eq!(p.slots(), 2, "c took a's slot");
+        assert_eq!(p.get_mut(a), None, "a stale id finds nothing");
+        assert_eq!(p.get(c), Some(&"c"));
+        assert_eq!(p.get(b), Some(&"b"));
+        assert_eq!(p.live_ids(), vec![b, c]);
+    }
+
+    #[test]
+    fn slot_count_follows_concurrency_not_total() {
+        let mut p = FlowPool::new(0);
+        let mut live = std::collections::VecDeque::new();
+        for i in 0..100_000u32 {
+            live.push_back(p.insert(i).unwrap());
+            if live.len() > 7 {
+                p.remove(live.pop_front().unwrap());
+            }
+        }
+        assert_eq!(p.slots(), 8);
+        assert_eq!(p.live(), 7);
+    }
+}
