@@ -842,7 +842,7 @@ impl<'s> Simulation<'s> {
             measured_s: measured.as_secs_f64(),
             events: self.events,
             wall_s,
-            segments_delivered: delivered_total,
+            segments_delivered: delivered_total + self.generated_delivered_segments(),
             stop_reason: self.stop_reason.to_string(),
             sync_index,
             agg_throughput_mean_bps: thr.mean,

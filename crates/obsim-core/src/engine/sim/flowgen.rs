@@ -35,6 +35,10 @@ pub(super) struct Generated {
     pub(super) records: Vec<FlowRecord>,
     /// Flows created over the run.
     pub(super) created: u64,
+    /// Data segments delivered in order by the generated flows that have
+    /// ended (their receivers are freed with their slots); `meta`'s
+    /// `segments_delivered` adds the live ones at the end.
+    pub(super) delivered_segments_ended: u64,
 }
 
 impl Generated {
@@ -52,6 +56,7 @@ impl Generated {
             active: ActiveFlows::default(),
             records: Vec::new(),
             created: 0,
+            delivered_segments_ended: 0,
         }
     }
 }
@@ -149,6 +154,9 @@ impl Simulation<'_> {
         let now = self.now;
         let rec = self.record(f, Some(now));
         self.gen.records.push(rec);
+        if let Some(g) = self.gen.pool.get(f) {
+            self.gen.delivered_segments_ended += g.state.receiver.delivered_segments();
+        }
         // Its pipes' lanes are reused once the packets in them have left.
         if let Some(p) = self.gen.pool.get(f).and_then(|g| g.state.pipes) {
             for lane in p.lanes() {
@@ -188,6 +196,20 @@ impl Simulation<'_> {
             bursts_lost,
             finished: end.is_some(),
         }
+    }
+
+    /// Data segments delivered in order by every generated flow, ended or
+    /// live (the generated flows' part of `meta.segments_delivered`).
+    pub(super) fn generated_delivered_segments(&self) -> u64 {
+        let live: u64 = self
+            .gen
+            .pool
+            .live_ids()
+            .into_iter()
+            .filter_map(|f| self.gen.pool.get(f))
+            .map(|g| g.state.receiver.delivered_segments())
+            .sum();
+        self.gen.delivered_segments_ended + live
     }
 
     /// Records of the generated flows still running at the end, by id.
@@ -292,6 +314,11 @@ size = "{size}"
                 assert!(x.end_s.is_nan() && x.bytes_delivered < x.size_bytes);
             }
         }
+        // meta counts the generated flows' delivered segments, ended and
+        // live: 30 per finished flow (30 KB, MSS 1000 B), plus each live
+        // flow's in-order bytes in whole segments.
+        let expect: u64 = recs.iter().map(|x| x.bytes_delivered.div_ceil(1000)).sum();
+        assert_eq!(r.meta.segments_delivered, expect);
         // Unfinished flows come last.
         let first_open = recs.iter().position(|x| !x.finished).unwrap_or(recs.len());
         assert!(recs[first_open..].iter().all(|x| !x.finished));
