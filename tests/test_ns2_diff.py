@@ -34,15 +34,16 @@ KNOWN: List[Tuple[Tuple[Optional[object], ...], str]] = [
     # and recovery_exit, limited_transmit_any_state, recovery_max_burst, the
     # ns2-sack1 recovery with ns-2's SACK block bytes); every defaults-mode
     # case since #5 (tcp.syn, tcp.bugfix_ss).
-    # ten_alternate (added with the table of ns-2 behaviours): with delayed
-    # ACKs, after the go-back-N retransmissions, obsim's receiver sends an
-    # ACK one segment earlier than ns-2's DelAckSink (Reno, 60 ms, aligned:
-    # event #40, obsim 0.997347 s ACK 48, ns-2 0.998179 s ACK 49). Not yet
-    # explained. NewReno at 40 ms and in the eras agrees.
-    ((None, "ten_alternate", "reno", True, None, None), "delack after go-back-N (unexplained)"),
-    ((None, "ten_alternate", "sack", True, None, None), "delack after go-back-N (unexplained)"),
-    ((None, "ten_alternate", "newreno", True, 60, "ns2"), "delack after go-back-N (unexplained)"),
-    ((None, "ten_alternate", "newreno", True, 100, "ns2"), "delack after go-back-N (unexplained)"),
+    # ten_alternate delack agrees since the receiver delays a repeat of the
+    # last in-order segment as ns-2's DelAckSink does
+    # (tcp.delack_last_duplicate). Reno, 150 ms (era cases only), delack,
+    # both modes, ns2-2004 and ns2-2003 then part later (aligned: event #46,
+    # 3.171507 s: ns-2 ACK 55 from the delayed-ACK timer, obsim ACK 56;
+    # defaults: #47, 3.321578 s, the same): probably a segment arriving at
+    # the very instant the delayed-ACK timer expires, which ns-2's scheduler
+    # orders after the timer and obsim before it (not yet checked against a
+    # packet trace).
+    ((None, "ten_alternate", "reno", True, 150, None), "delack timer/arrival tie (open)"),
     # Every other case agrees, the era cases since they were added.
     (("aligned", None, None, None, None, None), ""),  # agrees
     (("defaults", None, None, None, None, None), ""),  # agrees
