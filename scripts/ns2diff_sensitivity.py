@@ -57,6 +57,7 @@ FLIPS: List[Flip] = [
     ("sack_blocks", 2, None),
     ("sack_option_size", "rfc2018", None),
     ("delack_timeout", "200 ms", None),
+    ("delack_last_duplicate", False, None),
     ("abc", True, None),
     ("syn", False, None),
     ("bugfix_ss", False, True),
