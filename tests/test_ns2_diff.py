@@ -1,6 +1,8 @@
 """The differential test against ns-2.35 (issue 14): the scripted-drop
 acceptance matrix, case by case, in the harness's aligned mode and with
-ns-2's defaults. Skipped when ``ns`` is not on PATH (``scripts/test.sh``
+ns-2's defaults; and the era cases: the matrix at 60 and 150 ms for the
+``ns2-2004`` and ``ns2-2003`` profiles against ns-2.35 set to those eras'
+defaults (``ERA_NS2_SETTINGS``). Skipped when ``ns`` is not on PATH (``scripts/test.sh``
 installs Debian's ``ns2`` when it can).
 
 Cases that diverge today are in ONE table, :data:`KNOWN`, each with the
@@ -16,7 +18,7 @@ from typing import Dict, List, Optional, Tuple
 import pytest
 
 from obsim.ns2diff import Case, Diff
-from obsim.ns2diff.matrix import DROP_SCENARIOS, matrix_cases, run_matrix
+from obsim.ns2diff.matrix import DROP_SCENARIOS, era_cases, matrix_cases, run_matrix
 from obsim.ns2diff.ns2 import ns_binary
 
 pytestmark = [
@@ -24,7 +26,7 @@ pytestmark = [
     pytest.mark.skipif(ns_binary() is None, reason="ns (ns-2.35, Debian package ns2) not on PATH"),
 ]
 
-# (mode, drop scenario, variant, delack, rtt_ms) -> the first divergence;
+# (mode, drop scenario, variant, delack, rtt_ms, profile) -> the first divergence;
 # None matches anything; the first matching entry wins. Each entry was read
 # off the harness's report of the case (python -m obsim.ns2diff case ...).
 KNOWN: List[Tuple[Tuple[Optional[object], ...], str]] = [
@@ -32,8 +34,19 @@ KNOWN: List[Tuple[Tuple[Optional[object], ...], str]] = [
     # and recovery_exit, limited_transmit_any_state, recovery_max_burst, the
     # ns2-sack1 recovery with ns-2's SACK block bytes); every defaults-mode
     # case since #5 (tcp.syn, tcp.bugfix_ss).
-    (("aligned", None, None, None, None), ""),  # agrees
-    (("defaults", None, None, None, None), ""),  # agrees
+    # ten_alternate delack agrees since the receiver delays a repeat of the
+    # last in-order segment as ns-2's DelAckSink does
+    # (tcp.delack_last_duplicate). Reno, 150 ms (era cases only), delack,
+    # both modes, ns2-2004 and ns2-2003 then part later (aligned: event #46,
+    # 3.171507 s: ns-2 ACK 55 from the delayed-ACK timer, obsim ACK 56;
+    # defaults: #47, 3.321578 s, the same): probably a segment arriving at
+    # the very instant the delayed-ACK timer expires, which ns-2's scheduler
+    # orders after the timer and obsim before it (not yet checked against a
+    # packet trace).
+    ((None, "ten_alternate", "reno", True, 150, None), "delack timer/arrival tie (open)"),
+    # Every other case agrees, the era cases since they were added.
+    (("aligned", None, None, None, None, None), ""),  # agrees
+    (("defaults", None, None, None, None, None), ""),  # agrees
 ]
 
 
@@ -44,14 +57,14 @@ def _scenario_name(case: Case) -> str:
 def known_divergence(case: Case) -> Optional[str]:
     """The reason ``case`` is expected to diverge today, or None (an entry
     with an empty reason: the case agrees)."""
-    key = (case.mode, _scenario_name(case), case.variant, case.delack, case.rtt_ms)
+    key = (case.mode, _scenario_name(case), case.variant, case.delack, case.rtt_ms, case.profile)
     for pattern, reason in KNOWN:
         if all(p is None or p == k for p, k in zip(pattern, key)):
             return reason or None
     return None
 
 
-CASES = matrix_cases()
+CASES = matrix_cases() + era_cases()
 
 
 def _param(case: Case) -> object:

@@ -3,7 +3,10 @@ resolution, the comparison and the generated Tcl."""
 
 from __future__ import annotations
 
-from typing import List, Sequence
+import json
+import re
+from pathlib import Path
+from typing import Any, Dict, List, Sequence, Tuple
 
 from obsim.ns2diff import Case, compare
 from obsim.ns2diff.drops import resolve
@@ -112,3 +115,83 @@ def test_aligned_tcl_sets_what_the_docs_say() -> None:
         assert line in tcl, line
     defaults = single_flow(Case("reno", mode="defaults"), [], "/tmp/x.tr")
     assert "syn_" not in defaults and "Agent/TCP set packetSize_ 1000" in defaults
+
+
+def test_era_settings_reach_the_tcl() -> None:
+    from obsim.ns2diff.matrix import ERA_NS2_SETTINGS, era_cases
+
+    case = era_cases(profiles=["ns2-2003"], drops=["one"], variants=["newreno"])[0]
+    tcl = single_flow(case, [], "/tmp/x.tr")
+    assert case.ns2_settings == ERA_NS2_SETTINGS["ns2-2003"]
+    for line in ["Agent/TCP set minrto_ 1", "Agent/TCP/Newreno set newreno_changes1_ 0"]:
+        assert line in tcl and tcl.index(line) < tcl.index("set tcp [new"), line
+    assert "minrto_" not in single_flow(Case("newreno"), [], "/tmp/x.tr")
+
+
+MODEL_MD = Path(__file__).resolve().parents[1] / "docs" / "MODEL.md"
+TABLE_HEADING = "### ns-2 behaviours obsim models"
+NS2_PROFILES = ("ns2", "ns2-2004", "ns2-2003")
+
+
+def _table_keys() -> List[Tuple[str, List[object]]]:
+    """(key, values) of every row of the ns-2 behaviour table in
+    docs/MODEL.md whose key column reads ``key = v`` or ``key = v1 / v2 /
+    v3`` (values as a scenario writes them, in backquotes)."""
+    text = MODEL_MD.read_text(encoding="utf-8")
+    start = text.index(TABLE_HEADING)
+    rows = []
+    for line in text[start:].splitlines():
+        if line.startswith("| behaviour") or line.startswith("|---"):
+            continue
+        if line.startswith("|"):
+            rows.append([c.strip() for c in line.strip("|").split("|")])
+        elif rows:
+            break
+    out = []
+    for cells in rows:
+        m = re.match(r"`([a-z_.0-9]+)` = (.*)$", cells[5])
+        if m is None:
+            assert cells[5].startswith("no key"), cells
+            continue
+        values = [json.loads(v) for v in re.findall(r"`([^`]+)`", m.group(2))]
+        assert len(values) in (1, 3), cells[5]
+        out.append((m.group(1), values))
+    return out
+
+
+def _resolved_tcp(tcp: Dict[str, Any]) -> Dict[str, Any]:
+    from obsim import _core
+    from obsim.ns2diff.obsim_side import scenario
+
+    sc = scenario(Case("reno"), [])
+    sc["tcp"] = tcp
+    resolved: Dict[str, Any] = json.loads(_core.parse_scenario(json.dumps(sc), "json"))
+    return resolved["flows"][0]["tcp"]  # type: ignore[no-any-return]
+
+
+def _field(tcp: Dict[str, Any], key: str) -> Any:
+    if key.startswith("rto."):
+        return tcp["rto"][key[4:]]
+    return tcp["newreno_slow_but_steady" if key == "newreno_timer" else key]
+
+
+def test_model_table_keys_and_values_are_the_profiles() -> None:
+    """Every key the table in docs/MODEL.md names exists, and its value
+    there is each ns2* profile's: writing the table's value over the
+    profile changes nothing (a value the parser does not accept, such as
+    the profile's internal initial_ssthresh 0, must equal the resolved
+    field)."""
+    keys = _table_keys()
+    assert len(keys) >= 30
+    for key, values in keys:
+        for profile, value in zip(NS2_PROFILES, values * 3 if len(values) == 1 else values):
+            base = _resolved_tcp({"profile": profile})
+            if key.startswith("rto."):
+                over: Dict[str, Any] = {"profile": profile, "rto": {key[4:]: value}}
+            else:
+                over = {"profile": profile, key: value}
+            try:
+                got = _field(_resolved_tcp(over), key)
+            except Exception:  # the parser rejects it: compare as written
+                got = value
+            assert got == _field(base, key), (profile, key, value)

@@ -6,6 +6,7 @@ Examples::
     python -m obsim.ns2diff case --variant newreno --rtt 60 --drops 10 10:2
     python -m obsim.ns2diff case --variant sack --delack --mode defaults --drops 0
     python -m obsim.ns2diff matrix --variant reno --mode aligned
+    python -m obsim.ns2diff matrix --era ns2-2003 --rtt 60
     python -m obsim.ns2diff dumbbell --variant reno --p 0.01 --seeds 1 2 3
     python -m obsim.ns2diff table --seeds 1 2 3 4 5 6 7 8 9 10 --duration 60 --out t.md
 
@@ -21,7 +22,7 @@ import sys
 from typing import List, Optional, Sequence, Tuple
 
 from .case import MODES, VARIANTS, Case, DumbbellCase
-from .matrix import DROP_SCENARIOS, matrix_cases, run_matrix
+from .matrix import DROP_SCENARIOS, ERA_NS2_SETTINGS, era_cases, matrix_cases, run_matrix
 from .ns2 import ns_binary
 from .run import compare_dumbbell, run_diff
 from .table import HEADER, markdown, markdown_row, run_cell
@@ -52,6 +53,11 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--topology", choices=("router", "direct"), default="router")
     c.add_argument("--profile", default="ns2")
     c.add_argument(
+        "--era",
+        action="store_true",
+        help="set ns-2's class defaults to the era of --profile (ns2-2004, ns2-2003)",
+    )
+    c.add_argument(
         "--ack-rate",
         type=float,
         default=None,
@@ -65,6 +71,13 @@ def _parser() -> argparse.ArgumentParser:
     m.add_argument("--rtt", type=int, nargs="*", default=[40, 60, 100])
     m.add_argument("--drops", choices=sorted(DROP_SCENARIOS), nargs="*", default=None)
     m.add_argument("--ack-rate", type=float, default=None, help="as for 'case'")
+    m.add_argument(
+        "--era",
+        choices=sorted(ERA_NS2_SETTINGS),
+        nargs="*",
+        default=None,
+        help="the matrix for these older-era profiles, ns-2 set to each era's defaults",
+    )
     d = sub.add_parser("dumbbell", help="10 flows, Bernoulli loss: goodput and timeouts over seeds")
     d.add_argument("--variant", choices=VARIANTS, default="reno")
     d.add_argument("--p", type=float, default=0.01)
@@ -102,6 +115,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             topology=a.topology,
             profile=a.profile,
             ack_rate_bps=a.ack_rate,
+            ns2_settings=ERA_NS2_SETTINGS.get(a.profile, ()) if a.era else (),
         )
         diff = run_diff(case)
         if a.states:
@@ -113,10 +127,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 0 if diff.agrees else 1
     if a.cmd == "matrix":
         bad = 0
-        cases: List[Case] = [
-            c.with_(ack_rate_bps=a.ack_rate)
-            for c in matrix_cases(a.drops, a.variant, a.mode, a.rtt)
-        ]
+        base = (
+            era_cases(a.era or list(ERA_NS2_SETTINGS), a.drops, a.variant, a.mode, a.rtt)
+            if a.era is not None
+            else matrix_cases(a.drops, a.variant, a.mode, a.rtt)
+        )
+        cases: List[Case] = [c.with_(ack_rate_bps=a.ack_rate) for c in base]
         for case, diff in zip(cases, run_matrix(cases)):
             bad += not diff.agrees
             print(f"{case.label:50s} {diff.kind}")

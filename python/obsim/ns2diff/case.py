@@ -58,6 +58,11 @@ class Case:
             direction) at this rate instead of the forward rate, so that
             ACK-size differences (ns-2's 8 bytes per SACK block) shrink below
             1 µs and what lies behind them shows; None: symmetric links.
+        ns2_settings: class defaults ``(class, variable, value)`` set in
+            ns-2 before the agents are created, after the mode's own (the
+            era cases: ns-2.35 with an older release's values of the
+            variables an ``ns2-2004``/``ns2-2003`` profile changes,
+            :data:`obsim.ns2diff.matrix.ERA_NS2_SETTINGS`).
         name: a label for reports.
     """
 
@@ -72,6 +77,7 @@ class Case:
     mss: int = 1000
     window: int = 20
     ack_rate_bps: Optional[float] = None
+    ns2_settings: Tuple[Tuple[str, str, str], ...] = ()
     name: str = field(default="", compare=False)
 
     def with_(self, **kw: object) -> "Case":
@@ -80,9 +86,11 @@ class Case:
 
     @property
     def label(self) -> str:
-        """A short id: ``name/variant/rtt/delack/mode``."""
+        """A short id: ``name-variant-rtt-delack-mode``, then the profile
+        when it is not ``ns2``."""
         d = "delack" if self.delack else "ackall"
-        return f"{self.name or 'case'}-{self.variant}-{self.rtt_ms}ms-{d}-{self.mode}"
+        label = f"{self.name or 'case'}-{self.variant}-{self.rtt_ms}ms-{d}-{self.mode}"
+        return label if self.profile == "ns2" else f"{label}-{self.profile}"
 
     def bottleneck_delay_s(self) -> float:
         """One-way delay of the lossy link so that the path's two-way

@@ -21,13 +21,46 @@ DROP_SCENARIOS: Dict[str, Drops] = {
     "first": ((0, 1),),
     "slow_start": ((5, 1),),
     "tail": ((59, 1),),
+    "retx_eleven": tuple((30, n) for n in range(1, 13)),
+    "ten_alternate": tuple((s, 1) for s in range(30, 50, 2)),
 }
 """Scripted drops ``(seq, n)`` (the n-th transmission of segment seq) of
 each named scenario. Segment 30 is sent in congestion avoidance at the full
-window (20) in every variant; 5 in slow start; 59 is the last segment."""
+window (20) in every variant; 5 in slow start; 59 is the last segment.
+``retx_eleven`` loses segment 30 twelve times: the RTO backs off until
+``maxrto_`` (60 s in ns-2.35) caps it. ``ten_alternate`` loses every other
+segment of the window (30, 32, ..., 48): NewReno's recovery takes ten
+round trips, longer than a 1 s RTO at 150 ms, so the timer rule
+(``newreno_changes1_``) shows."""
 
 RTTS_MS: Tuple[int, ...] = (40, 60, 100)
 SEGMENTS = 60
+
+Setting = Tuple[str, str, str]
+
+ERA_NS2_SETTINGS: Dict[str, Tuple[Setting, ...]] = {
+    # ns-2.27 `tcl/lib/ns-default.tcl` (2004; the copy in erimatnor/aodv-uu,
+    # ns-2/ns-2.27): the values ns-2.35 later changed, of the variables the
+    # profile changes. `bugfix_ss_` did not exist (added 2006-06-13): 0 is
+    # ns-2.35 without that fix.
+    "ns2-2004": (
+        ("Agent/TCP", "minrto_", "1"),
+        ("Agent/TCP", "rtxcur_init_", "6.0"),
+        ("Agent/TCP", "maxrto_", "100000"),
+        ("Agent/TCP", "precisionReduce_", "false"),
+        ("Agent/TCP", "bugfix_ss_", "0"),
+    ),
+}
+# ns-2.26 (2003; same copy, ns-2/ns-2.26): also NewReno's two defaults
+# before 2003-05-05.
+ERA_NS2_SETTINGS["ns2-2003"] = ERA_NS2_SETTINGS["ns2-2004"] + (
+    ("Agent/TCP/Newreno", "newreno_changes1_", "0"),
+    ("Agent/TCP/Newreno", "partial_window_deflation_", "0"),
+)
+"""Per older-era obsim profile, the ns-2 class defaults that make ns-2.35
+run with that release's values of the variables the profile models
+(``Case.ns2_settings``). Only variables: code that changed between the
+releases is ns-2.35's."""
 
 
 def matrix_cases(
@@ -58,6 +91,24 @@ def matrix_cases(
                             )
                         )
     return out
+
+
+def era_cases(
+    profiles: Iterable[str] = tuple(ERA_NS2_SETTINGS),
+    drops: Optional[Iterable[str]] = None,
+    variants: Iterable[str] = VARIANTS,
+    modes: Iterable[str] = MODES,
+    rtts: Iterable[int] = (60, 150),
+) -> List[Case]:
+    """The matrix for each older-era profile, with ns-2.35 set to that era's
+    defaults (:data:`ERA_NS2_SETTINGS`); by default at 60 ms and at 150 ms,
+    where a NewReno recovery (``ten_alternate``) outlasts their 1 s
+    ``minrto_``."""
+    return [
+        c.with_(profile=p, ns2_settings=ERA_NS2_SETTINGS[p])
+        for p in profiles
+        for c in matrix_cases(drops, variants, modes, rtts)
+    ]
 
 
 def run_matrix(cases: List[Case], workers: int = 0) -> List[Diff]:

@@ -37,6 +37,9 @@ Every setting that aligns ns-2.35 with obsim is written here, with why
   drop list counts every packet that crosses the link (0-based), as obsim's
   ``packets`` loss model.
 * Buffers hold 1000 packets: no congestion loss in these cases.
+* ``Case.ns2_settings`` (the era cases): class defaults set after the
+  mode's, before any agent is created, e.g. ``Agent/TCP set minrto_ 1`` for
+  the ``ns2-2004`` profile (:data:`obsim.ns2diff.matrix.ERA_NS2_SETTINGS`).
 """
 
 from __future__ import annotations
@@ -108,6 +111,7 @@ def single_flow(case: Case, drop_indices: Sequence[int], trace_path: str) -> str
         f'set tf [open "{trace_path}" w]',
         "$ns trace-all $tf",
         _globals(case.mode, case.mss),
+        *(f"{cls} set {var} {val}" for cls, var, val in case.ns2_settings),
         f"Agent/TCP set window_ {case.window}",
         "set s [$ns node]",
     ]

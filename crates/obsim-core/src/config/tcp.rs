@@ -38,6 +38,7 @@ key_table! {
     ssthresh_basis: SsthreshBasis = |v| named(v, &SsthreshBasis::ALL) => ssthresh_basis;
     delayed_ack: bool = boolean => delayed_ack;
     delack_timeout: SimDuration = positive_duration => delack_timeout;
+    delack_last_duplicate: bool = boolean => delack_last_duplicate;
     sack_blocks: u8 = |v| u32_in(v, 1, 4).map(|n| n as u8) => sack_blocks;
     sack_recovery: SackRecovery = |v| named(v, &SackRecovery::ALL) => sack_recovery;
     sack_option_size: SackOptionSize = |v| named(v, &SackOptionSize::ALL) => sack_option_size;

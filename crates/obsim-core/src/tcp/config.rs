@@ -377,6 +377,16 @@ pub struct TcpConfig {
     pub delayed_ack: bool,
     /// Delayed-ACK timer (RFC 5681: < 500 ms; ns-2 `DelAckSink` `interval_` 100 ms).
     pub delack_timeout: SimDuration,
+    /// With `delayed_ack`: a repeat of the last in-order segment
+    /// (`seq == rcv_nxt - 1`) with nothing buffered above it is delayed like
+    /// a new in-order segment (ns-2.35 tcp-sink.cc `DelAckSink::recv`: the
+    /// ACK is delayed when no timer is pending and `th->seqno() ==
+    /// acker_->Seqno()`, which a duplicate of the highest in-order packet
+    /// also satisfies, and `RFC2581_immediate_ack_` only exempts
+    /// `seqno < Maxseen()`). False: every duplicate is ACKed at once
+    /// (RFC 9293 §3.10.7.4 / RFC 793 p. 69: an unacceptable segment gets an
+    /// ACK; RFC 5681 §4.2).
+    pub delack_last_duplicate: bool,
     /// SACK blocks per ACK the receiver sends when the variant is SACK.
     pub sack_blocks: u8,
     /// Which SACK loss recovery the sender runs when the variant is SACK.

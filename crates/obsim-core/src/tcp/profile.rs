@@ -51,6 +51,8 @@ fn rfc() -> TcpConfig {
         // RFC 5681 §4.2: "MUST be less than 0.5 seconds"; 200 ms is the BSD
         // value (and RFC 1122 §4.2.3.2's example bound).
         delack_timeout: SimDuration::from_millis(200),
+        // RFC 793 p. 69 / RFC 9293 §3.10.7.4: a duplicate gets an ACK at once.
+        delack_last_duplicate: false,
         // RFC 2018 §3: 4 blocks fit when no timestamp option is used.
         sack_blocks: 4,
         sack_recovery: SackRecovery::Rfc6675,
@@ -97,6 +99,7 @@ fn ns2() -> TcpConfig {
         ssthresh_basis: SsthreshBasis::Cwnd, // slowdown(): min(cwnd, window_)/2
         delayed_ack: false,  // TCPSink ACKs every packet
         delack_timeout: SimDuration::from_millis(100), // DelAck interval_ 100ms
+        delack_last_duplicate: true, // DelAckSink::recv: seqno == acker_->Seqno() is delayed
         sack_blocks: 3,      // maxSackBlocks_ 3
         // Agent/TCP/Sack1: tcp-sack1.cc with ScoreBoardRQ, not RFC 6675.
         sack_recovery: SackRecovery::Ns2Sack1,

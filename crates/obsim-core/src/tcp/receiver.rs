@@ -27,6 +27,8 @@ pub struct TcpReceiver {
     sack_blocks: usize,
     delayed_ack: bool,
     delack_timeout: SimDuration,
+    /// `TcpConfig::delack_last_duplicate`.
+    delack_last_duplicate: bool,
     /// Next segment expected (RFC 793 RCV.NXT).
     rcv_nxt: u64,
     /// Buffered segments above `rcv_nxt`: disjoint, sorted, non-adjacent
@@ -59,6 +61,7 @@ impl TcpReceiver {
             sack_blocks,
             delayed_ack: cfg.delayed_ack,
             delack_timeout: cfg.delack_timeout,
+            delack_last_duplicate: cfg.delack_last_duplicate,
             rcv_nxt: 0,
             ooo: Vec::with_capacity(32),
             short: None,
@@ -91,10 +94,23 @@ impl TcpReceiver {
             self.short = Some((seg.seq, seg.len));
         }
         if seg.seq < self.rcv_nxt || self.buffered(seg.seq) {
+            self.stats.duplicates += 1;
+            if self.delayed_ack
+                && self.delack_last_duplicate
+                && seg.seq + 1 == self.rcv_nxt
+                && self.ooo.is_empty()
+            {
+                // ns-2.35 tcp-sink.cc `DelAckSink::recv` delays the ACK when
+                // no timer is pending and `th->seqno() == acker_->Seqno()`
+                // (the highest in-order packet, so also a repeat of it);
+                // `RFC2581_immediate_ack_` exempts only `th->seqno() <
+                // acker_->Maxseen()`, false with nothing buffered above.
+                return self.delay_or_ack(now);
+            }
             // Duplicate: RFC 5681 §4.2 treats it like out-of-order data and
             // acknowledges immediately (it may be a sender's probe after a
-            // lost ACK).
-            self.stats.duplicates += 1;
+            // lost ACK; RFC 9293 §3.10.7.4: an unacceptable segment gets an
+            // ACK).
             if seg.seq > self.rcv_nxt {
                 // RFC 2018 §4: the first block reports the segment that
                 // triggered this ACK, here a repeat of buffered data.
@@ -126,8 +142,13 @@ impl TcpReceiver {
             // TCPSink).
             return Some(self.make_ack());
         }
-        // RFC 5681 §4.2: an ACK at least every second full-sized segment,
-        // and within the delayed-ACK timeout.
+        self.delay_or_ack(now)
+    }
+
+    /// RFC 5681 §4.2: an ACK at least every second full-sized segment, and
+    /// within the delayed-ACK timeout (ns-2 `DelAckSink::recv`: a packet
+    /// arriving while `delay_timer_` is pending is ACKed at once).
+    fn delay_or_ack(&mut self, now: SimTime) -> Option<Ack> {
         self.unacked += 1;
         if self.unacked >= 2 {
             return Some(self.make_ack());
@@ -432,6 +453,50 @@ mod tests {
         assert!(r.on_segment(t, &seg(0)).is_none());
         assert_eq!(r.on_segment(t, &seg(2)).unwrap().ack, 1);
         assert_eq!(r.on_segment(t, &seg(1)).unwrap().ack, 3);
+    }
+
+    /// The `ten_alternate` pattern after its timeout: the go-back-N resend
+    /// of 2 fills the hole below the buffered 3 (ACK at once), then the
+    /// resend of 3 repeats the last in-order segment with nothing buffered
+    /// above. ns-2 `DelAckSink::recv` delays that ACK (`seqno ==
+    /// acker_->Seqno()`, not `< Maxseen()`), and the next in-order segment,
+    /// arriving while the timer runs, is ACKed at once; the RFC rule ACKs
+    /// the duplicate at once.
+    #[test]
+    fn a_repeat_of_the_last_in_order_segment_is_delayed_only_in_ns2() {
+        for (last_dup, dup_ack) in [(true, None), (false, Some(4))] {
+            let mut c = cfg(Variant::Reno, true);
+            c.delack_last_duplicate = last_dup;
+            let mut r = TcpReceiver::new(&c);
+            let t = SimTime::ZERO;
+            assert_eq!(r.on_segment(t, &seg(0)), None);
+            assert_eq!(r.on_segment(t, &seg(1)).unwrap().ack, 2);
+            assert_eq!(r.on_segment(t, &seg(3)).unwrap().ack, 2, "out of order");
+            assert_eq!(r.on_segment(t, &seg(2)).unwrap().ack, 4, "fills the hole");
+            let dup = r.on_segment(SimTime(7), &seg(3)).map(|a| a.ack);
+            assert_eq!(dup, dup_ack, "delack_last_duplicate = {last_dup}");
+            if last_dup {
+                assert_eq!(r.delack_deadline(), Some(SimTime(7 + 100_000_000)));
+            }
+            // An older duplicate is ACKed at once either way.
+            let older = r.on_segment(t, &seg(1)).map(|a| a.ack);
+            assert_eq!(older, Some(4), "delack_last_duplicate = {last_dup}");
+            // With a segment buffered above, a repeat of the last in-order
+            // one is ACKed at once (ns-2: `seqno < Maxseen()`).
+            assert_eq!(r.on_segment(t, &seg(5)).unwrap().ack, 4);
+            assert_eq!(r.on_segment(t, &seg(3)).unwrap().ack, 4);
+        }
+        // The timer sends the delayed ACK; the next in-order segment while it
+        // runs is ACKed at once.
+        let mut r = TcpReceiver::new(&cfg(Variant::Reno, true));
+        let t = SimTime::ZERO;
+        assert_eq!(r.on_segment(t, &seg(0)), None);
+        assert_eq!(r.on_segment(t, &seg(1)).unwrap().ack, 2);
+        assert_eq!(r.on_segment(t, &seg(1)), None);
+        assert_eq!(r.on_segment(t, &seg(2)).unwrap().ack, 3);
+        assert_eq!(r.on_segment(t, &seg(2)), None);
+        let d = r.delack_deadline().unwrap();
+        assert_eq!(r.on_delack_timeout(d).unwrap().ack, 3);
     }
 
     // ---- invariants (proptest) -----------------------------------------------
