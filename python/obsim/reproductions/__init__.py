@@ -564,19 +564,17 @@ class Reproduction:
         only: Optional[Callable[[Dict[str, Any]], bool]] = None
         chosen = None
         phases: List[Tuple[int, int, Callable[[Mapping[str, Any]], bool]]] = []
+
+        def sweep(exp: "Experiment", only: Optional[Callable[[Dict[str, Any]], bool]]) -> "SweepSummary":
+            return run_experiment(
+                exp, out, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress, only=only
+            )
+
         if selection and self.estimate_at is not None:
             # Phase 1: the selection seeds at every point; they decide where
             # the estimation seeds run (phase 2, the loop below).
             exp = self.build(quick, estimate, reading)
-            summary = run_experiment(
-                exp,
-                out,
-                jobs=jobs,
-                executor=executor,
-                scheduler=scheduler,
-                progress=progress,
-                only=lambda run: int(run["replication"]) < selection,
-            )
+            summary = sweep(exp, lambda run: int(run["replication"]) < selection)
             chosen = results_frame(Store(out), exp)
             chosen = chosen[chosen["replication"] < selection]
             first = int(exp.replications) - selection
@@ -585,15 +583,7 @@ class Reproduction:
 
         while True:
             exp = self.build(quick, estimate, reading)
-            this = run_experiment(
-                exp,
-                out,
-                jobs=jobs,
-                executor=executor,
-                scheduler=scheduler,
-                progress=progress,
-                only=only,
-            )
+            this = sweep(exp, only)
             if summary is None:
                 summary = this
             else:

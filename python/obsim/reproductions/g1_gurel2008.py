@@ -381,15 +381,26 @@ QUOTE_NS2_BUFFER = (
     '§1: "We use an ns2-based [16] OBS network simulator (n-OBS)"; the paper states no buffer '
     "size, so ns-2's default drop-tail limit (ns-2.35 tcl/lib/ns-default.tcl: Queue set limit_ 50)"
 )
-READINGS = (
-    Reading("access buffer", "1000 packets (lossless)", QUOTE_LOSSLESS, registered=True),
-    Reading(
-        "access buffer",
-        "50 packets (ns-2 default)",
-        QUOTE_NS2_BUFFER,
-        apply=lambda exp, quick: experiment(quick, access_buffer="50 packets"),
-    ),
-)
+
+
+def access_buffer_readings(
+    lossless_quote: str, build: Callable[..., Dict[str, Any]]
+) -> Tuple[Reading, Reading]:
+    """gurel2008's access buffer: 1000 packets, read as lossless by
+    ``lossless_quote`` (registered), and ns-2's default 50 packets, which
+    ``build(quick, access_buffer=...)`` builds."""
+    return (
+        Reading("access buffer", "1000 packets (lossless)", lossless_quote, registered=True),
+        Reading(
+            "access buffer",
+            "50 packets (ns-2 default)",
+            QUOTE_NS2_BUFFER,
+            apply=lambda exp, quick: build(quick, access_buffer="50 packets"),
+        ),
+    )
+
+
+READINGS = access_buffer_readings(QUOTE_LOSSLESS, experiment)
 """The parameter gurel2008 leaves unstated: the access buffer, read as
 lossless by §3's text (registered), and ns-2's default as the alternative."""
 

@@ -32,6 +32,7 @@ from ..stats import mean_ci
 from ..topologies import gurel_chain
 from . import Reproduction, SeedPlan
 from .claims import Claim
+from .g1_gurel2008 import access_buffer_readings
 from .readings import Reading
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -147,10 +148,6 @@ QUOTE_CHAIN_LOSSLESS = (
     '§3 (the first topology): "access links are lossless"; §4 states no buffer: the access '
     "links kept as in §3, 1000-packet buffers"
 )
-QUOTE_CHAIN_NS2_BUFFER = (
-    '§1: "We use an ns2-based [16] OBS network simulator (n-OBS)"; no buffer size is stated, so '
-    "ns-2's default drop-tail limit (ns-2.35 tcl/lib/ns-default.tcl: Queue set limit_ 50)"
-)
 
 
 def chain_readings(experiment: Callable[..., Dict[str, Any]]) -> Tuple[Reading, ...]:
@@ -165,13 +162,7 @@ def chain_readings(experiment: Callable[..., Dict[str, Any]]) -> Tuple[Reading, 
             QUOTE_BG_INGRESS,
             apply=lambda exp, quick: experiment(quick, background_at="I"),
         ),
-        Reading("access buffer", "1000 packets (lossless)", QUOTE_CHAIN_LOSSLESS, registered=True),
-        Reading(
-            "access buffer",
-            "50 packets (ns-2 default)",
-            QUOTE_CHAIN_NS2_BUFFER,
-            apply=lambda exp, quick: experiment(quick, access_buffer="50 packets"),
-        ),
+        *access_buffer_readings(QUOTE_CHAIN_LOSSLESS, experiment),
     )
 
 
