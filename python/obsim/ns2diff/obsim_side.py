@@ -13,6 +13,7 @@ import json
 from typing import Any, Dict, List, Sequence, Tuple
 
 from .. import _core
+from ..topologies import dumbbell
 from .case import ACCESS_DELAY_S, ACCESS_RATE_BPS, BOTTLENECK_RATE_BPS, Case, DumbbellCase
 from .trajectory import State, Trajectory, mark_retransmissions
 
@@ -127,47 +128,20 @@ def run_case(case: Case, drop_indices: Sequence[int]) -> Trajectory:
 
 
 def dumbbell_scenario(case: DumbbellCase) -> Dict[str, Any]:
-    """The obsim scenario of a Bernoulli dumbbell case."""
-    n = case.flows
-    nodes = [{"name": "r0", "kind": "router"}, {"name": "r1", "kind": "router"}]
-    nodes += [{"name": f"s{i}", "kind": "host"} for i in range(n)]
-    nodes += [{"name": f"d{i}", "kind": "host"} for i in range(n)]
-    links = [
-        _link(
-            "r0",
-            "r1",
-            1e9,
-            0.010,
-            buffer="unlimited",
-            loss={"model": "bernoulli", "p": case.p},
-            reverse_loss={"model": "none"},
-        )
-    ]
-    links += [_link(f"s{i}", "r0", 155e6, 0.001, buffer="1000 packets") for i in range(n)]
-    links += [_link("r1", f"d{i}", 155e6, 0.001, buffer="1000 packets") for i in range(n)]
-    return {
-        "name": "ns2diff dumbbell",
-        "simulation": {"duration": f"{case.duration_s} s", "seed": case.seed, "routing": "hops"},
-        "tcp": {
-            "profile": case.profile,
-            "variant": case.variant,
-            "mss": f"{case.mss} B",
-            "max_window": case.window,
-            **({"syn": False} if case.mode == "aligned" else {}),
-        },
-        "nodes": nodes,
-        "links": links,
-        "flows": [
-            {
-                "name": "ftp",
-                "from": [f"s{i}" for i in range(n)],
-                "to": [f"d{i}" for i in range(n)],
-                "count": 1,
-                "start": ["0 s", "1 s"],
-                "size": "infinite",
-            }
-        ],
+    """The obsim scenario of a Bernoulli dumbbell case: the project's
+    reference dumbbell (:func:`obsim.topologies.dumbbell`) with the case's
+    flows, loss, run length, seed and TCP."""
+    sc = dumbbell(n=case.flows, p=case.p, duration=f"{case.duration_s} s")
+    sc["name"] = "ns2diff dumbbell"
+    sc["simulation"]["seed"] = case.seed
+    sc["tcp"] = {
+        "profile": case.profile,
+        "variant": case.variant,
+        "mss": f"{case.mss} B",
+        "max_window": case.window,
+        **({"syn": False} if case.mode == "aligned" else {}),
     }
+    return sc
 
 
 def run_dumbbell(case: DumbbellCase) -> List[Tuple[int, int, int]]:
