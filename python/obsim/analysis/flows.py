@@ -64,12 +64,11 @@ def quantile(values: Sequence[float], q: float) -> float:
 
     if not 0.0 < q <= 1.0:
         raise ValueError(f"q: need 0 < q <= 1, got {q}")
-    x = np.sort(np.asarray(values, dtype=float))
+    x = np.asarray(values, dtype=float)
     x = x[~np.isnan(x)]
     if x.size == 0:
         return math.nan
-    k = int(math.ceil(q * x.size)) - 1
-    return float(x[max(k, 0)])
+    return float(np.quantile(x, q, method="inverted_cdf"))
 
 
 def by_size(
