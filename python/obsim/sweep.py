@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Union
 
 from .experiment import Experiment, Metric, eval_expr, experiment_from_stored
+from .experiment.metrics import reduce_values, row_mask
 from .files import atomic_write_json, atomic_write_parquet
 from .store import STORE_SCHEMA, Store, canonical_json, frame_to_arrow, now_iso, run_key
 
@@ -354,9 +355,27 @@ def compute_metrics(store: Store, key: str, metrics: Mapping[str, Metric]) -> Di
                     )
                 ]
             )
+        missing = [
+            (f"metrics.{name}.{k}", c)
+            for k, c in [*((f"where.{c}", c) for c in m.where), ("weight", m.weight)]
+            if c and c not in df.columns
+        ]
+        if missing:
+            from .experiment import ExperimentError
+
+            raise ExperimentError.from_errors(
+                [
+                    (path, f"expected a column of the {m.table} table ({', '.join(df.columns)}), found {c!r}")
+                    for path, c in missing
+                ]
+            )
         for col, val in m.where.items():
-            df = df[df[col] == val]
+            df = df[row_mask(df[col], val)]
         s = df[m.column].astype(float)
+        if m.weight or m.agg in ("quantile", "top_share"):
+            w = df[m.weight].to_numpy() if m.weight else None
+            out[name] = reduce_values(s.to_numpy(), m.agg, m.q, w) * m.scale
+            continue
         if m.agg == "count":
             v = float(s.count())
         elif s.empty:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 from . import schema
 from .errors import ExperimentError, found
 from .keypaths import parse_key_path, set_key_path
-from .metrics import Metric, expr_names
+from .metrics import RANGE_KEYS, WEIGHTED, Metric, expr_names
 from .model import Experiment
 from .plot import Plot
 
@@ -183,6 +184,46 @@ def _check_axis(
     return True
 
 
+def _check_reduction(where: str, m: schema.MetricTable, agg: str, errs: List[Tuple[str, str]]) -> None:
+    """``q`` with (and only with) a quantile, ``weight`` only with an
+    aggregation that weighs, ranges in ``where`` well formed, and nothing but
+    ``first`` of the meta table's single row."""
+    if agg == "quantile":
+        if m.q is None or not 0.0 <= m.q <= 1.0:
+            errs.append((f"{where}.q", f"required with agg = \"quantile\": a number in [0, 1], found {found(m.q)}"))
+    elif m.q is not None:
+        errs.append((f"{where}.q", f"only read by agg = \"quantile\" (agg is {agg!r}); remove it"))
+    if m.weight is not None:
+        if not m.weight:
+            errs.append((f"{where}.weight", "expected a column name, found an empty string"))
+        elif agg not in WEIGHTED:
+            errs.append(
+                (f"{where}.weight", f"agg {agg!r} cannot be weighted; allowed with weight: {', '.join(WEIGHTED)}")
+            )
+    if (m.table or "flows") == "meta" and (m.where or m.weight is not None or agg in ("quantile", "top_share")):
+        errs.append((where, "the meta table has one row per run: use agg = \"first\" without where or weight"))
+    for col, cond in (m.where or {}).items():
+        if not isinstance(cond, dict):
+            continue
+        bad = [k for k in cond if k not in RANGE_KEYS]
+        nums = [k for k in RANGE_KEYS if k in cond and not _number(cond[k])]
+        if not cond or bad or nums:
+            errs.append(
+                (
+                    f"{where}.where.{col}",
+                    "expected a value, or a range { min = a, max = b } of numbers (either bound may be "
+                    f"left out), found {found(cond)}",
+                )
+            )
+        elif "min" in cond and "max" in cond and not cond["min"] < cond["max"]:
+            errs.append((f"{where}.where.{col}", f"expected min < max, found {found(cond)}"))
+
+
+def _number(v: Any) -> bool:
+    """A finite int or float (not a bool)."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
 def _metrics(tables: Mapping[str, schema.MetricTable], errs: List[Tuple[str, str]]) -> Dict[str, Metric]:
     """The metrics, in file order; an expression may use the metrics above it."""
     out: Dict[str, Metric] = {}
@@ -202,7 +243,9 @@ def _metrics(tables: Mapping[str, schema.MetricTable], errs: List[Tuple[str, str
                         )
             except (SyntaxError, ValueError) as e:
                 errs.append((f"{where}.expr", str(e)))
-            extra = [k for k in ("table", "column", "agg", "where") if getattr(m, k) is not None]
+            extra = [
+                k for k in ("table", "column", "agg", "where", "q", "weight") if getattr(m, k) is not None
+            ]
             if extra:
                 errs.append((where, f"expr cannot be combined with {', '.join(extra)}"))
             if len(errs) == n0:
@@ -213,15 +256,21 @@ def _metrics(tables: Mapping[str, schema.MetricTable], errs: List[Tuple[str, str
             reason = f"required: a column of the {table} table, found {found(m.column)}"
             errs.append((f"{where}.column", reason))
             continue
+        agg = m.agg or ("first" if table == "meta" else "sum")
+        _check_reduction(where, m, agg, errs)
+        if len(errs) > n0:
+            continue
         out[name] = Metric(
             name,
             table=table,
             column=m.column,
-            agg=m.agg or ("first" if table == "meta" else "sum"),
+            agg=agg,
             where=dict(m.where or {}),
             scale=m.scale,
             unit=m.unit,
             label=m.label,
+            q=math.nan if m.q is None else float(m.q),
+            weight=m.weight or "",
         )
     return out
 

@@ -13,14 +13,41 @@ from ..results import TABLES
 TABLE_NAMES = (*TABLES, "meta")
 """Where a metric can read a column from (``meta``: the run facts)."""
 
-AGGREGATIONS = ("sum", "mean", "min", "max", "median", "std", "count", "first", "last")
-"""How a metric reduces a column to one number per run."""
+AGGREGATIONS = (
+    "sum",
+    "mean",
+    "min",
+    "max",
+    "median",
+    "std",
+    "count",
+    "first",
+    "last",
+    "quantile",
+    "top_share",
+)
+"""How a metric reduces a column to one number per run. ``quantile``: the
+``q`` quantile (the smallest value whose cumulative share reaches ``q``,
+numpy's ``inverted_cdf``, so a quantile of integers is an integer);
+``top_share``: the share of the rows (of the total ``weight``) at the
+column's largest value. With a ``weight`` column (a histogram's counts),
+``sum``, ``mean``, ``count``, ``quantile`` and ``top_share`` weigh each row by
+it and ``min``/``max`` skip rows of weight 0."""
+
+WEIGHTED = ("sum", "mean", "count", "min", "max", "quantile", "top_share")
+"""The aggregations that accept a ``weight`` column."""
+
+RANGE_KEYS = ("min", "max")
+"""The keys of a range in ``where``: ``{ min = a, max = b }`` keeps rows with
+``a <= value < b`` (either bound may be left out)."""
 
 
 @dataclass(frozen=True)
 class Metric:
     """One number per run: ``agg`` over ``table.column`` (rows filtered by
-    ``where``), times ``scale``; or ``expr``, arithmetic over other metrics."""
+    ``where``, weighted by ``weight``), times ``scale``; or ``expr``,
+    arithmetic over other metrics. A ``where`` value is an equality, or a
+    range ``{min, max}`` (:data:`RANGE_KEYS`)."""
 
     name: str
     table: str = "flows"
@@ -31,6 +58,10 @@ class Metric:
     unit: str = ""
     label: str = ""
     expr: str = ""
+    q: float = math.nan
+    """``agg = "quantile"``: the quantile in [0, 1]."""
+    weight: str = ""
+    """A column whose values weigh the rows (e.g. a histogram's ``count``)."""
 
     @property
     def title(self) -> str:
@@ -45,6 +76,10 @@ class Metric:
             d["expr"] = self.expr
         else:
             d.update(table=self.table, column=self.column, agg=self.agg, where=dict(self.where))
+            if not math.isnan(self.q):
+                d["q"] = self.q
+            if self.weight:
+                d["weight"] = self.weight
         return d
 
 
@@ -138,4 +173,70 @@ def eval_expr(expr: str, values: Mapping[str, float]) -> float:
     return ev(ast.parse(expr, mode="eval"))
 
 
-__all__ = ["AGGREGATIONS", "METRIC_KEYS", "TABLE_NAMES", "Metric", "eval_expr", "expr_names"]
+def row_mask(column: Any, cond: Any) -> Any:
+    """The rows of a pandas ``column`` that a ``where`` condition keeps: a
+    range ``{min, max}`` (``min <= v < max``) or an equality."""
+    if isinstance(cond, Mapping):
+        keep = column == column  # every non-NaN row
+        if "min" in cond:
+            keep &= column >= cond["min"]
+        if "max" in cond:
+            keep &= column < cond["max"]
+        return keep
+    return column == cond
+
+
+def reduce_values(values: Any, agg: str, q: float = math.nan, weights: Any = None) -> float:
+    """Reduce a float array to one number by ``agg`` (:data:`AGGREGATIONS`),
+    weighing by ``weights`` (an array of the same length) when given. NaN
+    values are dropped; an empty column gives NaN (``count``: 0)."""
+    import numpy as np
+
+    x = np.asarray(values, dtype=float)
+    w = np.ones_like(x) if weights is None else np.asarray(weights, dtype=float)
+    keep = ~np.isnan(x) & ~np.isnan(w) & (w > 0)
+    x, w = x[keep], w[keep]
+    if agg == "count":
+        return float(w.sum()) if weights is not None else float(len(x))
+    if len(x) == 0:
+        return math.nan
+    if agg == "first":
+        return float(x[0])
+    if agg == "last":
+        return float(x[-1])
+    if agg == "std":
+        return float(np.std(x, ddof=1)) if len(x) > 1 else math.nan
+    if agg == "sum":
+        return float((x * w).sum())
+    if agg == "mean":
+        return float((x * w).sum() / w.sum())
+    if agg == "min":
+        return float(x.min())
+    if agg == "max":
+        return float(x.max())
+    if agg == "median" and weights is None:
+        return float(np.median(x))
+    if agg in ("quantile", "median"):
+        qq = 0.5 if agg == "median" else q
+        order = np.argsort(x, kind="stable")
+        cum = np.cumsum(w[order])
+        i = int(np.searchsorted(cum, qq * cum[-1], side="left"))
+        return float(x[order][min(i, len(x) - 1)])
+    if agg == "top_share":
+        top = x.max()
+        return float(w[x == top].sum() / w.sum())
+    raise ValueError(f"unknown aggregation {agg!r}")  # pragma: no cover (validated at load)
+
+
+__all__ = [
+    "AGGREGATIONS",
+    "METRIC_KEYS",
+    "RANGE_KEYS",
+    "TABLE_NAMES",
+    "WEIGHTED",
+    "Metric",
+    "reduce_values",
+    "eval_expr",
+    "expr_names",
+    "row_mask",
+]

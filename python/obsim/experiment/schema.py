@@ -83,7 +83,11 @@ class MetricTable(_Table):
     agg: Optional[Literal[AGGREGATIONS]] = Field(  # type: ignore[valid-type]
         None, description=f"one of {', '.join(AGGREGATIONS)}"
     )
-    where: Optional[Dict[str, Any]] = Field(None, description="a table column = value")
+    where: Optional[Dict[str, Any]] = Field(
+        None, description="a table column = value, or column = { min = a, max = b }"
+    )
+    q: Optional[float] = Field(None, description="a quantile in [0, 1] (with agg = \"quantile\")")
+    weight: Optional[str] = Field(None, description="a column name (the rows' weights)")
     scale: float = Field(1.0, description="a number")
     unit: str = Field("", description="a string")
     label: str = Field("", description="a string")
