@@ -39,6 +39,7 @@ key_table! {
     delayed_ack: bool = boolean => delayed_ack;
     delack_timeout: SimDuration = positive_duration => delack_timeout;
     delack_last_duplicate: bool = boolean => delack_last_duplicate;
+    pad_last_segment: bool = boolean => pad_last_segment;
     sack_blocks: u8 = |v| u32_in(v, 1, 4).map(|n| n as u8) => sack_blocks;
     sack_recovery: SackRecovery = |v| named(v, &SackRecovery::ALL) => sack_recovery;
     sack_option_size: SackOptionSize = |v| named(v, &SackOptionSize::ALL) => sack_option_size;

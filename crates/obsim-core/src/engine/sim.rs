@@ -512,7 +512,7 @@ impl<'s> Simulation<'s> {
                 flow: f,
                 src: fl.src,
                 dst: fl.dst,
-                bytes: seg.len + fl.header,
+                bytes: fl.sender.wire_payload(&seg) + fl.header,
                 payload: Payload::Data(seg),
             };
             if let Some(p) = fl.pipes {

@@ -387,6 +387,14 @@ pub struct TcpConfig {
     /// (RFC 9293 §3.10.7.4 / RFC 793 p. 69: an unacceptable segment gets an
     /// ACK; RFC 5681 §4.2).
     pub delack_last_duplicate: bool,
+    /// A finite flow's short last segment goes on the wire at the full MSS
+    /// (ns-2.35 tcp.cc `TcpAgent::output`: every data packet is `size_` +
+    /// header bytes, and `sendmsg(nbytes)` advances by whole packets;
+    /// checked with ns-2.35: `send 2500` at `packetSize_ 1000` sends three
+    /// 1040-byte packets). The application's byte count is unchanged. False:
+    /// the last segment carries only the remaining bytes (RFC 9293 segments
+    /// carry what the sender has).
+    pub pad_last_segment: bool,
     /// SACK blocks per ACK the receiver sends when the variant is SACK.
     pub sack_blocks: u8,
     /// Which SACK loss recovery the sender runs when the variant is SACK.

@@ -53,6 +53,8 @@ fn rfc() -> TcpConfig {
         delack_timeout: SimDuration::from_millis(200),
         // RFC 793 p. 69 / RFC 9293 §3.10.7.4: a duplicate gets an ACK at once.
         delack_last_duplicate: false,
+        // RFC 9293: a segment carries the data the sender has.
+        pad_last_segment: false,
         // RFC 2018 §3: 4 blocks fit when no timestamp option is used.
         sack_blocks: 4,
         sack_recovery: SackRecovery::Rfc6675,
@@ -100,6 +102,7 @@ fn ns2() -> TcpConfig {
         delayed_ack: false,  // TCPSink ACKs every packet
         delack_timeout: SimDuration::from_millis(100), // DelAck interval_ 100ms
         delack_last_duplicate: true, // DelAckSink::recv: seqno == acker_->Seqno() is delayed
+        pad_last_segment: true, // tcp.cc output(): size() = size_ + headersize() for every packet
         sack_blocks: 3,      // maxSackBlocks_ 3
         // Agent/TCP/Sack1: tcp-sack1.cc with ScoreBoardRQ, not RFC 6675.
         sack_recovery: SackRecovery::Ns2Sack1,

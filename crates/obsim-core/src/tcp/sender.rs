@@ -106,6 +106,8 @@ pub struct TcpSender {
     rtt: RttEstimator,
     mss: u32,
     data_bytes: Option<u64>,
+    /// `TcpConfig::pad_last_segment`.
+    pad_last_segment: bool,
     started: bool,
     rto_deadline: Option<SimTime>,
     /// A retransmission that goes out before anything else, outside the
@@ -152,6 +154,7 @@ impl TcpSender {
             rtt: RttEstimator::new(&cfg.rto),
             mss,
             data_bytes,
+            pad_last_segment: cfg.pad_last_segment,
             started: false,
             rto_deadline: None,
             pending_rtx: None,
@@ -198,6 +201,18 @@ impl TcpSender {
         match self.data_bytes {
             Some(b) if seq + 1 == self.cb.end_seq => (b - seq * u64::from(self.mss)) as u32,
             _ => self.mss,
+        }
+    }
+
+    /// Payload bytes `seg` occupies on the wire: its `len`, or the full MSS
+    /// for a short last segment when `tcp.pad_last_segment` is set (ns-2.35
+    /// tcp.cc: every data packet is `size_` bytes, `sendmsg` counts whole
+    /// packets). The SYN carries none.
+    pub fn wire_payload(&self, seg: &Segment) -> u32 {
+        if self.pad_last_segment && !seg.syn {
+            self.mss
+        } else {
+            seg.len
         }
     }
 

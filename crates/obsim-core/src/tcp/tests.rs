@@ -929,3 +929,25 @@ fn bugfix_ss_fast_retransmits_a_lost_first_segment_after_a_syn() {
     assert_eq!(h2.sender.stats().td_events, 0);
     assert!(slow > fast, "{slow:?} vs {fast:?}");
 }
+
+/// `tcp.pad_last_segment`: ns-2 sends a finite flow's last packet at the
+/// full `packetSize_` (tcp.cc `output()`; 2500 bytes at 1000 B are three
+/// 1040-byte packets in ns-2.35); the `rfc` profile sends the 500 bytes left.
+#[test]
+fn last_segment_is_padded_on_the_wire_only_under_ns2() {
+    for (name, want) in [("ns2", 1000), ("rfc", 500)] {
+        let mut cfg = profile(name).unwrap();
+        cfg.mss = 1000;
+        cfg.initial_cwnd = 4;
+        cfg.syn = false;
+        let mut s = crate::tcp::TcpSender::new(&cfg, Some(2500));
+        s.start(SimTime::ZERO);
+        let mut segs = Vec::new();
+        while let Some(seg) = s.poll_transmit(SimTime::ZERO) {
+            segs.push(seg);
+        }
+        assert_eq!(segs.iter().map(|g| g.len).collect::<Vec<_>>(), [1000, 1000, 500], "{name}");
+        let wire: Vec<u32> = segs.iter().map(|g| s.wire_payload(g)).collect();
+        assert_eq!(wire, [1000, 1000, want], "{name}");
+    }
+}
