@@ -1,0 +1,169 @@
+"""The set-up shared by the ramantas2007/2008 NSFNET reproductions (R1-R4):
+Internet-like SACK traffic on NSFNET with one timer-assembly queue per
+source-destination pair, every reading of what the papers leave unstated
+as docs/NSFNET_STUDIES.md registered it before any run (section 2), and the
+per-run metrics the claims read.
+
+The registered experiment is :func:`build` with its defaults; each
+:data:`READINGS` alternative rebuilds it with one parameter changed. R2 and R3
+run the same experiment (the 700 KB runs of Fig. 1 at timers 1, 5 and 10 ms)
+and decide different claims on it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Tuple
+
+from ..topologies import nsfnet_tcp
+from .readings import Reading
+
+PAIR = ("N10", "N14")
+"""The "single (randomly selected) source-destination pair" (R07 §3):
+``numpy.random.default_rng(12).integers(56)`` = 34 over the 56 ordered edge
+pairs in (source, destination) site order, drawn once before any run
+(docs/NSFNET_STUDIES.md 2.11) and fixed for every seed and reading."""
+
+TIMEOUTS = ("1 ms", "5 ms", "10 ms")
+"""R07/R08 Figs. 1-3: the three assembly timers."""
+
+AX_T = "nodes[0].assembly.timeout"
+"""The swept key path; the other edges' timers follow it (:func:`build`)."""
+
+RATE_PER_PAIR = 50.0
+"""R07 §3 "a mean of λ=50 flows/sec", registered per ordered pair (2.1)."""
+
+DESTINATIONS = 7
+"""Each edge sends to the 7 other edges (uniform, 2.3)."""
+
+QUICK_RATE_DIVISOR = 4.0
+"""``--quick`` runs λ / 4, so that about 500 flows are active (4 of 2.13)."""
+
+QUOTE_PAIR_SCOPE = (
+    'R07 §3: "600 or 800 active source respectively for 5, 10 and 1msec timers" (Fig. 1a: "at each '
+    'edge node") and R07 §4: "flow transfer time ... from 1.25sec for 1msec timer to 1.6sec": '
+    "L/W = 375 flows/s per edge = 7 pairs x 50 (docs/NSFNET_STUDIES.md 2.1)"
+)
+QUOTE_EDGE_SCOPE = (
+    'R07 §3: "TCP arrivals were modeled with an exponential process with a mean of λ=50 '
+    'flows/sec", read per edge node (what a [[flow_generators]] rate means)'
+)
+QUOTE_R08_MU = (
+    'R08 §3: "a Poisson arrival process with a λ=50 flows/sec rate and an exponential '
+    'inter-arrival time of 1/μ=10 msec": 100 flows/s per pair (it contradicts the same sentence\'s λ)'
+)
+QUOTE_ALPHA_MEAN = (
+    'R07 §3: "a Pareto distribution of p load and a minimum ON size of 40KByte" with "a mean file '
+    'size of 700KB": α = m / (m - 40 KB), the only law that keeps both numbers (2.2)'
+)
+QUOTE_NS2_PARETO = (
+    "\"ON size\" is ns-2's Pareto ON/OFF vocabulary; ns-2.35 tcl/lib/ns-default.tcl: "
+    "RandomVariable/Pareto set shape_ 1.5 (α = 1.5 with the stated mean; minimum m/3)"
+)
+QUOTE_HOPS = (
+    'G09 §3: "We used ns-2 [25] simulator"; ns-2 static routing uses link cost 1 unless a script '
+    "sets cost: fewest hops (2.4)"
+)
+QUOTE_DELAY = "No paper states the routing; least delay (km) is obsim's NSFNET default (N1)"
+QUOTE_WM = (
+    'G09 Table 1: "Max window size (W_M) 128 MSS" (the same group\'s ns-2 set-up) and R07 §4: '
+    '"92Mbps ... achieved when window size was 128segments wide" (2.6)'
+)
+QUOTE_WM20 = "ns-2.35 tcl/lib/ns-default.tcl: Agent/TCP set window_ 20 (nothing stated)"
+QUOTE_NO_ACCESS_DELAY = "No delay is stated for the access; the pipe models the rate (2.5)"
+QUOTE_ACCESS_DELAY = "G09 Table 1 gives the §3 access network a delay; 1 ms is a short access"
+
+
+def build(
+    quick: bool,
+    *,
+    name: str,
+    description: str,
+    metrics: Callable[[float], Dict[str, Any]],
+    rate_per_pair: float = RATE_PER_PAIR,
+    scope: str = "pair",
+    size: Any = None,
+    routing: str = "hops",
+    max_window: int = 128,
+    access_delay: str = "0 s",
+    mean_size: str = "700 KB",
+    timeouts: Tuple[str, ...] = TIMEOUTS,
+) -> Dict[str, Any]:
+    """The experiment: :func:`obsim.topologies.nsfnet_tcp` at ``mean_size``
+    swept over ``timeouts`` (every edge's timer moves together), 600 s with a
+    200 s warm-up and 5 seeds (``--quick``: λ / 4, 12 s with a 4 s warm-up,
+    2 seeds). ``scope`` says where λ applies: ``"pair"`` (the edge's
+    generator runs 7 λ, registered) or ``"edge"`` (λ). ``metrics(warmup_s)``
+    gives the metrics table."""
+    rate = rate_per_pair * (DESTINATIONS if scope == "pair" else 1)
+    if quick:
+        rate /= QUICK_RATE_DIVISOR
+    duration, warmup = ("12 s", 4.0) if quick else ("600 s", 200.0)
+    scenario = nsfnet_tcp(
+        rate=rate,
+        mean_size=mean_size,
+        size=size,
+        routing=routing,
+        access_delay=access_delay,
+        tcp={"profile": "ns2", "variant": "sack", "mss": "1000 B", "max_window": max_window},
+        duration=duration,
+        warmup=f"{warmup:g} s",
+    )
+    scenario["name"] = name
+    edges = [i for i, n in enumerate(scenario["nodes"]) if n["kind"] == "edge"]
+    first = edges[0]
+    zipped = {f"nodes[{i}].assembly.timeout": list(timeouts) for i in edges}
+    assert f"nodes[{first}].assembly.timeout" == AX_T, "N1 is an edge node (NSFNET_EDGE_SITES)"
+    return {
+        "name": name + ("_quick" if quick else ""),
+        "description": description,
+        "scenario": scenario,
+        "replications": {"count": 2 if quick else 5, "base_seed": 2007},
+        "sweep": {"zip": [zipped]},
+        "metrics": metrics(warmup),
+        "plots": [],
+    }
+
+
+def pair_flows(warmup: float, **extra: Any) -> Dict[str, Any]:
+    """``where`` for the flows of :data:`PAIR` that arrived after the
+    warm-up and finished (docs/NSFNET_STUDIES.md 2.9), plus ``extra``."""
+    return {"src": PAIR[0], "dst": PAIR[1], "finished": True, "start_s": {"min": warmup}, **extra}
+
+
+def readings(rebuild: Callable[..., Dict[str, Any]]) -> Tuple[Reading, ...]:
+    """The readings of docs/NSFNET_STUDIES.md 2.12 that R1-R4 share, for an
+    experiment rebuilt by ``rebuild(quick, **changed)``."""
+
+    def apply(**kw: Any) -> Callable[[Dict[str, Any], bool], Dict[str, Any]]:
+        return lambda exp, quick: rebuild(quick, **kw)
+
+    return (
+        Reading("lambda scope", "50 flows/s per ordered pair", QUOTE_PAIR_SCOPE, registered=True),
+        Reading("lambda scope", "50 flows/s per edge", QUOTE_EDGE_SCOPE, apply=apply(scope="edge")),
+        Reading("lambda scope", "1/mu = 10 ms per pair (100/s)", QUOTE_R08_MU, apply=apply(rate_per_pair=100.0)),
+        Reading("size law", "Pareto, min 40 KB, alpha from the mean", QUOTE_ALPHA_MEAN, registered=True),
+        Reading(
+            "size law",
+            "Pareto alpha 1.5 with the mean (ns-2 default)",
+            QUOTE_NS2_PARETO,
+            apply=apply(size={"law": "pareto", "alpha": 1.5, "mean": "700 KB"}),
+        ),
+        Reading("routing", "fewest hops", QUOTE_HOPS, registered=True),
+        Reading("routing", "least delay", QUOTE_DELAY, apply=apply(routing="delay")),
+        Reading("W_M", "128 segments", QUOTE_WM, registered=True),
+        Reading("W_M", "20 segments (ns-2 window_)", QUOTE_WM20, apply=apply(max_window=20)),
+        Reading("access delay", "0 s", QUOTE_NO_ACCESS_DELAY, registered=True),
+        Reading("access delay", "1 ms", QUOTE_ACCESS_DELAY, apply=apply(access_delay="1 ms")),
+    )
+
+
+def by_timeout(results: "Any") -> Dict[float, "Any"]:
+    """The results split by assembly timer (ms)."""
+    df = results.copy()
+    df["t_ms"] = [float(str(t).split()[0]) for t in df[AX_T]]
+    return {t: g for t, g in df.groupby("t_ms")}
+
+
+def cases(groups: Dict[float, Any]) -> List[float]:
+    """The timers present, ascending."""
+    return sorted(groups)

@@ -1,0 +1,86 @@
+"""The ramantas2007/2008 NSFNET reproductions (R2, R3) in --quick mode, the
+scenario builder they share, and their claims on null data."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from obsim import reproductions, topologies
+from obsim.reproductions import r2_ramantas as r2
+from obsim.reproductions import r3_ramantas as r3
+from obsim.reproductions import ramantas_nsfnet as rn
+
+
+def test_nsfnet_tcp_builds_the_registered_set_up() -> None:
+    sc = topologies.nsfnet_tcp()
+    gens = sc["flow_generators"]
+    assert len(gens) == 8 and all(len(g["to"]) == 7 for g in gens)
+    assert {g["rate"] for g in gens} == {350.0}  # 50 flows/s per ordered pair
+    law = gens[0]["size"]
+    assert law["min"] == "40 KB" and law["alpha"] == pytest.approx(700 / 660, abs=1e-6)
+    # The Pareto law with that shape and minimum has the stated mean.
+    assert law["alpha"] * 40e3 / (law["alpha"] - 1) == pytest.approx(700e3, rel=1e-5)
+    assert sc["simulation"]["routing"] == "hops" and "generators" not in sc
+    edges = [n for n in sc["nodes"] if n["kind"] == "edge"]
+    assert all(n["assembly"]["trigger"] == "timer" for n in edges)
+    with pytest.raises(ValueError, match="mean > min"):
+        topologies.pareto_alpha_for_mean(40e3, 40e3)
+
+
+def test_the_pair_is_the_registered_draw() -> None:
+    import numpy as np
+
+    sites = topologies.NSFNET_EDGE_SITES
+    pairs = [(f"N{s}", f"N{d}") for s in sites for d in sites if s != d]
+    assert rn.PAIR == pairs[int(np.random.default_rng(12).integers(56))]
+
+
+def test_ordering_claims_fail_on_null_data() -> None:
+    """No effect (the same values on both sides) holds no ordering, and the
+    magnitude bands exclude the statistics' no-effect values."""
+    same = [0.2, 0.25, 0.3, 0.22]
+    assert not r2.CLAIMS["capfalls"].decide(same, same).held
+    assert not r2.CLAIMS["q80grows"].decide(same, same).held
+    assert not r3.CLAIMS["more"].decide(same, same).held
+    assert not r3.CLAIMS["lessvar"].decide((same, same), (same, same)).held
+    assert not r3.CLAIMS["x35"].decide(same, same).held
+
+
+@pytest.mark.engine
+def test_r2_quick(tmp_path: Path) -> None:
+    rep = reproductions.get("R2")
+    assert len(rep.build(quick=False).points()) == 3
+    rep.run(tmp_path, quick=True, jobs=1)
+    cmp = pd.read_parquet(tmp_path / "comparison.parquet")
+    assert len(cmp) == 3 * 3 + 2 * 2
+    res = pd.read_parquet(tmp_path / "results.parquet")
+    # The segment cap is the access model's arithmetic: packets of 1040 B at
+    # 100 Mbit/s every 83.2 us, floor(T / 83.2 us) + 1 of them in a timer T
+    # (R08's 13 / 61 / 121), in every run, after ns-2's full-size last
+    # packet (tcp.pad_last_segment).
+    for _, row in res.iterrows():
+        t_us = float(str(row[rn.AX_T]).split()[0]) * 1000
+        assert row["seg_max"] == math.floor(t_us / 83.2) + 1 == r2.CAP[t_us / 1000]
+    caps = cmp[cmp["quantity"].str.startswith("max segments")]
+    assert len(caps) == 3 and caps["agrees"].all()
+    # More flows share a burst when the timer is longer, run by run.
+    by_t = res.assign(t=[float(str(t).split()[0]) for t in res[rn.AX_T]]).groupby("t")["fpb_mean"].mean()
+    assert by_t[1.0] < by_t[5.0] < by_t[10.0]
+
+
+@pytest.mark.engine
+def test_r3_quick(tmp_path: Path) -> None:
+    rep = reproductions.get("R3")
+    rep.run(tmp_path, quick=True, jobs=1)
+    cmp = pd.read_parquet(tmp_path / "comparison.parquet")
+    assert len(cmp) == 3 * 2 + 3
+    res = pd.read_parquet(tmp_path / "results.parquet")
+    assert (res["flows"] > 20).all(), res["flows"]
+    # A shorter timer cuts a flow into more bursts, seed by seed.
+    res["t"] = [float(str(t).split()[0]) for t in res[rn.AX_T]]
+    q = res.pivot(index="replication", columns="t", values="sent_q80")
+    assert (q[1.0] > q[10.0]).all(), q
