@@ -83,6 +83,22 @@ def test_flow_records_table_and_littles_law(tmp_path: Path) -> None:
     assert table.num_rows == n
 
 
+def test_active_time_after_warmup_is_each_flows_clipped_lifetime() -> None:
+    """``active_after_warmup_s`` is the part of [start, end] (or [start, run
+    end] for a flow still running) after the warm-up, so its sum over the
+    measured time is the time-average number of active flows."""
+    text = SCENARIO.format(secs=30, rate=30.0).replace('duration = "30 s"', 'duration = "30 s"\nwarmup = "10 s"')
+    res = obsim.run(text)
+    rec = res.flow_records.to_pydict()
+    assert res.meta["warmup_s"] == 10.0
+    for i in range(len(rec["flow"])):
+        end = rec["end_s"][i] if rec["finished"][i] else 30.0
+        want = max(0.0, end - max(rec["start_s"][i], 10.0))
+        assert rec["active_after_warmup_s"][i] == pytest.approx(want, abs=1e-9)
+    assert any(r > 0 for r in rec["active_after_warmup_s"])
+    assert any(r == 0 for r in rec["active_after_warmup_s"])  # flows ended before 10 s
+
+
 def test_bad_generator_names_its_key() -> None:
     """λ <= 0 is refused with its key path."""
     with pytest.raises(obsim.ConfigError) as e:

@@ -129,7 +129,9 @@ class Results:
         flow_records: one row per generated flow (``[[flow_generators]]``):
             id, generator, source, destination, size, start, end, completion
             time, goodput, segments sent and retransmitted, TD and TO events,
-            bursts sent and lost, finished; empty without flow generators.
+            bursts sent and lost, finished, and the seconds it was active
+            after the warm-up (summed over flows / measured time = mean
+            active flows); empty without flow generators.
         scenario: the resolved scenario (defaults filled in, units converted).
         scenario_text: the scenario as given (TOML or JSON text).
         scenario_format: ``"toml"`` or ``"json"``.

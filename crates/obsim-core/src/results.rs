@@ -94,6 +94,12 @@ pub struct FlowRecord {
     pub bursts_lost: u64,
     /// True if the flow finished before the run ended.
     pub finished: bool,
+    /// Seconds the flow was active after the warm-up: from the later of
+    /// its arrival and the warm-up's end to its end (the run's end if it
+    /// did not finish). Summed over flows and divided by the measured time,
+    /// the time-average number of active flows (Little's L, the "active
+    /// sources" of ramantas2007 Fig. 1a).
+    pub active_after_warmup_s: f64,
 }
 
 /// Per switching node (edge or core) results, whole run.

@@ -175,6 +175,13 @@ impl Simulation<'_> {
         let (bursts_sent, bursts_lost) = self.obs.flow_bursts(f);
         let name = |n: NodeId| self.scenario.nodes[n.index()].name.clone();
         let completion = end.map_or(f64::NAN, |e| (e - fl.start).as_secs_f64());
+        let from = fl.start.max(SimTime::ZERO + self.scenario.warmup);
+        let until = end.unwrap_or(self.now);
+        let active_after_warmup_s = if until > from {
+            (until - from).as_secs_f64()
+        } else {
+            0.0
+        };
         FlowRecord {
             flow: f.0,
             generator: self.scenario.flow_generators[g.generator as usize]
@@ -195,6 +202,7 @@ impl Simulation<'_> {
             bursts_sent,
             bursts_lost,
             finished: end.is_some(),
+            active_after_warmup_s,
         }
     }
 
