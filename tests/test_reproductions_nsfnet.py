@@ -84,3 +84,19 @@ def test_r3_quick(tmp_path: Path) -> None:
     res["t"] = [float(str(t).split()[0]) for t in res[rn.AX_T]]
     q = res.pivot(index="replication", columns="t", values="sent_q80")
     assert (q[1.0] > q[10.0]).all(), q
+
+
+@pytest.mark.engine
+def test_r1_quick(tmp_path: Path) -> None:
+    rep = reproductions.get("R1")
+    assert len(rep.build(quick=False).points()) == 5 * 3
+    rep.run(tmp_path, quick=True, jobs=1)
+    cmp = pd.read_parquet(tmp_path / "comparison.parquet")
+    # 5/10 ms closeness at both sizes, 1 ms against 5 ms at 1000 KB (two
+    # claims), the loss ordering per timer
+    assert len(cmp) == 2 + 2 + 3
+    res = pd.read_parquet(tmp_path / "results.parquet")
+    assert res["flow_generators[0].size"].nunique() == 2
+    # Little: every edge offers 87.5 flows/s (quick), each lasting well
+    # over 0.1 s at 100 Mbit/s, so tens are active per edge.
+    assert (res["active"] > 10).all() and (res["loss"] > 0).all()

@@ -81,15 +81,17 @@ def build(
     metrics: Callable[[float], Dict[str, Any]],
     rate_per_pair: float = RATE_PER_PAIR,
     scope: str = "pair",
-    size: Any = None,
+    size_law: str = "min",
     routing: str = "hops",
     max_window: int = 128,
     access_delay: str = "0 s",
-    mean_size: str = "700 KB",
+    mean_sizes: Tuple[str, ...] = ("700 KB",),
     timeouts: Tuple[str, ...] = TIMEOUTS,
 ) -> Dict[str, Any]:
-    """The experiment: :func:`obsim.topologies.nsfnet_tcp` at ``mean_size``
-    swept over ``timeouts`` (every edge's timer moves together), 600 s with a
+    """The experiment: :func:`obsim.topologies.nsfnet_tcp` swept over
+    ``timeouts`` (every edge's timer moves together) and ``mean_sizes``
+    (every generator's size law moves together, :func:`size_table` of
+    ``size_law``), 600 s with a
     200 s warm-up and 5 seeds (``--quick``: λ / 4, 12 s with a 4 s warm-up,
     2 seeds). ``scope`` says where λ applies: ``"pair"`` (the edge's
     generator runs 7 λ, registered) or ``"edge"`` (λ). ``metrics(warmup_s)``
@@ -100,8 +102,7 @@ def build(
     duration, warmup = ("12 s", 4.0) if quick else ("600 s", 200.0)
     scenario = nsfnet_tcp(
         rate=rate,
-        mean_size=mean_size,
-        size=size,
+        size=size_table(mean_sizes[0], size_law),
         routing=routing,
         access_delay=access_delay,
         tcp={"profile": "ns2", "variant": "sack", "mss": "1000 B", "max_window": max_window},
@@ -113,15 +114,51 @@ def build(
     first = edges[0]
     zipped = {f"nodes[{i}].assembly.timeout": list(timeouts) for i in edges}
     assert f"nodes[{first}].assembly.timeout" == AX_T, "N1 is an edge node (NSFNET_EDGE_SITES)"
+    zips = [zipped]
+    if len(mean_sizes) > 1:
+        laws = [size_table(m, size_law) for m in mean_sizes]
+        zips.append({f"flow_generators[{g}].size": laws for g in range(len(scenario["flow_generators"]))})
     return {
         "name": name + ("_quick" if quick else ""),
         "description": description,
         "scenario": scenario,
         "replications": {"count": 2 if quick else 5, "base_seed": 2007},
-        "sweep": {"zip": [zipped]},
+        "sweep": {"zip": zips},
         "metrics": metrics(warmup),
         "plots": [],
     }
+
+
+SIZE_LAWS = ("min", "ns2")
+"""How the Pareto law is read from a stated mean (docs/NSFNET_STUDIES.md 2.2):
+``"min"`` keeps the 40 KB minimum and takes α = m / (m − 40 KB)
+(registered); ``"ns2"`` takes ns-2's default shape 1.5 with the mean."""
+
+
+def size_table(mean: str, law: str) -> Dict[str, Any]:
+    """The ``size`` table of every generator for mean file size ``mean``
+    under reading ``law`` (:data:`SIZE_LAWS`)."""
+    from ..topologies import pareto_alpha_for_mean, parse_size
+
+    if law == "min":
+        return {"law": "pareto", "alpha": round(pareto_alpha_for_mean(parse_size(mean), 40e3), 6), "min": "40 KB"}
+    if law == "ns2":
+        return {"law": "pareto", "alpha": 1.5, "mean": mean}
+    raise ValueError(f"size law reading {law!r} unknown; allowed: {', '.join(SIZE_LAWS)}")
+
+
+def mean_kb(law: Any) -> float:
+    """The mean file size (KB) of a swept ``size`` table (JSON text or
+    dict), for grouping results."""
+    import json
+
+    from ..topologies import parse_size
+
+    t = json.loads(law) if isinstance(law, str) else law
+    if "mean" in t:
+        return parse_size(t["mean"]) / 1e3
+    a = float(t["alpha"])
+    return round(a * parse_size(t["min"]) / (a - 1) / 1e3)
 
 
 def pair_flows(warmup: float, **extra: Any) -> Dict[str, Any]:
@@ -146,7 +183,7 @@ def readings(rebuild: Callable[..., Dict[str, Any]]) -> Tuple[Reading, ...]:
             "size law",
             "Pareto alpha 1.5 with the mean (ns-2 default)",
             QUOTE_NS2_PARETO,
-            apply=apply(size={"law": "pareto", "alpha": 1.5, "mean": "700 KB"}),
+            apply=apply(size_law="ns2"),
         ),
         Reading("routing", "fewest hops", QUOTE_HOPS, registered=True),
         Reading("routing", "least delay", QUOTE_DELAY, apply=apply(routing="delay")),
