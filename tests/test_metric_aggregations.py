@@ -44,6 +44,7 @@ def test_range_filters_keep_min_inclusive_max_exclusive():
     assert row_mask(col, {"min": 1.0, "max": 2.0}).tolist() == [False, True, True, False, False, False]
     assert row_mask(col, {"min": 2.0}).tolist() == [False, False, False, True, True, False]
     assert row_mask(col, 1.5).tolist() == [False, False, True, False, False, False]
+    assert row_mask(col, [0.5, 2.5]).tolist() == [True, False, False, False, True, False]
 
 
 def _doc(**metric: object) -> dict:
@@ -62,6 +63,7 @@ def _doc(**metric: object) -> dict:
         ({"where": {"start_s": {"from": 1}}}, "metrics.m.where.start_s", "a range { min = a, max = b }"),
         ({"where": {"start_s": {"min": "a"}}}, "metrics.m.where.start_s", "a range"),
         ({"where": {"start_s": {"min": 3, "max": 2}}}, "metrics.m.where.start_s", "min < max"),
+        ({"where": {"dst": []}}, "metrics.m.where.dst", "a non-empty list"),
         (
             {"table": "meta", "column": "events", "agg": "top_share"},
             "metrics.m",

@@ -203,6 +203,8 @@ def _check_reduction(where: str, m: schema.MetricTable, agg: str, errs: List[Tup
     if (m.table or "flows") == "meta" and (m.where or m.weight is not None or agg in ("quantile", "top_share")):
         errs.append((where, "the meta table has one row per run: use agg = \"first\" without where or weight"))
     for col, cond in (m.where or {}).items():
+        if isinstance(cond, list) and not cond:
+            errs.append((f"{where}.where.{col}", "expected a value, a non-empty list of values or a range, found []"))
         if not isinstance(cond, dict):
             continue
         bad = [k for k in cond if k not in RANGE_KEYS]

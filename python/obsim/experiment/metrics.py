@@ -175,7 +175,10 @@ def eval_expr(expr: str, values: Mapping[str, float]) -> float:
 
 def row_mask(column: Any, cond: Any) -> Any:
     """The rows of a pandas ``column`` that a ``where`` condition keeps: a
-    range ``{min, max}`` (``min <= v < max``) or an equality."""
+    range ``{min, max}`` (``min <= v < max``), a list (any of its values)
+    or an equality."""
+    if isinstance(cond, (list, tuple)):
+        return column.isin(list(cond))
     if isinstance(cond, Mapping):
         keep = column == column  # every non-NaN row
         if "min" in cond:

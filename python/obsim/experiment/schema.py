@@ -84,7 +84,7 @@ class MetricTable(_Table):
         None, description=f"one of {', '.join(AGGREGATIONS)}"
     )
     where: Optional[Dict[str, Any]] = Field(
-        None, description="a table column = value, or column = { min = a, max = b }"
+        None, description="a table column = value, [values], or { min = a, max = b }"
     )
     q: Optional[float] = Field(None, description="a quantile in [0, 1] (with agg = \"quantile\")")
     weight: Optional[str] = Field(None, description="a column name (the rows' weights)")
