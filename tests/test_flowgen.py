@@ -95,6 +95,10 @@ def test_active_time_after_warmup_is_each_flows_clipped_lifetime() -> None:
         end = rec["end_s"][i] if rec["finished"][i] else 30.0
         want = max(0.0, end - max(rec["start_s"][i], 10.0))
         assert rec["active_after_warmup_s"][i] == pytest.approx(want, abs=1e-9)
+        rate = rec["bytes_delivered"][i] * 8 / (end - rec["start_s"][i])
+        assert rec["throughput_bps"][i] == pytest.approx(rate, rel=1e-9)
+        if rec["finished"][i]:
+            assert rec["throughput_bps"][i] == pytest.approx(rec["goodput_bps"][i], rel=1e-9)
     assert any(r > 0 for r in rec["active_after_warmup_s"])
     assert any(r == 0 for r in rec["active_after_warmup_s"])  # flows ended before 10 s
 

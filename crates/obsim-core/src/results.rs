@@ -80,6 +80,11 @@ pub struct FlowRecord {
     pub bytes_delivered: u64,
     /// `size_bytes` · 8 / `completion_s` (bit/s) when finished; NaN if not.
     pub goodput_bps: f64,
+    /// `bytes_delivered` · 8 over the time from arrival to the end (the
+    /// run's end if unfinished), bit/s: the flow's rate, defined for every
+    /// flow, so that averages over flows need not drop the unfinished
+    /// (long) ones; equals `goodput_bps` for a finished flow.
+    pub throughput_bps: f64,
     /// Data segments sent, retransmissions included.
     pub segments_sent: u64,
     /// Retransmitted segments.

@@ -195,6 +195,8 @@ impl Simulation<'_> {
             completion_s: completion,
             bytes_delivered: fl.receiver.delivered_bytes(),
             goodput_bps: g.size as f64 * 8.0 / completion,
+            throughput_bps: fl.receiver.delivered_bytes() as f64 * 8.0
+                / (until - fl.start).as_secs_f64(),
             segments_sent: st.segments_sent,
             retransmits: st.retransmits,
             td_events: st.td_events,
