@@ -350,3 +350,19 @@ def test_y5_scenario_file_is_the_builders() -> None:
 
     path = Path(__file__).resolve().parent.parent / "scenarios" / "yu2004_lossy_access.toml"
     assert obsim.parse(path) == obsim.parse(lossy_access_path(assembly_time="40 ms", duration="300 s"))
+
+
+@pytest.mark.engine
+def test_g5_quick(tmp_path: Path) -> None:
+    """Short-lived flows on the chain: every source's generator runs, each
+    destination group gets tens of flows, and the farthest egress (least
+    void-filling loss) sees higher flow goodput than the nearest in every run."""
+    rep = reproductions.get("G5")
+    assert len(rep.build(quick=False).points()) == 3 * 5
+    rep.run(tmp_path, quick=True, jobs=1)
+    cmp = pd.read_parquet(tmp_path / "comparison.parquet")
+    assert len(cmp) == 5 + 1 + 2 * 2
+    res = pd.read_parquet(tmp_path / "results.parquet")
+    for e in ("E1", "E2", "E3", "E4", "E5"):
+        assert (res[f"flows_{e}"] >= 20).all()
+    assert (res["goodput_E5"] > res["goodput_E1"]).all(), res[["goodput_E1", "goodput_E5"]]
