@@ -100,3 +100,17 @@ def test_r1_quick(tmp_path: Path) -> None:
     # Little: every edge offers 87.5 flows/s (quick), each lasting well
     # over 0.1 s at 100 Mbit/s, so tens are active per edge.
     assert (res["active"] > 10).all() and (res["loss"] > 0).all()
+
+
+@pytest.mark.engine
+def test_r4_quick(tmp_path: Path) -> None:
+    rep = reproductions.get("R4")
+    assert len(rep.build(quick=False).points()) == 4
+    rep.run(tmp_path, quick=True, jobs=1)
+    cmp = pd.read_parquet(tmp_path / "comparison.parquet")
+    assert len(cmp) == 5 + 2  # four moments and the transfer-time ordering; 1 and 10 ms transfer times
+    res = pd.read_parquet(tmp_path / "results.parquet")
+    assert (res["tput_min"] <= res["tput_mean"]).all() and (res["tput_mean"] <= res["tput_max"]).all()
+    assert (res["tput_var"] == pytest.approx(res["tput_std"] ** 2)).all()
+    # A 40 KB flow cannot finish faster than its bytes at 100 Mbit/s.
+    assert (res["transfer_s"] > 40e3 * 8 / 100e6).all()
