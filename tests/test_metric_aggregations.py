@@ -82,16 +82,20 @@ def test_weighted_metrics_in_a_sweep(tmp_path):
     """End to end: a histogram's q80 and top share, a range filter, and a
     missing weight column reported with its key path."""
     from experiment_helpers import tiny_experiment
-
-    from obsim.sweep import results_frame, run_experiment
     from obsim.store import Store
+    from obsim.sweep import results_frame, run_experiment
 
     doc = tiny_experiment(
         grid={"tcp.variant": ["reno"]},
         replications=1,
         metrics={
             "seg_q80": {"table": "flows", "column": "segments_sent", "agg": "quantile", "q": 0.8},
-            "late": {"table": "flows", "column": "goodput_bps", "agg": "count", "where": {"flow": {"min": 1}}},
+            "late": {
+                "table": "flows",
+                "column": "goodput_bps",
+                "agg": "count",
+                "where": {"flow": {"min": 1}},
+            },
             "top": {"table": "flows", "column": "flow", "agg": "top_share"},
         },
         plots=[],

@@ -190,7 +190,8 @@ def _check_reduction(where: str, m: schema.MetricTable, agg: str, errs: List[Tup
     ``first`` of the meta table's single row."""
     if agg == "quantile":
         if m.q is None or not 0.0 <= m.q <= 1.0:
-            errs.append((f"{where}.q", f"required with agg = \"quantile\": a number in [0, 1], found {found(m.q)}"))
+            reason = f'required with agg = "quantile": a number in [0, 1], found {found(m.q)}'
+            errs.append((f"{where}.q", reason))
     elif m.q is not None:
         errs.append((f"{where}.q", f"only read by agg = \"quantile\" (agg is {agg!r}); remove it"))
     if m.weight is not None:
@@ -198,13 +199,19 @@ def _check_reduction(where: str, m: schema.MetricTable, agg: str, errs: List[Tup
             errs.append((f"{where}.weight", "expected a column name, found an empty string"))
         elif agg not in WEIGHTED:
             errs.append(
-                (f"{where}.weight", f"agg {agg!r} cannot be weighted; allowed with weight: {', '.join(WEIGHTED)}")
+                (
+                    f"{where}.weight",
+                    f"agg {agg!r} cannot be weighted; allowed with weight: {', '.join(WEIGHTED)}",
+                )
             )
-    if (m.table or "flows") == "meta" and (m.where or m.weight is not None or agg in ("quantile", "top_share")):
-        errs.append((where, "the meta table has one row per run: use agg = \"first\" without where or weight"))
+    reduces_rows = m.where or m.weight is not None or agg in ("quantile", "top_share")
+    if (m.table or "flows") == "meta" and reduces_rows:
+        reason = 'the meta table has one row per run: use agg = "first" without where or weight'
+        errs.append((where, reason))
     for col, cond in (m.where or {}).items():
         if isinstance(cond, list) and not cond:
-            errs.append((f"{where}.where.{col}", "expected a value, a non-empty list of values or a range, found []"))
+            reason = "expected a value, a non-empty list of values or a range, found []"
+            errs.append((f"{where}.where.{col}", reason))
         if not isinstance(cond, dict):
             continue
         bad = [k for k in cond if k not in RANGE_KEYS]

@@ -117,8 +117,13 @@ def metrics(finished_only: bool = False) -> Dict[str, Any]:
             where["finished"] = True
             column = "goodput_bps"
         out[f"goodput_{e}"] = {
-            "table": "flow_records", "column": column, "agg": "mean", "where": where, "scale": 1e-6,
-            "unit": "Mbit/s", "label": f"mean flow goodput to {e}",
+            "table": "flow_records",
+            "column": column,
+            "agg": "mean",
+            "where": where,
+            "scale": 1e-6,
+            "unit": "Mbit/s",
+            "label": f"mean flow goodput to {e}",
         }
         out[f"flows_{e}"] = {"table": "flow_records", "column": "flow", "agg": "count", "where": where}
     return out
@@ -150,7 +155,13 @@ def experiment(quick: bool, mapping: str = "random", finished_only: bool = False
         },
         "metrics": metrics(finished_only),
         "plots": [
-            {"x": AX_T, "y": f"goodput_{e}", "series": AX_M, "xlabel": "assembly timeout", "ylabel": f"mean flow goodput to {e} (Mbit/s)"}
+            {
+                "x": AX_T,
+                "y": f"goodput_{e}",
+                "series": AX_M,
+                "xlabel": "assembly timeout",
+                "ylabel": f"mean flow goodput to {e} (Mbit/s)",
+            }
             for e in ("E1", "E5")
         ],
     }
@@ -182,7 +193,7 @@ NEAREST_LARGEST = Claim(
 E1_FALLS = Claim(
     name="goodput to E1, shortest / longest timeout",
     statement='§4.2: "For the egress nodes D_1-D_4, the drop probability is so high that the DFL gain cannot '
-    'compensate the delay penalty as the assembly timeout is increased; therefore, the goodput constantly '
+    "compensate the delay penalty as the assembly timeout is increased; therefore, the goodput constantly "
     'decreases with the burstification delay"',
     statistic="paired_ratio",
     kind="greater",
@@ -190,8 +201,8 @@ E1_FALLS = Claim(
 )
 E5_FLAT = Claim(
     name="goodput to E5, longest / shortest timeout",
-    statement='§4.2: "for the egress of D_17-D_20, the decrease in goodput for increasing assembly timeout is '
-    'minimal even for large burstification delays"',
+    statement='§4.2: "for the egress of D_17-D_20, the decrease in goodput for increasing assembly '
+    'timeout is minimal even for large burstification delays"',
     statistic="paired_ratio",
     kind="equivalent",
     threshold=1.0,
@@ -244,8 +255,12 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
     ts = sorted(est[AX_T].unique(), key=_ms)
     for m in ms:
         lo, hi = at(m, ts[0]), at(m, ts[-1])
-        rows.append(E1_FALLS.decide(*paired(lo, hi, "goodput_E1")).row(f"M={m}: E1 {ts[0]} > {ts[-1]}", float(m)))
-        rows.append(E5_FLAT.decide(*paired(hi, lo, "goodput_E5")).row(f"M={m}: E5 {ts[-1]} ~ {ts[0]}", float(m)))
+        rows.append(
+            E1_FALLS.decide(*paired(lo, hi, "goodput_E1")).row(f"M={m}: E1 {ts[0]} > {ts[-1]}", float(m))
+        )
+        rows.append(
+            E5_FLAT.decide(*paired(hi, lo, "goodput_E5")).row(f"M={m}: E5 {ts[-1]} ~ {ts[0]}", float(m))
+        )
     return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
 
 
@@ -269,7 +284,8 @@ READINGS = (
 
 REPRODUCTION = Reproduction(
     id="G5",
-    title="Short-lived TCP flows on the chain: goodput per egress vs timeout and M (gurel2008 Fig. 14, Table 4)",
+    title="Short-lived TCP flows on the chain: goodput per egress vs timeout and M "
+    "(gurel2008 Fig. 14, Table 4)",
     paper="Gurel and Karasan, Using multiple per egress burstifiers for enhanced TCP performance in OBS "
     "networks, Photonic Network Communications 2008, §4.2, Fig. 14 and Table 4",
     experiment=experiment,

@@ -26,7 +26,6 @@ from .pairing import by_seed, paired
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
 
-    from ..experiment import Experiment
 
 MEAN_SIZES = ("400 KB", "600 KB", "700 KB", "800 KB", "1000 KB")
 """Fig. 1's mean file sizes as registered (docs/NSFNET_STUDIES.md 4: R1's
@@ -125,35 +124,22 @@ def metrics(warmup: float) -> Dict[str, Any]:
     }
 
 
-def build(quick: bool, **kw: Any) -> Dict[str, Any]:
-    """The R1 experiment (``kw``: a reading's change)."""
-    sizes = (MEAN_SIZES[0], MEAN_SIZES[-1]) if quick else MEAN_SIZES
-    return rn.build(
-        quick,
-        name="R1_ramantas2007",
-        description="Active sources per edge and burst loss vs mean file size on NSFNET, timers 1/5/10 ms",
-        metrics=metrics,
-        mean_sizes=sizes,
-        **kw,
-    )
+build, experiment = rn.builders(
+    "R1_ramantas2007",
+    "Active sources per edge and burst loss vs mean file size on NSFNET, timers 1/5/10 ms",
+    metrics,
+    lambda quick: {"mean_sizes": (MEAN_SIZES[0], MEAN_SIZES[-1]) if quick else MEAN_SIZES},
+)
 
 
-def experiment(quick: bool) -> Dict[str, Any]:
-    """The registered R1 experiment."""
-    return build(quick)
-
-
-def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame":
+def rows_of(groups: Dict[float, "pandas.DataFrame"]) -> List[Dict[str, Any]]:
+    """R1's claim rows from the results by timer (each also swept over the
+    mean file size)."""
     import pandas as pd
 
-    from . import COMPARISON_COLUMNS
-
     rows: List[Dict[str, Any]] = []
-    if not len(results):
-        return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
-    df = results.copy()
+    df = pd.concat(list(groups.values()))
     df["kb"] = [rn.mean_kb(x) for x in df["flow_generators[0].size"]]
-    df["t_ms"] = [float(str(t).split()[0]) for t in df[rn.AX_T]]
     kbs = sorted(df["kb"].unique())
 
     def at(kb: float, t: float) -> "pandas.DataFrame":
@@ -161,7 +147,9 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
 
     for kb in kbs:
         rows.append(
-            CLAIMS["close"].decide(*paired(at(kb, 5.0), at(kb, 10.0), "active")).row(f"{kb:g} KB: 5 ms ~ 10 ms", kb)
+            CLAIMS["close"]
+            .decide(*paired(at(kb, 5.0), at(kb, 10.0), "active"))
+            .row(f"{kb:g} KB: 5 ms ~ 10 ms", kb)
         )
         if kb >= 600:
             a1, a5 = paired(at(kb, 1.0), at(kb, 5.0), "active")
@@ -171,16 +159,23 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
         for t in sorted(df["t_ms"].unique()):
             if t in ACTIVE_700:
                 rows.append(
-                    CLAIMS[f"a700_{t:g}"].decide(by_seed(at(700, t), "active").tolist()).row(f"700 KB, {t:g} ms", 700)
+                    CLAIMS[f"a700_{t:g}"]
+                    .decide(by_seed(at(700, t), "active").tolist())
+                    .row(f"700 KB, {t:g} ms", 700)
                 )
-            rows.append(CLAIMS["loss700"].decide(by_seed(at(700, t), "loss").tolist()).row(f"700 KB, {t:g} ms", 700))
+            rows.append(
+                CLAIMS["loss700"].decide(by_seed(at(700, t), "loss").tolist()).row(f"700 KB, {t:g} ms", 700)
+            )
     for t in sorted(df["t_ms"].unique()):
         rows.append(
             CLAIMS["lossgrows"]
             .decide(*paired(at(kbs[-1], t), at(kbs[0], t), "loss"))
             .row(f"{t:g} ms: loss at {kbs[-1]:g} KB > {kbs[0]:g} KB", kbs[-1])
         )
-    return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
+    return rows
+
+
+compare = rn.comparison(rows_of)
 
 
 READINGS = rn.readings(build)

@@ -14,7 +14,7 @@ every reading are those of docs/NSFNET_STUDIES.md (module
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List
+from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 
 from . import Reproduction, SeedPlan
 from . import ramantas_nsfnet as rn
@@ -24,7 +24,6 @@ from .pairing import by_seed, paired
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
 
-    from ..experiment import Experiment
 
 CAP = {1.0: 13, 5.0: 61, 10.0: 121}
 """R08 §3: "no more than 13 segments from the same flow could be added in the
@@ -47,7 +46,7 @@ G1/G4; docs/NSFNET_STUDIES.md 1.3)."""
 
 QUOTE_CAP = (
     'R08 §3: "for 1msec assembly time, no more than 13 segments from the same flow could be added in '
-    'the same burst, due to the limited 100Mbps access rate. For 5 and 10msec, the corresponding '
+    "the same burst, due to the limited 100Mbps access rate. For 5 and 10msec, the corresponding "
     'maximum numbers of segments were 61 and 121"'
 )
 QUOTE_SHARE = (
@@ -60,7 +59,7 @@ QUOTE_Q80 = (
 )
 
 
-def _band(v: float) -> tuple:
+def _band(v: float) -> Tuple[float, float]:
     return (v * (1 - BAND), v * (1 + BAND))
 
 
@@ -122,7 +121,13 @@ def metrics(warmup: float) -> Dict[str, Any]:
     fpb = {"metric": "flows_per_burst"}
     return {
         "seg_max": {"table": "bursts", "column": "value", "agg": "max", "weight": "count", "where": seg},
-        "cap_share": {"table": "bursts", "column": "value", "agg": "top_share", "weight": "count", "where": seg},
+        "cap_share": {
+            "table": "bursts",
+            "column": "value",
+            "agg": "top_share",
+            "weight": "count",
+            "where": seg,
+        },
         "fpb_q80": {
             "table": "bursts",
             "column": "value",
@@ -135,39 +140,20 @@ def metrics(warmup: float) -> Dict[str, Any]:
     }
 
 
-def build(quick: bool, **kw: Any) -> Dict[str, Any]:
-    """The R2 experiment (``kw``: a reading's change, :func:`.ramantas_nsfnet.build`)."""
-    return rn.build(
-        quick,
-        name="R2_ramantas2008",
-        description="Segments of one flow and flows per burst on NSFNET, timers 1/5/10 ms, 700 KB",
-        metrics=metrics,
-        **kw,
-    )
+build, experiment = rn.builders(
+    "R2_ramantas2008", "Segments of one flow and flows per burst on NSFNET, timers 1/5/10 ms, 700 KB", metrics
+)
 
 
-def experiment(quick: bool) -> Dict[str, Any]:
-    """The registered R2 experiment."""
-    return build(quick)
-
-
-def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame":
-    import pandas as pd
-
-    from . import COMPARISON_COLUMNS
-
+def rows_of(groups: Dict[float, "pandas.DataFrame"]) -> List[Dict[str, Any]]:
+    """R2's claim rows from the results by timer."""
     rows: List[Dict[str, Any]] = []
-    if not len(results):
-        return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
-    groups = rn.by_timeout(results)
     ts = rn.cases(groups)
     for t in ts:
         g = groups[t]
         if t in CAP:
             rows.append(CLAIMS[f"cap{t:g}"].decide(by_seed(g, "seg_max").tolist()).row(f"{t:g} ms", t))
-            rows.append(
-                CLAIMS[f"capshare{t:g}"].decide(by_seed(g, "cap_share").tolist()).row(f"{t:g} ms", t)
-            )
+            rows.append(CLAIMS[f"capshare{t:g}"].decide(by_seed(g, "cap_share").tolist()).row(f"{t:g} ms", t))
             rows.append(CLAIMS[f"q80_{t:g}"].decide(by_seed(g, "fpb_q80").tolist()).row(f"{t:g} ms", t))
     for lo, hi in zip(ts, ts[1:]):
         rows.append(
@@ -180,7 +166,10 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
             .decide(*paired(groups[hi], groups[lo], "fpb_q80"))
             .row(f"q80 of flows per burst {hi:g} ms > {lo:g} ms", hi)
         )
-    return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
+    return rows
+
+
+compare = rn.comparison(rows_of)
 
 
 READINGS = rn.readings(build)

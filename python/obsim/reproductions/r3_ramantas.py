@@ -15,7 +15,7 @@ declared in :data:`CLAIMS` before any run (docs/NSFNET_STUDIES.md 1.3).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List
+from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 
 from . import Reproduction, SeedPlan
 from . import ramantas_nsfnet as rn
@@ -25,7 +25,6 @@ from .pairing import by_seed, paired
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
 
-    from ..experiment import Experiment
 
 SENT_Q80 = {1.0: 80.0, 5.0: 40.0, 10.0: 34.0}
 """Fig. 3: bursts per flow within which 80% of the flows complete."""
@@ -43,7 +42,7 @@ BAND = 0.5
 
 QUOTE_SENT = (
     'R08 §3: "in the case of 1msec timer, 80% of the flows need on average up to 80 bursts to '
-    'complete their transfer, while only 40 and 34 are needed in the case of 5 and 10msec '
+    "complete their transfer, while only 40 and 34 are needed in the case of 5 and 10msec "
     'respectively"'
 )
 QUOTE_LOST = (
@@ -55,10 +54,12 @@ QUOTE_LESSVAR = (
     'while 1msec curve diverges rapidly" and for lost bursts "the difference between the curves '
     'diverges at a smaller rate"'
 )
-QUOTE_X35 = 'R07 §3: "for the maximum flow size of 2MB, 3.5 times more bursts are needed in the case of 1msec timer"'
+QUOTE_X35 = (
+    'R07 §3: "for the maximum flow size of 2MB, 3.5 times more bursts are needed in the case of 1msec timer"'
+)
 
 
-def _band(v: float) -> tuple:
+def _band(v: float) -> Tuple[float, float]:
     return (v * (1 - BAND), v * (1 + BAND))
 
 
@@ -129,31 +130,14 @@ def metrics(warmup: float) -> Dict[str, Any]:
     }
 
 
-def build(quick: bool, **kw: Any) -> Dict[str, Any]:
-    """The R3 experiment (``kw``: a reading's change)."""
-    return rn.build(
-        quick,
-        name="R3_ramantas2008",
-        description="Bursts sent and lost per flow of one NSFNET pair, timers 1/5/10 ms, 700 KB",
-        metrics=metrics,
-        **kw,
-    )
+build, experiment = rn.builders(
+    "R3_ramantas2008", "Bursts sent and lost per flow of one NSFNET pair, timers 1/5/10 ms, 700 KB", metrics
+)
 
 
-def experiment(quick: bool) -> Dict[str, Any]:
-    """The registered R3 experiment."""
-    return build(quick)
-
-
-def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame":
-    import pandas as pd
-
-    from . import COMPARISON_COLUMNS
-
+def rows_of(groups: Dict[float, "pandas.DataFrame"]) -> List[Dict[str, Any]]:
+    """R3's claim rows from the results by timer."""
     rows: List[Dict[str, Any]] = []
-    if not len(results):
-        return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
-    groups = rn.by_timeout(results)
     ts = rn.cases(groups)
     for t in ts:
         g = groups[t]
@@ -173,7 +157,10 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
             .decide(*paired(groups[1.0], groups[10.0], "sent_2mb"))
             .row("flows of 1.5-2.5 MB, 1 ms / 10 ms", 2.0)
         )
-    return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
+    return rows
+
+
+compare = rn.comparison(rows_of)
 
 
 READINGS = rn.readings(build)

@@ -27,7 +27,6 @@ from .pairing import by_seed, paired
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
 
-    from ..experiment import Experiment
 
 TIMEOUTS = ("1 ms", "5 ms", "10 ms", "100 ms")
 """Fig. 5's timers 1, 5, 10 ms, and R07 §4's 100 ms point."""
@@ -35,7 +34,9 @@ TRANSFER = {1.0: 1.25, 10.0: 1.6, 100.0: 6.7}
 """R07 §4: mean flow transfer time (s) at 1, 10 and 100 ms."""
 BAND = 0.5
 
-QUOTE_FALLS = 'R08 §4: "both average and variance of throughput decreases rapidly with the increase of assembly time"'
+QUOTE_FALLS = (
+    'R08 §4: "both average and variance of throughput decreases rapidly with the increase of assembly time"'
+)
 QUOTE_MAXMIN = 'R08 §4: "the maximum throughput decreases but the minimum changes slightly"'
 QUOTE_TRANSFER = (
     'R07 §4: "flow transfer time increases with assembly time and specifically, it was found to increase '
@@ -43,7 +44,9 @@ QUOTE_TRANSFER = (
 )
 
 CLAIMS: Dict[str, Claim] = {
-    "meanfalls": Claim("mean flow throughput, 1 ms / 10 ms", QUOTE_FALLS, "paired_ratio", "greater", precision=0.1),
+    "meanfalls": Claim(
+        "mean flow throughput, 1 ms / 10 ms", QUOTE_FALLS, "paired_ratio", "greater", precision=0.1
+    ),
     "varfalls": Claim("variance of flow throughput, 1 ms / 10 ms", QUOTE_FALLS, "paired_ratio", "greater"),
     "maxfalls": Claim("maximum flow throughput, 1 ms / 10 ms", QUOTE_MAXMIN, "paired_ratio", "greater"),
     "minflat": Claim(
@@ -92,41 +95,36 @@ def metrics(warmup: float) -> Dict[str, Any]:
     }
 
 
-def build(quick: bool, **kw: Any) -> Dict[str, Any]:
-    """The R4 experiment (``kw``: a reading's change)."""
-    return rn.build(
-        quick,
-        name="R4_ramantas2008",
-        description="Throughput of one NSFNET pair's flows and their transfer time vs assembly timer",
-        metrics=metrics,
-        timeouts=("1 ms", "10 ms") if quick else TIMEOUTS,
-        **kw,
-    )
+build, experiment = rn.builders(
+    "R4_ramantas2008",
+    "Throughput of one NSFNET pair's flows and their transfer time vs assembly timer",
+    metrics,
+    lambda quick: {"timeouts": ("1 ms", "10 ms") if quick else TIMEOUTS},
+)
 
 
-def experiment(quick: bool) -> Dict[str, Any]:
-    """The registered R4 experiment."""
-    return build(quick)
-
-
-def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame":
-    import pandas as pd
-
-    from . import COMPARISON_COLUMNS
-
+def rows_of(groups: Dict[float, "pandas.DataFrame"]) -> List[Dict[str, Any]]:
+    """R4's claim rows from the results by timer."""
     rows: List[Dict[str, Any]] = []
-    if not len(results):
-        return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
-    groups = rn.by_timeout(results)
     if 1.0 in groups and 10.0 in groups:
         a, b = groups[1.0], groups[10.0]
-        for key, metric in (("meanfalls", "tput_mean"), ("varfalls", "tput_var"), ("maxfalls", "tput_max"), ("minflat", "tput_min")):
+        for key, metric in (
+            ("meanfalls", "tput_mean"),
+            ("varfalls", "tput_var"),
+            ("maxfalls", "tput_max"),
+            ("minflat", "tput_min"),
+        ):
             rows.append(CLAIMS[key].decide(*paired(a, b, metric)).row("1 ms against 10 ms", 1.0))
         rows.append(CLAIMS["slower"].decide(*paired(b, a, "transfer_s")).row("10 ms against 1 ms", 10.0))
     for t, g in sorted(groups.items()):
         if t in TRANSFER:
-            rows.append(CLAIMS[f"transfer{t:g}"].decide(by_seed(g, "transfer_s").tolist()).row(f"{t:g} ms", t))
-    return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
+            rows.append(
+                CLAIMS[f"transfer{t:g}"].decide(by_seed(g, "transfer_s").tolist()).row(f"{t:g} ms", t)
+            )
+    return rows
+
+
+compare = rn.comparison(rows_of)
 
 
 READINGS = rn.readings(build)

@@ -49,14 +49,14 @@ QUOTE_EDGE_SCOPE = (
 )
 QUOTE_R08_MU = (
     'R08 §3: "a Poisson arrival process with a λ=50 flows/sec rate and an exponential '
-    'inter-arrival time of 1/μ=10 msec": 100 flows/s per pair (it contradicts the same sentence\'s λ)'
+    "inter-arrival time of 1/μ=10 msec\": 100 flows/s per pair (it contradicts the same sentence's λ)"
 )
 QUOTE_ALPHA_MEAN = (
     'R07 §3: "a Pareto distribution of p load and a minimum ON size of 40KByte" with "a mean file '
     'size of 700KB": α = m / (m - 40 KB), the only law that keeps both numbers (2.2)'
 )
 QUOTE_NS2_PARETO = (
-    "\"ON size\" is ns-2's Pareto ON/OFF vocabulary; ns-2.35 tcl/lib/ns-default.tcl: "
+    '"ON size" is ns-2\'s Pareto ON/OFF vocabulary; ns-2.35 tcl/lib/ns-default.tcl: '
     "RandomVariable/Pareto set shape_ 1.5 (α = 1.5 with the stated mean; minimum m/3)"
 )
 QUOTE_HOPS = (
@@ -112,9 +112,9 @@ def build(
     scenario["name"] = name
     edges = [i for i, n in enumerate(scenario["nodes"]) if n["kind"] == "edge"]
     first = edges[0]
-    zipped = {f"nodes[{i}].assembly.timeout": list(timeouts) for i in edges}
+    zipped: Dict[str, List[Any]] = {f"nodes[{i}].assembly.timeout": list(timeouts) for i in edges}
     assert f"nodes[{first}].assembly.timeout" == AX_T, "N1 is an edge node (NSFNET_EDGE_SITES)"
-    zips = [zipped]
+    zips: List[Dict[str, List[Any]]] = [zipped]
     if len(mean_sizes) > 1:
         laws = [size_table(m, size_law) for m in mean_sizes]
         zips.append({f"flow_generators[{g}].size": laws for g in range(len(scenario["flow_generators"]))})
@@ -141,7 +141,11 @@ def size_table(mean: str, law: str) -> Dict[str, Any]:
     from ..topologies import pareto_alpha_for_mean, parse_size
 
     if law == "min":
-        return {"law": "pareto", "alpha": round(pareto_alpha_for_mean(parse_size(mean), 40e3), 6), "min": "40 KB"}
+        return {
+            "law": "pareto",
+            "alpha": round(pareto_alpha_for_mean(parse_size(mean), 40e3), 6),
+            "min": "40 KB",
+        }
     if law == "ns2":
         return {"law": "pareto", "alpha": 1.5, "mean": mean}
     raise ValueError(f"size law reading {law!r} unknown; allowed: {', '.join(SIZE_LAWS)}")
@@ -177,7 +181,9 @@ def readings(rebuild: Callable[..., Dict[str, Any]]) -> Tuple[Reading, ...]:
     return (
         Reading("lambda scope", "50 flows/s per ordered pair", QUOTE_PAIR_SCOPE, registered=True),
         Reading("lambda scope", "50 flows/s per edge", QUOTE_EDGE_SCOPE, apply=apply(scope="edge")),
-        Reading("lambda scope", "1/mu = 10 ms per pair (100/s)", QUOTE_R08_MU, apply=apply(rate_per_pair=100.0)),
+        Reading(
+            "lambda scope", "1/mu = 10 ms per pair (100/s)", QUOTE_R08_MU, apply=apply(rate_per_pair=100.0)
+        ),
         Reading("size law", "Pareto, min 40 KB, alpha from the mean", QUOTE_ALPHA_MEAN, registered=True),
         Reading(
             "size law",
@@ -192,6 +198,44 @@ def readings(rebuild: Callable[..., Dict[str, Any]]) -> Tuple[Reading, ...]:
         Reading("access delay", "0 s", QUOTE_NO_ACCESS_DELAY, registered=True),
         Reading("access delay", "1 ms", QUOTE_ACCESS_DELAY, apply=apply(access_delay="1 ms")),
     )
+
+
+def builders(
+    name: str,
+    description: str,
+    metrics: Callable[[float], Dict[str, Any]],
+    fixed: Callable[[bool], Dict[str, Any]] = lambda quick: {},
+) -> Tuple[Callable[..., Dict[str, Any]], Callable[[bool], Dict[str, Any]]]:
+    """``(build, experiment)`` of one R reproduction: ``build(quick, **kw)``
+    is :func:`build` with the reproduction's ``name``, ``description``,
+    ``metrics``, its own arguments ``fixed(quick)`` and a reading's changes
+    ``kw``; ``experiment(quick)`` is the registered experiment."""
+
+    def build_one(quick: bool, **kw: Any) -> Dict[str, Any]:
+        return build(quick, name=name, description=description, metrics=metrics, **{**fixed(quick), **kw})
+
+    def experiment(quick: bool) -> Dict[str, Any]:
+        return build_one(quick)
+
+    build_one.__doc__ = f"The {name} experiment (``kw``: a reading's change)."
+    experiment.__doc__ = f"The registered {name} experiment."
+    return build_one, experiment
+
+
+def comparison(rows_of: Callable[[Dict[float, Any]], List[Dict[str, Any]]]) -> Callable[[Any, Any], Any]:
+    """A reproduction's ``compare``: the results split by timer
+    (:func:`by_timeout`), ``rows_of(groups)`` the decided claim rows."""
+
+    def compare(results: Any, exp: Any) -> Any:
+        import pandas as pd
+
+        from . import COMPARISON_COLUMNS
+
+        rows = rows_of(by_timeout(results)) if len(results) else []
+        return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
+
+    compare.__doc__ = rows_of.__doc__
+    return compare
 
 
 def by_timeout(results: "Any") -> Dict[float, "Any"]:
