@@ -184,8 +184,7 @@ READINGS = rn.readings(build)
 REPRODUCTION = Reproduction(
     id="R1",
     title="Active sources per edge and burst loss vs mean file size on NSFNET (ramantas2007/2008 Fig. 1)",
-    paper="Ramantas, Vlachos, González de Dios, Raffaelli: TCP traffic analysis for timer-based burstifiers "
-    "in OBS networks, ONDM 2007, §3, Fig. 1; and ramantas2008 (JON 2008) §3, Fig. 1",
+    paper=f"{rn.R08}, §3, Fig. 1; and {rn.R07}, §3",
     experiment=experiment,
     compare=compare,
     seeds=SEEDS,

@@ -178,9 +178,7 @@ READINGS = rn.readings(build)
 REPRODUCTION = Reproduction(
     id="R2",
     title="Segments of one flow and flows per burst on NSFNET (ramantas2008 Fig. 2)",
-    paper="Ramantas, Vlachos, González de Dios, Raffaelli: Window-based burst assembly scheme for "
-    "TCP traffic over OBS, Journal of Optical Networking 2008, §3, Fig. 2; and ramantas2007 "
-    "(ONDM 2007) §3",
+    paper=f"{rn.R08}, §3, Fig. 2; and {rn.R07}, §3",
     experiment=experiment,
     compare=compare,
     seeds=SEEDS,

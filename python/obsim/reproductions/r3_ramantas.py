@@ -169,9 +169,7 @@ READINGS = rn.readings(build)
 REPRODUCTION = Reproduction(
     id="R3",
     title="Bursts sent and lost per flow on one NSFNET pair (ramantas2007/2008 Figs. 3-4)",
-    paper="Ramantas, Vlachos, González de Dios, Raffaelli: Window-based burst assembly scheme for "
-    "TCP traffic over OBS, Journal of Optical Networking 2008, §3, Figs. 3-4; and ramantas2007 "
-    "(ONDM 2007) §3",
+    paper=f"{rn.R08}, §3, Figs. 3-4; and {rn.R07}, §3",
     experiment=experiment,
     compare=compare,
     seeds=SEEDS,

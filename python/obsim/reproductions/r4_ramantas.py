@@ -133,8 +133,7 @@ READINGS = rn.readings(build)
 REPRODUCTION = Reproduction(
     id="R4",
     title="Flow throughput and transfer time of one NSFNET pair vs assembly timer (ramantas2007/2008 Fig. 5)",
-    paper="Ramantas, Vlachos, González de Dios, Raffaelli: Window-based burst assembly scheme for TCP "
-    "traffic over OBS, Journal of Optical Networking 2008, §4, Fig. 5; and ramantas2007 (ONDM 2007) §4",
+    paper=f"{rn.R08}, §4, Fig. 5; and {rn.R07}, §4",
     experiment=experiment,
     compare=compare,
     seeds=SEEDS,

@@ -17,6 +17,17 @@ from typing import Any, Callable, Dict, List, Tuple
 from ..topologies import nsfnet_tcp
 from .readings import Reading
 
+R07 = (
+    "ramantas2007: ONDM 2007, I. Tomkos et al. (Eds.), LNCS 4534, pp. 176-185 (the copy in "
+    "shared/papers carries no title or author line)"
+)
+"""How ramantas2007 is cited: only what its copy states."""
+R08 = (
+    "Ramantas, Vlachos, González de Dios, Raffaelli: A new window-based burst assembly scheme for TCP "
+    "traffic over OBS, Optical Society of America, 2008"
+)
+"""How ramantas2008 is cited (its title page)."""
+
 PAIR = ("N10", "N14")
 """The "single (randomly selected) source-destination pair" (R07 §3):
 ``numpy.random.default_rng(12).integers(56)`` = 34 over the 56 ordered edge
