@@ -10,9 +10,9 @@ built into ``python/obsim``)::
     PYTHONPATH=python python scripts/ns2diff_sensitivity.py [--out flips.json] [KEY ...]
 
 The cases are those of ``tests/test_ns2_diff.py``: the matrix (profile
-``ns2``) and the era cases (``ns2-2004``, ``ns2-2003`` against ns-2.35 set to
-those eras' defaults). Each flip sets the key on the ``ns2`` cases to
-another value and, where the eras differ from ``ns2``, sets it on the era
+``ns2``), the tick cases (the matrix at 200/300 ms) and the era cases
+(``ns2-2004``, ``ns2-2003`` against ns-2.35 set to those eras' defaults).
+Each flip sets the key on the ``ns2`` cases to another value and, where the eras differ from ``ns2``, sets it on the era
 cases to ``ns2``'s value. ``syn`` is flipped in defaults mode only (aligned
 mode turns the SYN off on both sides). Cases that diverge without any flip
 (``KNOWN`` in the test) are left out and listed under ``"baseline"``.
@@ -28,7 +28,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from obsim.ns2diff import Case, obsim_side
 from obsim.ns2diff import run as harness_run
-from obsim.ns2diff.matrix import era_cases, matrix_cases, run_matrix
+from obsim.ns2diff.matrix import era_cases, matrix_cases, run_matrix, tick_cases
 
 Flip = Tuple[str, object, Optional[object]]
 
@@ -99,7 +99,7 @@ def sweep(flips: List[Flip]) -> Dict[str, Dict[str, Any]]:
     flipped): the cases run and the labels
     and first divergences of those that diverge."""
     obsim_side.scenario = _flipped_scenario  # type: ignore[assignment]
-    everything = matrix_cases() + era_cases()
+    everything = matrix_cases() + era_cases() + tick_cases()
     base = [(c, d.kind) for c, d in zip(everything, run_matrix(everything)) if not d.agrees]
     cases = [c for c in everything if c not in {b for b, _ in base}]
     out: Dict[str, Dict[str, Any]] = {

@@ -46,8 +46,9 @@ class Case:
             ``interval_ 100ms``; obsim ``delayed_ack``).
         drops: scripted drops ``(seq, n)``: the ``n``-th transmission of
             data segment ``seq``; empty: no loss.
-        mode: ``aligned`` (ns-2 set up to model what obsim models: no SYN,
-            tick phase 0) or ``defaults`` (ns-2's own defaults, SYN on).
+        mode: ``aligned`` (ns-2 set up to model what obsim models: no SYN)
+            or ``defaults`` (ns-2's own defaults, SYN on). Both put ns-2's
+            random RTT-tick phase (``boot_time_``) at 0, as obsim's.
         segments: the flow's length in segments of ``mss`` bytes.
         topology: ``router`` (sender -> router -> receiver, the loss on the
             router -> receiver link) or ``direct`` (one link).

@@ -35,6 +35,11 @@ round trips, longer than a 1 s RTO at 150 ms, so the timer rule
 
 RTTS_MS: Tuple[int, ...] = (40, 60, 100)
 SEGMENTS = 60
+TICK_RTTS_MS: Tuple[int, ...] = (200, 300)
+"""RTTs at which the RTT tick shows: RTOs computed from the samples exceed
+``minrto_`` (0.2 s), so the 10 ms grid (``tcpTick_``) and its phase
+(``boot_time_``) decide the timeout instants, and RTO deadlines can fall on
+the same instant as an arrival (:func:`tick_cases`)."""
 
 Setting = Tuple[str, str, str]
 
@@ -109,6 +114,18 @@ def era_cases(
         for p in profiles
         for c in matrix_cases(drops, variants, modes, rtts)
     ]
+
+
+def tick_cases(
+    drops: Optional[Iterable[str]] = None,
+    variants: Iterable[str] = VARIANTS,
+    modes: Iterable[str] = MODES,
+) -> List[Case]:
+    """The matrix at :data:`TICK_RTTS_MS`: checks ``rto.granularity`` (the
+    10 ms tick, truncation of the RTO to it) and the order of a timer
+    rescheduled to the instant of an arrival (ns-2 ``resched``,
+    ``engine/timer.rs``), which the acceptance RTTs never exercise."""
+    return matrix_cases(drops, variants, modes, TICK_RTTS_MS)
 
 
 def run_matrix(cases: List[Case], workers: int = 0) -> List[Diff]:

@@ -16,13 +16,20 @@ Every setting that aligns ns-2.35 with obsim is written here, with why
   sink ACKs sequence number 0 at once (``DelAckSink::recv``, meant for the
   SYN); without a SYN that is the first data segment, which obsim's receiver
   delays like any other.
-* ``tcpTick_`` tiny while the agent is created: ns-2's ``TcpAgent::reset``
+* ``tcpTick_`` tiny while the agent is created (both modes: the phase is
+  a random draw, not a default of the era): ns-2's ``TcpAgent::reset``
   draws ``boot_time_ = Random::uniform(tcp_tick_)``, the phase of the RTT
   tick grid, and ``boot_time_`` is not bound to Tcl. With a 1e-8 s tick at
   creation the phase is below 10 ns (a smaller tick overflows
   `int(rttvar_init_ / tcp_tick_)` in `rtt_init` and ns dies of SIGFPE),
-  i.e. 0 as in obsim up to 10 ns; the real tick is set
-  on the agent right after (aligned mode only).
+  i.e. 0 as in obsim up to 10 ns. ``$ns run`` resets every agent again
+  (``Simulator instproc run`` resets the nodes, whose agents redraw
+  ``boot_time_`` with their own ``tcp_tick_``), so the agent keeps the tiny
+  tick until then and gets the real one by ``$ns at 0.0``, scheduled before
+  any application starts. Restoring it right after
+  creation, as the harness first did, left a phase of up to one tick
+  (10 ms) and parted the two simulators at RTTs of 200 and 300 ms, where
+  RTO deadlines fall on the tick grid.
 * Header accounting: ns-2's one-way agents add ``tcpip_base_hdr_size_``
   (40 B) to ``packetSize_`` on the wire, as obsim adds ``header`` to ``mss``,
   but only for ``seqno != 0`` (``TcpAgent::output``: the ``seqno == 0``
@@ -60,8 +67,8 @@ TRACED_VARS = ("cwnd_", "ssthresh_", "ack_", "maxseq_", "nrexmit_", "t_seqno_")
 assignment, in event order, interleaved with the packet trace)."""
 
 BOOT_TICK_S = 1e-8
-"""``tcpTick_`` while the agent is created (aligned mode): puts
-``boot_time_`` below 1 ps."""
+"""``tcpTick_`` while the agent is created and reset (both modes): puts
+``boot_time_`` below 10 ns."""
 
 
 def _mbps(bps: float) -> str:
@@ -135,16 +142,13 @@ def single_flow(case: Case, drop_indices: Sequence[int], trace_path: str) -> str
         "$ns queue-limit $lossfrom $d 1000",
         "$ns queue-limit $d $lossfrom 1000",
     ]
-    if case.mode == "aligned":
-        lines += [
-            "set tick [Agent/TCP set tcpTick_]",
-            f"Agent/TCP set tcpTick_ {BOOT_TICK_S}",
-            f"set tcp [new {sender}]",
-            "Agent/TCP set tcpTick_ $tick",
-            "$tcp set tcpTick_ $tick",
-        ]
-    else:
-        lines.append(f"set tcp [new {sender}]")
+    lines += [
+        "set tick [Agent/TCP set tcpTick_]",
+        f"Agent/TCP set tcpTick_ {BOOT_TICK_S}",
+        f"set tcp [new {sender}]",
+        "Agent/TCP set tcpTick_ $tick",
+        "$ns at 0.0 [list $tcp set tcpTick_ $tick]",
+    ]
     lines += [
         f"set sink [new {sink_cls}]",
         "$ns attach-agent $s $tcp",
@@ -206,16 +210,13 @@ def dumbbell(case: DumbbellCase) -> str:
         "  $ns queue-limit $s($i) $r0 1000",
         "  $ns queue-limit $r1 $d($i) 1000",
     ]
-    if case.mode == "aligned":
-        lines += [
-            "  set tick [Agent/TCP set tcpTick_]",
-            f"  Agent/TCP set tcpTick_ {BOOT_TICK_S}",
-            f"  set tcp($i) [new {sender}]",
-            "  Agent/TCP set tcpTick_ $tick",
-            "  $tcp($i) set tcpTick_ $tick",
-        ]
-    else:
-        lines.append(f"  set tcp($i) [new {sender}]")
+    lines += [
+        "  set tick [Agent/TCP set tcpTick_]",
+        f"  Agent/TCP set tcpTick_ {BOOT_TICK_S}",
+        f"  set tcp($i) [new {sender}]",
+        "  Agent/TCP set tcpTick_ $tick",
+        "  $ns at 0.0 [list $tcp($i) set tcpTick_ $tick]",
+    ]
     lines += [
         f"  set sink($i) [new {sink}]",
         "  $ns attach-agent $s($i) $tcp($i)",
