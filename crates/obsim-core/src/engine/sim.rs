@@ -532,7 +532,7 @@ impl<'s> Simulation<'s> {
         }
         if let Some(d) = fl.sender.rto_deadline() {
             fl.sender_timer
-                .arm(&mut self.queue, d, Event::SenderTimer(f));
+                .arm_rescheduled(&mut self.queue, d, Event::SenderTimer(f));
         }
         if fl.finite && fl.completed.is_none() && fl.sender.is_complete() {
             fl.completed = Some(self.now);
@@ -559,7 +559,10 @@ impl<'s> Simulation<'s> {
         let Some(fl) = flow_lookup(&mut self.flows, &mut self.gen.pool, f) else {
             return; // the flow has ended
         };
-        if !fl.sender_timer.fire(self.now) {
+        if !fl
+            .sender_timer
+            .fire_rescheduled(&mut self.queue, self.now, Event::SenderTimer(f))
+        {
             return; // superseded by an earlier deadline
         }
         match fl.sender.rto_deadline() {
@@ -574,7 +577,7 @@ impl<'s> Simulation<'s> {
             }
             Some(d) => fl
                 .sender_timer
-                .arm(&mut self.queue, d, Event::SenderTimer(f)),
+                .arm_rescheduled(&mut self.queue, d, Event::SenderTimer(f)),
             None => {}
         }
     }
@@ -598,7 +601,7 @@ impl<'s> Simulation<'s> {
         };
         if let Some(d) = fl.receiver.delack_deadline() {
             fl.receiver_timer
-                .arm(&mut self.queue, d, Event::ReceiverTimer(f));
+                .arm_rescheduled(&mut self.queue, d, Event::ReceiverTimer(f));
         }
     }
 
@@ -635,7 +638,10 @@ impl<'s> Simulation<'s> {
         let Some(fl) = flow_lookup(&mut self.flows, &mut self.gen.pool, f) else {
             return; // the flow has ended
         };
-        if !fl.receiver_timer.fire(self.now) {
+        if !fl
+            .receiver_timer
+            .fire_rescheduled(&mut self.queue, self.now, Event::ReceiverTimer(f))
+        {
             return;
         }
         match fl.receiver.delack_deadline() {
