@@ -12,10 +12,11 @@ built into ``python/obsim``)::
 The cases are those of ``tests/test_ns2_diff.py``: the matrix (profile
 ``ns2``), the tick cases (the matrix at 200/300 ms) and the era cases
 (``ns2-2004``, ``ns2-2003`` against ns-2.35 set to those eras' defaults).
-Each flip sets the key on the ``ns2`` cases to another value and, where the eras differ from ``ns2``, sets it on the era
-cases to ``ns2``'s value. ``syn`` is flipped in defaults mode only (aligned
-mode turns the SYN off on both sides). Cases that diverge without any flip
-(``KNOWN`` in the test) are left out and listed under ``"baseline"``.
+Each flip sets the key on the ``ns2`` cases to another value and, where the
+eras differ from ``ns2``, sets it on the era cases to ``ns2``'s value.
+``syn`` is flipped in defaults mode only (aligned mode turns the SYN off on
+both sides). Cases that diverge without any flip (``KNOWN`` in the test) are
+left out and listed under ``"baseline"``.
 ns-2's runs are the same for every flip and run once.
 """
 
