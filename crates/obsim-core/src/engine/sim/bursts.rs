@@ -25,6 +25,10 @@ mod tests;
 #[path = "btcp_tests.rs"]
 mod btcp_tests;
 
+#[cfg(test)]
+#[path = "window_tests.rs"]
+mod window_tests;
+
 use super::flow_ref;
 use super::Simulation;
 use crate::config::scenario::{BurstLength, NodeKind, Scenario};
@@ -206,12 +210,16 @@ impl Simulation<'_> {
                 Some(f) => Some(f.sender.cwnd()),
             }
         };
+        #[cfg(test)]
+        let true_cwnd = self.flow(pkt.flow).map(|f| f.sender.cwnd());
         let mut closed = std::mem::take(&mut self.obs.closed);
         let e = self.obs.edges[node.index()].as_mut().expect("edge");
         let cwnd = match sender_cwnd {
             Some(w) => w,
             None => e.edge.assembler.estimate_window(self.now, &pkt),
         };
+        #[cfg(test)]
+        window_tests::tap::packet(node, &pkt, cwnd, true_cwnd, &e.edge.assembler);
         e.edge
             .assembler
             .on_packet(self.now, egress, pkt, cwnd, &mut closed);
@@ -239,6 +247,8 @@ impl Simulation<'_> {
             (e.header(), e.guard(), e.extra_offset())
         };
         for burst in closed.drain(..) {
+            #[cfg(test)]
+            window_tests::tap::burst(&burst);
             let measuring = self.measuring();
             self.obs.counts.on_sent(&burst, measuring);
             self.signal_burst(node, &burst, SignalKind::IngressAck);

@@ -151,19 +151,18 @@ impl WindowEstimator {
 
     /// The record of `flow`, a fresh one in a free slot if it has none.
     fn record(&mut self, flow: FlowId) -> &mut FlowEstimate {
-        let i = match self.by_flow.get(&flow.0) {
-            Some(&i) => i,
-            None => {
-                let i = if let Some(i) = self.free.pop() {
-                    self.slots[i as usize] = FlowEstimate::NEW;
-                    i
-                } else {
-                    self.slots.push(FlowEstimate::NEW);
-                    (self.slots.len() - 1) as u32
-                };
-                self.by_flow.insert(flow.0, i);
+        let i = if let Some(&i) = self.by_flow.get(&flow.0) {
+            i
+        } else {
+            let i = if let Some(i) = self.free.pop() {
+                self.slots[i as usize] = FlowEstimate::NEW;
                 i
-            }
+            } else {
+                self.slots.push(FlowEstimate::NEW);
+                (self.slots.len() - 1) as u32
+            };
+            self.by_flow.insert(flow.0, i);
+            i
         };
         &mut self.slots[i as usize]
     }
