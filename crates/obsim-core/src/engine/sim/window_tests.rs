@@ -4,6 +4,8 @@
 //! the edge. A test-only tap records every assembled packet with the window
 //! it was classified by, and every burst launched.
 
+#![allow(clippy::float_cmp)] // windows are whole segments, exact in f64
+
 use crate::config::parse_toml;
 use crate::engine::{run, RunOptions};
 use crate::obs::assembly::window_class;
@@ -19,11 +21,16 @@ pub(super) mod tap {
     use crate::obs::assembly::Assembler;
     use crate::obs::Burst;
 
+    /// A data transmission: (flow, seq, sent_at ns, syn).
+    pub type Key = (u32, u64, u64, bool);
+    /// A launched burst: its queue and its packets' keys.
+    pub type Launched = (u32, Vec<Key>);
+
     /// One data packet into an assembler.
     #[derive(Clone, Copy, Debug)]
     pub struct Seen {
         /// (flow, seq, sent_at ns, syn): identifies the transmission.
-        pub key: (u32, u64, u64, bool),
+        pub key: Key,
         /// The window it was classified by.
         pub used: f64,
         /// The sender's cwnd at that moment (None: flow not live).
@@ -37,11 +44,10 @@ pub(super) mod tap {
     thread_local! {
         static ON: RefCell<bool> = const { RefCell::new(false) };
         static SEEN: RefCell<Vec<Seen>> = const { RefCell::new(Vec::new()) };
-        static BURSTS: RefCell<Vec<(u32, Vec<(u32, u64, u64, bool)>)>> =
-            const { RefCell::new(Vec::new()) };
+        static BURSTS: RefCell<Vec<Launched>> = const { RefCell::new(Vec::new()) };
     }
 
-    fn key(p: &Packet) -> Option<(u32, u64, u64, bool)> {
+    fn key(p: &Packet) -> Option<Key> {
         match p.payload {
             Payload::Data(s) => Some((p.flow.0, s.seq, s.sent_at.0, s.syn)),
             _ => None,
@@ -56,8 +62,7 @@ pub(super) mod tap {
     }
 
     /// Stops recording; returns the packets and the bursts (queue, keys).
-    #[allow(clippy::type_complexity)]
-    pub fn take() -> (Vec<Seen>, Vec<(u32, Vec<(u32, u64, u64, bool)>)>) {
+    pub fn take() -> (Vec<Seen>, Vec<Launched>) {
         ON.with(|o| *o.borrow_mut() = false);
         (
             SEEN.with(|s| std::mem::take(&mut *s.borrow_mut())),
@@ -154,13 +159,7 @@ size = "300 KB"
     )
 }
 
-fn run_tapped(
-    source: &str,
-) -> (
-    RunResults,
-    Vec<tap::Seen>,
-    Vec<(u32, Vec<(u32, u64, u64, bool)>)>,
-) {
+fn run_tapped(source: &str) -> (RunResults, Vec<tap::Seen>, Vec<tap::Launched>) {
     let sc = parse_toml(&scenario(source)).unwrap_or_else(|e| panic!("{e}"));
     tap::start();
     let r = run(&sc, &RunOptions::default()).unwrap();
@@ -171,7 +170,7 @@ fn run_tapped(
 /// Every burst's packets were classified into that burst's queue, under
 /// both window sources; all three queues carry bursts; flows finish.
 #[track_caller]
-fn check_queues(seen: &[tap::Seen], bursts: &[(u32, Vec<(u32, u64, u64, bool)>)]) -> [usize; 3] {
+fn check_queues(seen: &[tap::Seen], bursts: &[tap::Launched]) -> [usize; 3] {
     use std::collections::HashMap;
     let class: HashMap<_, _> = seen
         .iter()

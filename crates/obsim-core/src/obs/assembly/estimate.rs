@@ -169,6 +169,7 @@ impl WindowEstimator {
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp)] // estimates are whole segment counts, exact in f64
 mod tests {
     use super::*;
     use crate::tcp::segment::{Ack, Segment};
