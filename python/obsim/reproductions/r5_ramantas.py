@@ -57,7 +57,11 @@ TABLE1: Dict[Tuple[int, int], Tuple[float, float]] = {
 }
 """R07 Table 1: (B, C) -> (mean throughput Mbit/s, variance); one-threshold
 rows as B = C."""
-TABLE1_TIMERS: Dict[str, Tuple[float, float]] = {"1 ms": (8.8, 62.0), "5 ms": (9.0, 71.0), "10 ms": (7.4, 41.0)}
+TABLE1_TIMERS: Dict[str, Tuple[float, float]] = {
+    "1 ms": (8.8, 62.0),
+    "5 ms": (9.0, 71.0),
+    "10 ms": (7.4, 41.0),
+}
 """R07 Table 1's single timers: mean throughput and variance (R08 §5 gives 70
 for the 5 ms variance)."""
 FIG7_B = (16, 32)
@@ -73,7 +77,7 @@ FIG7_PEAK = {16: 10.7, 32: 9.86}
 QUOTE_T1 = (
     'R07 §5: "best performance is obtained for B, C values of 32 and 100 segments. In that case, average '
     'throughput is increased to 11Mbps, while variance is dropped significantly to 50" (Table 1: single '
-    'timers 1, 5, 10 ms: 8.8, 9.0, 7.4 Mbit/s, variance 62, 71, 41)'
+    "timers 1, 5, 10 ms: 8.8, 9.0, 7.4 Mbit/s, variance 62, 71, 41)"
 )
 QUOTE_R08 = (
     'R08 §5: "the proposed scheme with different timers provides a higher average throughput together '
@@ -82,8 +86,8 @@ QUOTE_R08 = (
 )
 QUOTE_4B = (
     'R08 §5: "the highest gains in throughput are noted when C parameter is fourfold B value. For example '
-    'the \u201cB=16\u201d curve exhibits a maximum of 10.7Mbps for \u201cC=64\u201d, while the \u201cB=32\u201d '
-    "curve (corresponding throughput 9.86Mbps) for \u201cC=128\u201d\""
+    "the \u201cB=16\u201d curve exhibits a maximum of 10.7Mbps for \u201cC=64\u201d, "
+    'while the \u201cB=32\u201d curve (corresponding throughput 9.86Mbps) for \u201cC=128\u201d"'
 )
 QUOTE_VAR_C = (
     'R08 §5: "With respect to the variance of the throughput, it is continuously decreasing with the '
@@ -91,15 +95,15 @@ QUOTE_VAR_C = (
 )
 QUOTE_SENDER = (
     'R07 §5: "The implementation of the proposed assembly scheme requires three different queues per '
-    'destination, one for each type of flow, as well as the communication of the window size to the '
-    'burstifier. Albeit the latter require a modification of the TCP mechanism, we have implemented the '
+    "destination, one for each type of flow, as well as the communication of the window size to the "
+    "burstifier. Albeit the latter require a modification of the TCP mechanism, we have implemented the "
     'scheme in ns-2"; R08 §5: "requires the communication of the window size to the burstifier, which is '
     'not standard in the current TCP implementations"'
 )
 QUOTE_ESTIMATED = (
     "Neither paper says how an unmodified edge could learn the window; the passive estimate of a "
     "measurement point (Jaiswal et al., INFOCOM 2004): data segments per RTT, RTT from SYN to first data "
-    "(docs/MODEL.md, window_source = \"estimated\")"
+    '(docs/MODEL.md, window_source = "estimated")'
 )
 
 BAND = 0.5
@@ -358,7 +362,10 @@ assume), then the readings shared by R1-R4 (docs/NSFNET_STUDIES.md 2.12)."""
 
 REPRODUCTION = Reproduction(
     id="R5",
-    title="Window-based assembly against single timers on one NSFNET pair (ramantas2007 Table 1, ramantas2008 Fig. 7)",
+    title=(
+        "Window-based assembly against single timers on one NSFNET pair "
+        "(ramantas2007 Table 1, ramantas2008 Fig. 7)"
+    ),
     paper=f"{rn.R07}, §5, Table 1; and {rn.R08}, §5, Fig. 7",
     experiment=experiment,
     compare=compare,
@@ -377,5 +384,8 @@ REPRODUCTION = Reproduction(
         "with a 10 s warm-up (not 600 s: the full mode must fit an hour on 2 cores). --quick: C in "
         "{B, 4B, 16B}, lambda / 4, 12 s, 1 selection + 2 estimation seeds."
     ),
-    comparison_plot={"xlabel": "B (segments; NaN: timers and the best)", "ylabel": "measured (claim: see quantity)"},
+    comparison_plot={
+        "xlabel": "B (segments; NaN: timers and the best)",
+        "ylabel": "measured (claim: see quantity)",
+    },
 )
