@@ -191,3 +191,23 @@ def test_r5_quick(tmp_path: Path) -> None:
     assert set(res[res["replication"] == 0]["case"]) == {r5.label(a) for a in r5.assemblies(True)}
     best = r5.best_case(res[res["replication"] == 0])
     assert set(res[res["replication"] > 0]["case"]) == set(r5.needed(best, quick=True))
+
+
+@pytest.mark.engine
+@pytest.mark.parametrize("source", ["sender", "estimated"])
+def test_window_assembly_runs_on_nsfnet_under_flow_churn(source: str) -> None:
+    """Window-based assembly on NSFNET with generated flows (SYN first,
+    profile ns2): flows arrive, finish and free their state; both window
+    sources run and keep every generated flow's bytes exact."""
+    import obsim
+
+    sc = topologies.nsfnet_tcp(
+        selection="window", window_source=source, rate=40.0, duration="6 s", warmup="1 s"
+    )
+    edge = next(n for n in sc["nodes"] if n["kind"] == "edge")["assembly"]
+    assert edge["thresholds"] == [32, 100] and "timeout" not in edge
+    res = obsim.run(sc, seed=3)
+    recs = res.table("flow_records").to_pandas()
+    done = recs[recs["finished"]]
+    assert len(done) > 100, len(done)
+    assert (done["bytes_delivered"] == done["size_bytes"]).all()
