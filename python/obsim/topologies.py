@@ -40,12 +40,7 @@ def access_network(
     ``nodes[0]`` is the ingress edge O1 and ``links[0]``
     the optical link, so sweeps address ``nodes[0].assembly.*`` and
     ``links[0].burst_loss.p``."""
-    assembly: Dict[str, Any] = {
-        "trigger": "timer",
-        "timeout": timeout,
-        "selection": selection,
-        "acks": "bypass",
-    }
+    assembly: Dict[str, Any] = {"trigger": "timer", "timeout": timeout, "selection": selection, "acks": "bypass"}
     if selection in ("per_egress", "smq", "dmq"):
         assembly["queues"] = queues
     nodes: List[Dict[str, Any]] = [
@@ -65,20 +60,8 @@ def access_network(
     for i in range(n):
         nodes += [{"name": f"s{i}", "kind": "host"}, {"name": f"d{i}", "kind": "host"}]
         links += [
-            {
-                "from": f"s{i}",
-                "to": "O1",
-                "rate": access_rate,
-                "delay": access_delay,
-                "buffer": access_buffer,
-            },
-            {
-                "from": "O2",
-                "to": f"d{i}",
-                "rate": access_rate,
-                "delay": access_delay,
-                "buffer": access_buffer,
-            },
+            {"from": f"s{i}", "to": "O1", "rate": access_rate, "delay": access_delay, "buffer": access_buffer},
+            {"from": "O2", "to": f"d{i}", "rate": access_rate, "delay": access_delay, "buffer": access_buffer},
         ]
     return {
         "simulation": {"duration": duration, "warmup": warmup},
@@ -231,14 +214,7 @@ def per_flow_access_links(
 
     links = [
         access("s0", "E1"),
-        {
-            "from": "E1",
-            "to": "E2",
-            "kind": "optical",
-            "rate": "2.5 Gbit/s",
-            "delay": "100 ms",
-            "burst_loss": {"p": p, "pattern": "random"},
-        },
+        {"from": "E1", "to": "E2", "kind": "optical", "rate": "2.5 Gbit/s", "delay": "100 ms", "burst_loss": {"p": p, "pattern": "random"}},
         access("E2", "d0"),
     ]
     for i in range(1, hosts):
@@ -370,13 +346,7 @@ def gurel_chain(
         nodes += [{"name": f"S{i}", "kind": "host"}, {"name": f"D{i}", "kind": "host"}]
         links += [
             {"from": f"S{i}", "to": "I", "rate": access_rate, "delay": access_delay, "buffer": access_buffer},
-            {
-                "from": f"E{k}",
-                "to": f"D{i}",
-                "rate": access_rate,
-                "delay": access_delay,
-                "buffer": access_buffer,
-            },
+            {"from": f"E{k}", "to": f"D{i}", "rate": access_rate, "delay": access_delay, "buffer": access_buffer},
         ]
     return {
         "name": "gurel2008-chain",
@@ -409,26 +379,10 @@ def gurel_chain(
 
 
 NSFNET_LINKS_KM = (
-    (1, 2, 2100),
-    (1, 3, 3000),
-    (1, 8, 4800),
-    (2, 3, 1200),
-    (2, 4, 1500),
-    (3, 6, 3600),
-    (4, 5, 1200),
-    (4, 11, 3900),
-    (5, 6, 2400),
-    (5, 7, 1200),
-    (6, 10, 2100),
-    (6, 14, 3600),
-    (7, 8, 1500),
-    (8, 9, 1500),
-    (9, 10, 1500),
-    (9, 12, 600),
-    (9, 13, 600),
-    (11, 12, 1200),
-    (11, 13, 1500),
-    (12, 14, 600),
+    (1, 2, 2100), (1, 3, 3000), (1, 8, 4800), (2, 3, 1200), (2, 4, 1500),
+    (3, 6, 3600), (4, 5, 1200), (4, 11, 3900), (5, 6, 2400), (5, 7, 1200),
+    (6, 10, 2100), (6, 14, 3600), (7, 8, 1500), (8, 9, 1500), (9, 10, 1500),
+    (9, 12, 600), (9, 13, 600), (11, 12, 1200), (11, 13, 1500), (12, 14, 600),
     (13, 14, 300),
 )
 """The 14-node, 21-link NSFNET T1 backbone with its usual link lengths in km
@@ -489,8 +443,7 @@ def nsfnet(
         {"name": f"N{i}", "kind": "edge" if i in sites else "core"} for i in range(1, 15)
     ]
     links: List[Dict[str, Any]] = [
-        {"from": f"N{a}", "to": f"N{b}", **optical, "delay": _us(km * us_per_km)}
-        for a, b, km in NSFNET_LINKS_KM
+        {"from": f"N{a}", "to": f"N{b}", **optical, "delay": _us(km * us_per_km)} for a, b, km in NSFNET_LINKS_KM
     ]
     gap = nsfnet_interarrival(load, wavelengths, burst_length)
     gens = [
@@ -591,16 +544,12 @@ def nsfnet_tcp(
     for n in sc["nodes"]:
         if n["kind"] == "edge":
             n["assembly"] = dict(assembly)
-    sc["tcp"] = (
-        tcp
-        if tcp is not None
-        else {
-            "profile": "ns2",
-            "variant": "sack",
-            "mss": "1000 B",
-            "max_window": 128,
-        }
-    )
+    sc["tcp"] = tcp if tcp is not None else {
+        "profile": "ns2",
+        "variant": "sack",
+        "mss": "1000 B",
+        "max_window": 128,
+    }
     if size is None:
         lo = parse_size(min_size)
         size = {
@@ -617,16 +566,7 @@ def nsfnet_tcp(
     return sc
 
 
-_SIZE_UNITS = {
-    "B": 1,
-    "KB": 10**3,
-    "kB": 10**3,
-    "MB": 10**6,
-    "GB": 10**9,
-    "KiB": 1 << 10,
-    "MiB": 1 << 20,
-    "GiB": 1 << 30,
-}
+_SIZE_UNITS = {"B": 1, "KB": 10**3, "kB": 10**3, "MB": 10**6, "GB": 10**9, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 
 
 def parse_size(text: str) -> float:
@@ -636,9 +576,7 @@ def parse_size(text: str) -> float:
         num, unit = str(text).split()
         return float(num) * _SIZE_UNITS[unit]
     except (ValueError, KeyError):
-        raise ValueError(
-            f'expected a size like "700 KB" ({", ".join(_SIZE_UNITS)}), found {text!r}'
-        ) from None
+        raise ValueError(f"expected a size like \"700 KB\" ({', '.join(_SIZE_UNITS)}), found {text!r}") from None
 
 
 def _us(x: float) -> str:
@@ -680,16 +618,7 @@ def single_link(
         "simulation": {"duration": duration, "warmup": warmup},
         "optical": {"processing": "0 s", "scheduler": scheduler, "conversion": "full", "edge_queue": "none"},
         "nodes": [{"name": "A", "kind": "edge"}, {"name": "Z", "kind": "edge"}],
-        "links": [
-            {
-                "from": "A",
-                "to": "Z",
-                "kind": "optical",
-                "rate": rate,
-                "delay": "1 ms",
-                "wavelengths": wavelengths,
-            }
-        ],
+        "links": [{"from": "A", "to": "Z", "kind": "optical", "rate": rate, "delay": "1 ms", "wavelengths": wavelengths}],
         "generators": [
             {
                 "name": "poisson",
