@@ -247,3 +247,43 @@ fn estimated_window_keeps_bounded_state_and_follows_the_senders_class() {
     );
     assert!(share > 0.5, "{share}");
 }
+
+/// Acceptance with real TCP: one SACK flow (profile `ns2`, SYN first, W_M =
+/// 64) through E1 with B = 8, C = 32 and the window from the sender. Its
+/// slow start climbs from the 1 ms to the 5 ms and then the 10 ms queue;
+/// the 10th burst is lost, the flow's cwnd is cut and its segments return
+/// to the 1 ms queue; bursts never mix queues.
+#[test]
+fn a_real_flow_climbs_the_queues_and_falls_back_after_a_lost_burst() {
+    let text = scenario("sender")
+        .replace("burst_loss = { p = 0.02, pattern = \"random\" }", "burst_loss = { pattern = \"single\", index = 9 }")
+        .replace(
+            "[[flow_generators]]\nname = \"web\"\nfrom = \"a\"\nto = \"b\"\nrate = 15\nsize = \"300 KB\"\n",
+            "[[flows]]\nfrom = \"a\"\nto = \"b\"\n",
+        )
+        .replace("duration = \"20 s\"", "duration = \"3 s\"");
+    let sc = parse_toml(&text).unwrap_or_else(|e| panic!("{e}"));
+    tap::start();
+    let r = run(&sc, &RunOptions::default()).unwrap();
+    let (seen, bursts) = tap::take();
+    check_queues(&seen, &bursts);
+    assert_eq!(
+        r.flows[0].to_events + r.flows[0].td_events,
+        1,
+        "one loss event"
+    );
+    // The class of each data segment in send order, runs collapsed.
+    let mut runs: Vec<usize> = Vec::new();
+    for s in seen.iter().filter(|s| !s.key.3) {
+        let c = window_class(s.used, B, C);
+        if runs.last() != Some(&c) {
+            runs.push(c);
+        }
+    }
+    eprintln!(
+        "class runs {runs:?}, TO {} TD {}",
+        r.flows[0].to_events, r.flows[0].td_events
+    );
+    assert_eq!(&runs[..3], [0, 1, 2], "slow start climbs 1 -> 5 -> 10 ms");
+    assert_eq!(runs[3], 0, "the cut window returns to the 1 ms queue");
+}
