@@ -102,7 +102,8 @@ QUOTE_SENDER = (
 )
 QUOTE_ESTIMATED = (
     "Neither paper says how an unmodified edge could learn the window; the passive estimate of a "
-    "measurement point (Jaiswal et al., INFOCOM 2004): data segments per RTT, RTT from SYN to first data "
+    "measurement point (the idea of Jaiswal et al., INFOCOM 2004), obsim's rule: data segments per RTT, "
+    "RTT from SYN to first data "
     '(docs/MODEL.md, window_source = "estimated")'
 )
 

@@ -10,11 +10,15 @@
 //! implemented the scheme in ns-2"; ramantas2008 §5, "requires the
 //! communication of the window size to the burstifier, which is not standard
 //! in the current TCP implementations". Neither says how an unmodified edge
-//! could learn it. The estimator here is the passive one of a measurement
-//! point near the sender, as in Jaiswal, Iannaccone, Diot, Kurose, Towsley,
-//! "Inferring TCP connection characteristics through passive measurements",
-//! IEEE INFOCOM 2004 (the flight of segments seen in one round-trip time
-//! stands for the sender's window; the round-trip time from the handshake):
+//! could learn it. The estimator here is a passive one, at a measurement
+//! point near the sender. The idea of inferring a sender's window at such a
+//! point from the packets it sees, with the round-trip time taken from the
+//! connection's handshake, is that of Jaiswal, Iannaccone, Diot, Kurose,
+//! Towsley, "Inferring TCP connection characteristics through passive
+//! measurements", IEEE INFOCOM 2004 (who replicate the sender's congestion
+//! state from the observed packets); obsim's rule is simpler, its own, and
+//! stated here in full: the segments of the flow seen in one round-trip time
+//! stand for its window.
 //!
 //! * **RTT.** The edge times the flow's SYN (its most recent one, if resent)
 //!   to the flow's first data segment: the sender sends data one round trip
