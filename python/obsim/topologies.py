@@ -10,7 +10,7 @@ repository and each topology is written once.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 
 def access_network(
@@ -499,6 +499,8 @@ def nsfnet_tcp(
     acks: str = "bypass",
     duration: str = "600 s",
     warmup: str = "200 s",
+    thresholds: Tuple[float, float] = (32, 100),
+    window_source: str = "sender",
 ) -> Dict[str, Any]:
     """NSFNET carrying Internet-like TCP traffic (ramantas2007/2008 §3,
     gonzalez2009 §4; the set-up and every reading in docs/NSFNET_STUDIES.md):
@@ -512,7 +514,13 @@ def nsfnet_tcp(
     Defaults are the registered readings of R1-R4 (one wavelength at 10
     Gbit/s, λ = 50 flows/s per ordered pair = 350/s per edge, 700 KB, SACK
     under profile ``ns2`` with MSS 1000 B and W_M = 128, fewest-hop routing,
-    ACKs bypassing assembly, 600 s with a 200 s warm-up)."""
+    ACKs bypassing assembly, 600 s with a 200 s warm-up).
+
+    ``selection = "window"``: window-based assembly (ramantas2007 §5) with
+    cwnd ``thresholds`` [B, C] (default R07's best, 32 and 100), timers 1, 5,
+    10 ms and the window from ``window_source`` (``"sender"``, the papers'
+    assumption, or ``"estimated"`` at the edge); ``timeout`` is then
+    unused."""
     sc = nsfnet(
         wavelengths=wavelengths,
         conversion=conversion,
@@ -528,6 +536,11 @@ def nsfnet_tcp(
     assembly: Dict[str, Any] = {"trigger": "timer", "timeout": timeout, "selection": selection, "acks": acks}
     if selection in ("per_egress", "smq", "dmq"):
         assembly["queues"] = queues
+    if selection == "window":
+        del assembly["timeout"]
+        assembly["thresholds"] = list(thresholds)
+        if window_source != "sender":
+            assembly["window_source"] = window_source
     for n in sc["nodes"]:
         if n["kind"] == "edge":
             n["assembly"] = dict(assembly)

@@ -5,7 +5,10 @@
 //! Workload: one ingress, 7 egresses, 700 flows (flow `f` goes to egress
 //! `1 + f % 7`), one 1040-byte data packet every 800 ns from a uniformly
 //! drawn flow, hybrid trigger (1 ms timer or 40 packets), for mixed-flow,
-//! per-flow (700 queues) and DMQ with 8 proactive queues per egress. Closed
+//! per-flow (700 queues), DMQ with 8 proactive queues per egress, and
+//! window-based assembly (B = 32, C = 100) with the window from the sender
+//! (a fixed 10) or estimated at the edge (`window_source = "estimated"`:
+//! the engine's call to `estimate_window` included). Closed
 //! bursts hand their buffers straight back (`recycle`), so the steady state
 //! allocates nothing. Flows are pre-drawn, so the time is the assembler's.
 //! Reported time is per packet. Rerun with:
@@ -20,7 +23,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use obsim_core::ids::{FlowId, NodeId};
 use obsim_core::net::{Packet, Payload};
 use obsim_core::obs::assembly::{
-    Assembler, AssemblyConfig, DmqAllocation, Selection, SizeLimit, Trigger,
+    Assembler, AssemblyConfig, DmqAllocation, Selection, SizeLimit, Trigger, WindowSource,
 };
 use obsim_core::obs::Burst;
 use obsim_core::rng::{stream, uniform_below};
@@ -91,11 +94,16 @@ impl Feed {
                 sent_at: now,
             }),
         };
+        let cwnd = if self.a.estimates_window() {
+            self.a.estimate_window(now, &pkt)
+        } else {
+            10.0
+        };
         self.a.on_packet(
             now,
             NodeId(1 + f % EGRESSES),
             black_box(pkt),
-            10.0,
+            cwnd,
             &mut self.out,
         );
         for b in self.out.drain(..) {
@@ -107,6 +115,13 @@ impl Feed {
 fn assembly(c: &mut Criterion) {
     let mut g = c.benchmark_group("assembly/on_packet");
     g.throughput(Throughput::Elements(1));
+    let ms = SimDuration::from_millis;
+    let window = |source| Selection::WindowBased {
+        b: 32.0,
+        c: 100.0,
+        timers: [ms(1), ms(5), ms(10)],
+        source,
+    };
     for (name, sel) in [
         ("mixed-flow", Selection::MixedFlow),
         ("per-flow", Selection::PerFlow),
@@ -116,6 +131,13 @@ fn assembly(c: &mut Criterion) {
                 queues: 8,
                 allocation: DmqAllocation::Proactive,
             },
+        ),
+        ("window-sender", window(WindowSource::Sender)),
+        (
+            "window-estimated",
+            window(WindowSource::Estimated {
+                rtt_fallback: ms(20),
+            }),
         ),
     ] {
         let mut feed = Feed::new(sel);

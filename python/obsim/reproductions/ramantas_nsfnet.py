@@ -12,7 +12,7 @@ and decide different claims on it.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..topologies import nsfnet_tcp
 from .readings import Reading
@@ -39,6 +39,9 @@ TIMEOUTS = ("1 ms", "5 ms", "10 ms")
 
 AX_T = "nodes[0].assembly.timeout"
 """The swept key path; the other edges' timers follow it (:func:`build`)."""
+
+AX_A = "nodes[0].assembly"
+"""R5's swept key path: the whole assembly table; the other edges' follow it."""
 
 RATE_PER_PAIR = 50.0
 """R07 §3 "a mean of λ=50 flows/sec", registered per ordered pair (2.1)."""
@@ -98,6 +101,8 @@ def build(
     access_delay: str = "0 s",
     mean_sizes: Tuple[str, ...] = ("700 KB",),
     timeouts: Tuple[str, ...] = TIMEOUTS,
+    assemblies: Optional[Tuple[Dict[str, Any], ...]] = None,
+    length: Optional[Tuple[Tuple[str, float], Tuple[str, float]]] = None,
 ) -> Dict[str, Any]:
     """The experiment: :func:`obsim.topologies.nsfnet_tcp` swept over
     ``timeouts`` (every edge's timer moves together) and ``mean_sizes``
@@ -106,11 +111,15 @@ def build(
     200 s warm-up and 5 seeds (``--quick``: λ / 4, 12 s with a 4 s warm-up,
     2 seeds). ``scope`` says where λ applies: ``"pair"`` (the edge's
     generator runs 7 λ, registered) or ``"edge"`` (λ). ``metrics(warmup_s)``
-    gives the metrics table."""
+    gives the metrics table. ``assemblies`` (R5): sweep every edge's whole
+    ``assembly`` table over these instead of the timer (key :data:`AX_A`).
+    ``length``: ``((full duration, full warm-up s), (quick duration, quick
+    warm-up s))`` instead of 600 s / 200 s and 12 s / 4 s."""
     rate = rate_per_pair * (DESTINATIONS if scope == "pair" else 1)
     if quick:
         rate /= QUICK_RATE_DIVISOR
-    duration, warmup = ("12 s", 4.0) if quick else ("600 s", 200.0)
+    full, short = length if length is not None else (("600 s", 200.0), ("12 s", 4.0))
+    duration, warmup = short if quick else full
     scenario = nsfnet_tcp(
         rate=rate,
         size=size_table(mean_sizes[0], size_law),
@@ -125,6 +134,8 @@ def build(
     first = edges[0]
     zipped: Dict[str, List[Any]] = {f"nodes[{i}].assembly.timeout": list(timeouts) for i in edges}
     assert f"nodes[{first}].assembly.timeout" == AX_T, "N1 is an edge node (NSFNET_EDGE_SITES)"
+    if assemblies is not None:
+        zipped = {f"nodes[{i}].assembly": [dict(a) for a in assemblies] for i in edges}
     zips: List[Dict[str, List[Any]]] = [zipped]
     if len(mean_sizes) > 1:
         laws = [size_table(m, size_law) for m in mean_sizes]

@@ -8,7 +8,8 @@ use super::units::{self, Amount, SIZE_UNITS};
 use super::walk::{choice, int_in, named, probability, u32_in, Errors, Got, Table, Val};
 use crate::ids::FlowId;
 use crate::obs::assembly::{
-    AssemblyConfig, DmqAllocation, FlowMapping, Selection, SizeLimit, Trigger, SELECTION_NAMES,
+    AssemblyConfig, DmqAllocation, FlowMapping, Selection, SizeLimit, Trigger, WindowSource,
+    SELECTION_NAMES,
 };
 use crate::obs::loss::{BurstLossPattern, BurstLossSpec};
 use crate::time::SimDuration;
@@ -25,6 +26,8 @@ pub(crate) const ASSEMBLY_KEYS: &[&str] = &[
     "allocation",
     "thresholds",
     "timers",
+    "window_source",
+    "rtt_fallback",
     "header",
     "guard",
     "acks",
@@ -196,6 +199,8 @@ pub(crate) fn assembly(errs: &mut Errors, path: &str, value: &Val) -> Option<Edg
         ("allocation", &["dmq"][..]),
         ("thresholds", &["window"][..]),
         ("timers", &["window"][..]),
+        ("window_source", &["window"][..]),
+        ("rtt_fallback", &["window"][..]),
     ] {
         if let Some(r) = uses(key, users) {
             errs.push(t.key_path(key), r);
@@ -290,10 +295,12 @@ fn selection(errs: &mut Errors, t: &Table<'_>, name: &str) -> Option<Selection> 
                     match a.as_slice() {
                         [b, c] => {
                             let (b, c) = (positive_f64(b)?, positive_f64(c)?);
-                            if b < c {
+                            if b <= c {
                                 Ok([b, c])
                             } else {
-                                Err(format!("expected B < C, found B = {b}, C = {c}"))
+                                Err(format!(
+                                    "expected B <= C (B = C: no middle queue, the papers' one-threshold rows), found B = {b}, C = {c}"
+                                ))
                             }
                         }
                         _ => Err(format!(
@@ -310,11 +317,43 @@ fn selection(errs: &mut Errors, t: &Table<'_>, name: &str) -> Option<Selection> 
             ];
             let timers = fixed_array::<SimDuration, 3>(errs, t, "timers", positive_duration)
                 .or(default_timers);
-            match (th, timers) {
-                (Some([b, c]), Some(timers)) => Some(Selection::WindowBased { b, c, timers }),
+            let source = window_source(errs, t);
+            match (th, timers, source) {
+                (Some([b, c]), Some(timers), Some(source)) => Some(Selection::WindowBased {
+                    b,
+                    c,
+                    timers,
+                    source,
+                }),
                 _ => None,
             }
         }
+    }
+}
+
+/// `window_source` and `rtt_fallback` of window-based assembly: how the edge
+/// learns a flow's cwnd (`"sender"`, the papers' assumption, ramantas2007
+/// §5; or `"estimated"`, obs/assembly/estimate.rs).
+fn window_source(errs: &mut Errors, t: &Table<'_>) -> Option<WindowSource> {
+    let name = t
+        .get(errs, "window_source", |v| {
+            choice(v, &["sender", "estimated"])
+        })
+        .or("sender");
+    let fallback = t
+        .get(errs, "rtt_fallback", positive_duration)
+        .or(WindowSource::DEFAULT_RTT_FALLBACK);
+    if t.has("rtt_fallback") && name == Some("sender") {
+        errs.push(
+            t.key_path("rtt_fallback"),
+            "only read by window_source = \"estimated\"; remove it or set window_source = \"estimated\"",
+        );
+    }
+    match name? {
+        "sender" => Some(WindowSource::Sender),
+        _ => Some(WindowSource::Estimated {
+            rtt_fallback: fallback?,
+        }),
     }
 }
 

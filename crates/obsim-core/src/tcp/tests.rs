@@ -946,7 +946,11 @@ fn last_segment_is_padded_on_the_wire_only_under_ns2() {
         while let Some(seg) = s.poll_transmit(SimTime::ZERO) {
             segs.push(seg);
         }
-        assert_eq!(segs.iter().map(|g| g.len).collect::<Vec<_>>(), [1000, 1000, 500], "{name}");
+        assert_eq!(
+            segs.iter().map(|g| g.len).collect::<Vec<_>>(),
+            [1000, 1000, 500],
+            "{name}"
+        );
         let wire: Vec<u32> = segs.iter().map(|g| s.wire_payload(g)).collect();
         assert_eq!(wire, [1000, 1000, want], "{name}");
     }

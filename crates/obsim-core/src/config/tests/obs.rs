@@ -129,7 +129,43 @@ pub(super) const OBS_BAD: &[Row] = &[
             "selection = \"window\"\nthresholds = [100, 32]",
         )],
         "nodes[1].assembly.thresholds",
-        "B < C",
+        "expected B <= C",
+    ),
+    (
+        "unknown window source",
+        &[(
+            "selection = \"per_egress\"\nqueues = 2",
+            "selection = \"window\"\nthresholds = [32, 100]\nwindow_source = \"ack_clock\"",
+        )],
+        "nodes[1].assembly.window_source",
+        "\"sender\", \"estimated\"",
+    ),
+    (
+        "window source on a timer queue",
+        &[(
+            "selection = \"per_egress\"\nqueues = 2",
+            "window_source = \"estimated\"",
+        )],
+        "nodes[1].assembly.window_source",
+        "only read by selection",
+    ),
+    (
+        "rtt fallback with the sender's window",
+        &[(
+            "selection = \"per_egress\"\nqueues = 2",
+            "selection = \"window\"\nthresholds = [32, 100]\nrtt_fallback = \"50 ms\"",
+        )],
+        "nodes[1].assembly.rtt_fallback",
+        "only read by window_source = \"estimated\"",
+    ),
+    (
+        "zero rtt fallback",
+        &[(
+            "selection = \"per_egress\"\nqueues = 2",
+            "selection = \"window\"\nthresholds = [32, 100]\nwindow_source = \"estimated\"\nrtt_fallback = \"0 s\"",
+        )],
+        "nodes[1].assembly.rtt_fallback",
+        "greater than zero",
     ),
     (
         "window needs three timers",
@@ -225,7 +261,7 @@ pub(super) const OBS_BAD: &[Row] = &[
 
 #[test]
 fn obs_scenario_resolves() {
-    use crate::obs::assembly::{FlowMapping, Selection, Trigger};
+    use crate::obs::assembly::{FlowMapping, Selection, Trigger, WindowSource};
     use crate::obs::loss::BurstLossPattern;
     let s = ok(&OBS_BASE);
     assert_eq!(s.nodes[1].kind, NodeKind::Edge);
@@ -260,10 +296,47 @@ fn obs_scenario_resolves() {
         "selection = \"window\"\nthresholds = [32, 128]",
     )]));
     match &w.nodes[1].edge.as_ref().unwrap().assembly.selection {
-        Selection::WindowBased { b, c, timers } => {
+        Selection::WindowBased {
+            b,
+            c,
+            timers,
+            source,
+        } => {
             assert!((b - 32.0).abs() < 1e-12 && (c - 128.0).abs() < 1e-12);
             assert_eq!(timers[2], SimDuration::from_millis(10));
+            assert_eq!(*source, WindowSource::Sender, "the papers' default");
         }
+        other => panic!("{other:?}"),
+    }
+    // B = C: the papers' one-threshold rows (ramantas2007 Table 1 "32",
+    // "200"); an estimated window with its fallback.
+    let w = ok(&obs_edit(&[(
+        "selection = \"per_egress\"\nqueues = 2",
+        "selection = \"window\"\nthresholds = [32, 32]\nwindow_source = \"estimated\"\nrtt_fallback = \"40 ms\"",
+    )]));
+    match &w.nodes[1].edge.as_ref().unwrap().assembly.selection {
+        Selection::WindowBased { b, c, source, .. } => {
+            assert_eq!((*b, *c), (32.0, 32.0));
+            assert_eq!(
+                *source,
+                WindowSource::Estimated {
+                    rtt_fallback: SimDuration::from_millis(40)
+                }
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let w = ok(&obs_edit(&[(
+        "selection = \"per_egress\"\nqueues = 2",
+        "selection = \"window\"\nthresholds = [32, 100]\nwindow_source = \"estimated\"",
+    )]));
+    match &w.nodes[1].edge.as_ref().unwrap().assembly.selection {
+        Selection::WindowBased { source, .. } => assert_eq!(
+            *source,
+            WindowSource::Estimated {
+                rtt_fallback: WindowSource::DEFAULT_RTT_FALLBACK
+            }
+        ),
         other => panic!("{other:?}"),
     }
 }

@@ -25,6 +25,10 @@ mod tests;
 #[path = "btcp_tests.rs"]
 mod btcp_tests;
 
+#[cfg(test)]
+#[path = "window_tests.rs"]
+mod window_tests;
+
 use super::flow_ref;
 use super::Simulation;
 use crate::config::scenario::{BurstLength, NodeKind, Scenario};
@@ -147,6 +151,14 @@ impl Obs {
         }
     }
 
+    /// Flow `f` has ended: every edge frees the per-flow state it kept
+    /// for it (window estimates).
+    pub(super) fn end_flow(&mut self, f: FlowId) {
+        for e in self.edges.iter_mut().flatten() {
+            e.edge.assembler.end_flow(f);
+        }
+    }
+
     /// Bursts sent and lost carrying flow `f`'s data.
     pub(super) fn flow_bursts(&self, f: FlowId) -> (u64, u64) {
         self.counts.flow(f.index())
@@ -181,16 +193,33 @@ impl Simulation<'_> {
         if self.net.links[ch.index()].optical.is_none() || !e.edge.assembles(&pkt.payload) {
             return false;
         }
-        let egress = self.egress(node, pkt.dst);
         // A datagram has no window: window-based assembly puts it in the
-        // smallest-window class.
-        let cwnd = if pkt.datagram_source().is_some() {
-            0.0
+        // smallest-window class. The window of a live TCP flow is its
+        // sender's cwnd (`window_source = "sender"`, ramantas2007 §5: "the
+        // communication of the window size to the burstifier") or the
+        // edge's own estimate (`"estimated"`); a packet of an ended flow
+        // counts as window 1 and leaves no per-flow state.
+        let estimates = e.edge.assembler.estimates_window();
+        let egress = self.egress(node, pkt.dst);
+        let sender_cwnd = if pkt.datagram_source().is_some() {
+            Some(0.0)
         } else {
-            self.flow(pkt.flow).map_or(1.0, |f| f.sender.cwnd())
+            match self.flow(pkt.flow) {
+                None => Some(1.0),
+                Some(_) if estimates => None,
+                Some(f) => Some(f.sender.cwnd()),
+            }
         };
+        #[cfg(test)]
+        let true_cwnd = self.flow(pkt.flow).map(|f| f.sender.cwnd());
         let mut closed = std::mem::take(&mut self.obs.closed);
         let e = self.obs.edges[node.index()].as_mut().expect("edge");
+        let cwnd = match sender_cwnd {
+            Some(w) => w,
+            None => e.edge.assembler.estimate_window(self.now, &pkt),
+        };
+        #[cfg(test)]
+        window_tests::tap::packet(node, &pkt, cwnd, true_cwnd, &e.edge.assembler);
         e.edge
             .assembler
             .on_packet(self.now, egress, pkt, cwnd, &mut closed);
@@ -218,6 +247,8 @@ impl Simulation<'_> {
             (e.header(), e.guard(), e.extra_offset())
         };
         for burst in closed.drain(..) {
+            #[cfg(test)]
+            window_tests::tap::burst(&burst);
             let measuring = self.measuring();
             self.obs.counts.on_sent(&burst, measuring);
             self.signal_burst(node, &burst, SignalKind::IngressAck);

@@ -165,6 +165,8 @@ impl Simulation<'_> {
         }
         self.gen.pool.remove(f);
         self.gen.active.down(now);
+        // Per-flow edge state (window estimates) is freed with the flow.
+        self.obs.end_flow(f);
     }
 
     /// The record of live generated flow `f`, finished at `end` or not.

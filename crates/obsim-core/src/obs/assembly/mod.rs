@@ -21,6 +21,7 @@
 //! by its size trigger leaves a stale entry, dropped when it reaches the top).
 
 mod dmq;
+mod estimate;
 mod mixed;
 mod per_egress;
 mod per_flow;
@@ -33,10 +34,12 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 pub use dmq::DmqAllocation;
+pub use estimate::WindowEstimator;
 pub use per_egress::FlowMapping;
 pub use select::SELECTION_NAMES;
 pub use trigger::{SizeLimit, Trigger};
 pub use window::class as window_class;
+pub use window::WindowSource;
 
 use crate::ids::NodeId;
 use crate::net::Packet;
@@ -112,16 +115,20 @@ pub enum Selection {
     },
     /// Window-based assembly (ramantas2007 §5, ramantas2008 §5): three queues
     /// per egress with timers `timers[0]` for cwnd < b, `timers[1]` for
-    /// b <= cwnd < c and `timers[2]` for cwnd >= c. The trigger's own timer is
-    /// ignored; its size limit, if any, still applies.
+    /// b <= cwnd < c and `timers[2]` for cwnd >= c (b = c: the middle queue
+    /// is never used). The trigger's own timer is ignored; its size limit,
+    /// if any, still applies.
     WindowBased {
         /// Threshold B in segments.
         b: f64,
-        /// Threshold C in segments.
+        /// Threshold C in segments, C >= B.
         c: f64,
         /// Assembly timers for slow, medium and fast flows (1, 5, 10 ms in
         /// the papers).
         timers: [SimDuration; 3],
+        /// Where the window comes from: the sender (the papers) or the
+        /// edge's estimate.
+        source: WindowSource,
     },
 }
 
@@ -205,6 +212,9 @@ pub struct Assembler {
     /// Recycled packet buffers.
     pool: Vec<Vec<Packet>>,
     next_id: u64,
+    /// The window estimator (window-based assembly with
+    /// `window_source = "estimated"` only).
+    estimator: Option<WindowEstimator>,
 }
 
 impl Assembler {
@@ -230,6 +240,13 @@ impl Assembler {
             timers: BinaryHeap::new(),
             pool: Vec::new(),
             next_id: 0,
+            estimator: match cfg.selection {
+                Selection::WindowBased {
+                    source: WindowSource::Estimated { rtt_fallback },
+                    ..
+                } => Some(WindowEstimator::new(rtt_fallback)),
+                _ => None,
+            },
         };
         for &e in egresses {
             a.group(e);
@@ -280,6 +297,36 @@ impl Assembler {
             self.close(q, now, Closer::Size, out);
             self.drop_stale_timers();
         }
+    }
+
+    /// Whether this assembler estimates windows itself
+    /// (`window_source = "estimated"`): the engine then passes
+    /// [`Assembler::estimate_window`] to [`Assembler::on_packet`] instead of
+    /// the sender's cwnd.
+    pub fn estimates_window(&self) -> bool {
+        self.estimator.is_some()
+    }
+
+    /// The edge's window estimate for `pkt` of a live TCP flow arriving at
+    /// `now` (`estimate.rs`); 1 when this assembler does not estimate.
+    pub fn estimate_window(&mut self, now: SimTime, pkt: &Packet) -> f64 {
+        match self.estimator.as_mut() {
+            Some(e) => e.observe(now, pkt.flow, &pkt.payload),
+            None => 1.0,
+        }
+    }
+
+    /// Flow `flow` has ended: per-flow edge state kept for it (the window
+    /// estimate) is freed.
+    pub fn end_flow(&mut self, flow: crate::ids::FlowId) {
+        if let Some(e) = self.estimator.as_mut() {
+            e.end_flow(flow);
+        }
+    }
+
+    /// The window estimator, if this assembler estimates windows.
+    pub fn estimator(&self) -> Option<&WindowEstimator> {
+        self.estimator.as_ref()
     }
 
     /// Closes every queue whose timer is due at or before `now`, into `out`

@@ -269,6 +269,7 @@ mod tests {
                 b: 1.0,
                 c: 2.0,
                 timers: [ms; 3],
+                source: super::super::WindowSource::Sender,
             },
         ];
         let names: Vec<_> = all.iter().map(Selection::name).collect();

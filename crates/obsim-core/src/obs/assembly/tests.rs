@@ -437,6 +437,7 @@ fn window_based_picks_the_timer_by_cwnd() {
             b: 16.0,
             c: 64.0,
             timers,
+            source: WindowSource::Sender,
         },
     );
     for (cwnd, expect) in [
@@ -462,6 +463,134 @@ fn window_based_picks_the_timer_by_cwnd() {
     assert_eq!(window_class(15.0, 16.0, 16.0), 0);
 }
 
+/// Acceptance (issue 13, R5): a flow whose cwnd grows through B and then C
+/// moves from the 1 ms to the 5 ms and then the 10 ms queue, and back to the
+/// 1 ms queue when a loss cuts its cwnd (a timeout: cwnd 1, ramantas2007
+/// §5: "downgraded to medium flows or even to slow flows if they time
+/// out"); a flow of constant window shares the queue of its class. Every
+/// burst's packets were all selected into that burst's queue: no burst mixes
+/// queues (ramantas2008 §5: "three different queues per source-destination
+/// pair").
+#[test]
+fn window_based_flow_climbs_through_the_queues_and_falls_back_after_a_loss() {
+    let ms = SimDuration::from_millis;
+    let timers = [ms(1), ms(5), ms(10)];
+    let (b, c) = (4.0, 16.0);
+    let cfg = cfg(
+        Trigger::Timer(ms(1)),
+        Selection::WindowBased {
+            b,
+            c,
+            timers,
+            source: WindowSource::Sender,
+        },
+    );
+    // Flow 0: one flight of cwnd segments per 20 ms round, slow start 1 ..
+    // 32, then a timeout (cwnd 1) and slow start again. A segment every 80
+    // µs (1000 B at 100 Mbit/s). Flow 1: 6 segments per round at cwnd 6.
+    let rounds = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 1.0, 2.0];
+    let mut arrivals: Vec<Arrival> = Vec::new();
+    for (r, &w) in rounds.iter().enumerate() {
+        let t0 = 20_000_000 * r as u64;
+        for k in 0..w as u64 {
+            arrivals.push((t0 + 80_000 * k, 0, w));
+        }
+        for k in 0..6u64 {
+            arrivals.push((t0 + 40_000 + 80_000 * k, 1, 6.0));
+        }
+    }
+    arrivals.sort_by_key(|a| a.0);
+    let class_of: Vec<u32> = arrivals
+        .iter()
+        .map(|&(_, _, w)| window_class(w, b, c) as u32)
+        .collect();
+    let mut a = assembler(&cfg, 1);
+    let bursts = drive(&mut a, &arrivals);
+    assert_all_delivered_once(&bursts, arrivals.len());
+    // No burst mixes queues: each packet's class is its burst's queue.
+    for bu in &bursts {
+        for p in &bu.packets {
+            assert_eq!(class_of[seq_of(p) as usize], bu.queue, "burst {}", bu.id);
+        }
+        // ... and the burst closed on its queue's own timer.
+        assert_eq!(bu.closed, bu.opened + timers[bu.queue as usize]);
+    }
+    // Flow 0's path through the queues, one burst per round.
+    let path: Vec<u32> = bursts
+        .iter()
+        .filter(|bu| bu.packets.iter().any(|p| p.flow == FlowId(0)))
+        .map(|bu| bu.queue)
+        .collect();
+    assert_eq!(path, [0, 0, 1, 1, 2, 2, 0, 0]);
+    // Flow 1 (cwnd 6, medium) shares the 5 ms queue's bursts with flow 0
+    // in rounds 2 and 3, and has them to itself elsewhere.
+    let shared = bursts
+        .iter()
+        .filter(|bu| {
+            bu.packets.iter().any(|p| p.flow == FlowId(0))
+                && bu.packets.iter().any(|p| p.flow == FlowId(1))
+        })
+        .count();
+    assert_eq!(shared, 2);
+    assert_eq!(a.stats().queue_bursts, [4, 8, 2]);
+}
+
+/// B = C (the papers' one-threshold rows): the middle queue is never used.
+#[test]
+fn window_based_with_b_equal_to_c_skips_the_middle_queue() {
+    let c = cfg(
+        Trigger::Timer(MS),
+        Selection::WindowBased {
+            b: 32.0,
+            c: 32.0,
+            timers: [
+                MS,
+                SimDuration::from_millis(5),
+                SimDuration::from_millis(10),
+            ],
+            source: WindowSource::Sender,
+        },
+    );
+    let mut a = assembler(&c, 1);
+    let arrivals: Vec<Arrival> = (0..64u32)
+        .map(|w| (u64::from(w) * 20_000_000, 0, f64::from(w + 1)))
+        .collect();
+    drive(&mut a, &arrivals);
+    assert_eq!(a.stats().queue_bursts, [31, 0, 33]);
+}
+
+/// `window_source = "estimated"`: the assembler reads its own estimate; an
+/// ended flow's record is freed.
+#[test]
+fn window_based_estimates_the_window_when_told_to() {
+    let c = cfg(
+        Trigger::Timer(MS),
+        Selection::WindowBased {
+            b: 2.0,
+            c: 3.0,
+            timers: [
+                MS,
+                SimDuration::from_millis(5),
+                SimDuration::from_millis(10),
+            ],
+            source: WindowSource::Estimated {
+                rtt_fallback: SimDuration::from_millis(10),
+            },
+        },
+    );
+    let mut a = assembler(&c, 1);
+    assert!(a.estimates_window());
+    let est: Vec<f64> = (0..3u64)
+        .map(|i| a.estimate_window(SimTime(i * 1000), &pkt(5, i, SimTime(i * 1000))))
+        .collect();
+    assert_eq!(est, [1.0, 2.0, 3.0]);
+    assert_eq!(a.estimator().unwrap().flows(), 1);
+    a.end_flow(FlowId(5));
+    assert_eq!(a.estimator().unwrap().flows(), 0);
+    let plain = assembler(&cfg(Trigger::Timer(MS), Selection::MixedFlow), 1);
+    assert!(!plain.estimates_window() && plain.estimator().is_none());
+}
+
 #[test]
 fn window_based_size_limit_still_applies() {
     let timers = [
@@ -475,6 +604,7 @@ fn window_based_size_limit_still_applies() {
             b: 16.0,
             c: 64.0,
             timers,
+            source: WindowSource::Sender,
         },
     );
     let mut a = assembler(&c, 1);

@@ -12,7 +12,18 @@
 //! window < B", "10 msec if C <= congestion window"); ramantas2008 Eq. (1)
 //! writes strict inequalities on both sides but its text says flows are
 //! upgraded "when their congestion windows reach the limit", which is `>=`.
-//! With B = C the middle queue is never used (the papers' "no B value" rows).
+//! With B = C the middle queue is never used (the papers' "no B value" rows,
+//! ramantas2007 Table 1: "The cases with no B value means that the
+//! intermediate transition to 5msec assembly is omitted").
+//!
+//! Queues are per egress, i.e. per source-destination pair of edges: "three
+//! different queues per destination" (ramantas2007 §5), "three different
+//! queues per source-destination pair" (ramantas2008 §5). The assembler
+//! builds one group of [`WindowBased::initial_queues`] = 3 queues for every
+//! egress it sends to.
+//!
+//! Where the window comes from is [`WindowSource`]: the sender's own cwnd
+//! (the papers' assumption) or the edge's estimate (`estimate.rs`).
 
 use super::select::{QueueSelection, QueueTable};
 use super::Selection;
@@ -30,6 +41,42 @@ pub fn class(cwnd: f64, b: f64, c: f64) -> usize {
     }
 }
 
+/// How the edge learns a flow's congestion window for window-based
+/// assembly (`window_source` in `[nodes.assembly]`).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub enum WindowSource {
+    /// The sender's current cwnd, read at the packet's arrival at the edge:
+    /// the papers' assumption, "the communication of the window size to the
+    /// burstifier" (ramantas2007 §5; ramantas2008 §5: "which is not standard
+    /// in the current TCP implementations"). The default.
+    Sender,
+    /// The edge's own estimate from the packets it sees: the flow's data
+    /// segments counted per round-trip time, the round-trip time measured
+    /// at the edge from the flow's SYN to its first data segment, or
+    /// `rtt_fallback` when the edge saw no SYN (docs/MODEL.md, "Window-based
+    /// assembly: estimated window"; `estimate.rs`).
+    Estimated {
+        /// Round length used for a flow whose SYN the edge did not see
+        /// (`rtt_fallback`, default [`WindowSource::DEFAULT_RTT_FALLBACK`]).
+        rtt_fallback: SimDuration,
+    },
+}
+
+impl WindowSource {
+    /// Default `rtt_fallback`: 100 ms, no paper gives one; it is of the
+    /// order of the longest round trip between NSFNET edges (N1-N3-N6-N14,
+    /// 10,200 km each way at 5 µs/km: about 100 ms).
+    pub const DEFAULT_RTT_FALLBACK: SimDuration = SimDuration::from_millis(100);
+
+    /// The name in scenario files (`"sender"` or `"estimated"`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            WindowSource::Sender => "sender",
+            WindowSource::Estimated { .. } => "estimated",
+        }
+    }
+}
+
 /// Window-based selection with thresholds B, C and one timer per class.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct WindowBased {
@@ -43,7 +90,7 @@ impl QueueSelection for WindowBased {
 
     fn from_selection(sel: &Selection) -> Option<Self> {
         match *sel {
-            Selection::WindowBased { b, c, timers } => Some(WindowBased { b, c, timers }),
+            Selection::WindowBased { b, c, timers, .. } => Some(WindowBased { b, c, timers }),
             _ => None,
         }
     }
