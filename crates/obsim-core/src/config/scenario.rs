@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use crate::ids::{FlowId, NodeId};
+use crate::metrics::aggregate::SyncIndexDef;
 use crate::tcp::config::TcpConfig;
 use crate::time::{SimDuration, SimTime};
 
@@ -66,6 +67,16 @@ pub struct MetricsSpec {
     /// table (`burst_length_bin`, default 6: gurel2008 Fig. 11 groups bursts
     /// of 1-60 packets into 10 bins).
     pub burst_length_bin: u32,
+    /// Which flows the synchronization index counts under churn
+    /// (`sync_index`, default `"at_sample"`; docs/NSFNET_STUDIES.md §2.10).
+    /// Omitted from the scenario echo at its default.
+    #[serde(skip_serializing_if = "SyncIndexDef::is_default")]
+    pub sync_index: SyncIndexDef,
+    /// Only flows from the first node to the second are sampled (`pair`,
+    /// default none: every flow; gonzalez2009 §4 measures "a specific
+    /// source-destination pair"). Omitted from the echo when unset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pair: Option<(NodeId, NodeId)>,
 }
 
 impl Default for MetricsSpec {
@@ -74,6 +85,8 @@ impl Default for MetricsSpec {
             sample_interval: SimDuration::from_millis(700),
             throughput_bin: Some(SimDuration::from_millis(3)),
             burst_length_bin: 6,
+            sync_index: SyncIndexDef::AtSample,
+            pair: None,
         }
     }
 }

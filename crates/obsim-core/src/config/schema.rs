@@ -165,7 +165,7 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
     // [trace]
     let trace = super::trace::build_trace(errs, &top, flows.as_ref().map(Vec::len), &empty);
     // [metrics]
-    let metrics = super::metrics::build_metrics(errs, &top, &empty);
+    let metrics = super::metrics::build_metrics(errs, &top, &names, &empty);
 
     Some(Scenario {
         name: name?,

@@ -230,7 +230,7 @@ impl<'s> Simulation<'s> {
             warmup_done: false,
             busy_at_warmup: vec![SimDuration::ZERO; n_ch],
             obs,
-            sampler: Sampler::new(scenario.flows.len()),
+            sampler: Sampler::new(scenario.flows.len(), scenario.metrics.sync_index),
             traffic,
             gen,
             gen_error: None,
@@ -263,7 +263,7 @@ impl<'s> Simulation<'s> {
                 self.queue.push(SimTime::ZERO, Event::TraceSample);
             }
         }
-        if !self.flows.is_empty() {
+        if !self.flows.is_empty() || !self.scenario.flow_generators.is_empty() {
             self.queue.push(SimTime::ZERO, Event::MetricsSample);
         }
         for (i, f) in self.flows.iter().enumerate() {
@@ -665,30 +665,39 @@ impl<'s> Simulation<'s> {
         }
     }
 
+    /// Samples every active flow, declared and generated (of
+    /// `metrics.pair` only, if set), for the aggregate metrics
+    /// (gonzalez2009 §3-4): O(declared flows + generator slots), no
+    /// allocation once the slots stop growing.
     fn on_metrics_sample(&mut self) {
         let now = self.now;
-        let counted = now >= SimTime::ZERO + self.scenario.warmup;
-        let samples = self
+        let sc = self.scenario;
+        let counted = now >= SimTime::ZERO + sc.warmup;
+        let in_pair = |fl: &FlowState| {
+            sc.metrics
+                .pair
+                .is_none_or(|(s, d)| fl.src == s && fl.dst == d)
+        };
+        let n = self.flows.len();
+        let declared = self
             .flows
             .iter()
-            .zip(&self.scenario.flows)
-            .map(|(fl, spec)| {
-                let st = fl.sender.stats();
-                let cap = f64::from(spec.tcp.max_window.min(spec.tcp.rwnd));
-                FlowSample {
-                    active: fl.start <= now && fl.completed.is_none(),
-                    window: fl.sender.cwnd().min(cap),
-                    max_window: f64::from(spec.tcp.max_window),
-                    rtt_s: fl.sender.srtt().map(SimDuration::as_secs_f64),
-                    mss: spec.tcp.mss,
-                    loss_events: st.td_events + st.to_events,
-                }
+            .zip(&sc.flows)
+            .enumerate()
+            .filter(|(_, (fl, _))| in_pair(fl))
+            .map(|(i, (fl, spec))| flow_sample(fl, &spec.tcp, i, i as u32, now));
+        let generated = self
+            .gen
+            .pool
+            .iter_live()
+            .filter(|(_, _, g)| in_pair(&g.state))
+            .map(|(slot, id, g)| {
+                let tcp = &sc.flow_generators[g.generator as usize].tcp;
+                flow_sample(&g.state, tcp, n + slot, id.0, now)
             });
-        self.sampler.sample(now, samples, counted);
-        self.queue.push(
-            now + self.scenario.metrics.sample_interval,
-            Event::MetricsSample,
-        );
+        self.sampler.sample(now, declared.chain(generated), counted);
+        self.queue
+            .push(now + sc.metrics.sample_interval, Event::MetricsSample);
     }
 
     fn on_warmup_end(&mut self) {
@@ -911,6 +920,30 @@ fn flow_ref<'a>(
     match flows.get(f.index()) {
         Some(fl) => Some(fl),
         None => pool.get(f).map(|g| &g.state),
+    }
+}
+
+/// Flow `fl` (TCP parameters `tcp`, sampler slot `slot`, id `id`) as the
+/// metrics sampler sees it at `now`.
+fn flow_sample(
+    fl: &FlowState,
+    tcp: &crate::tcp::config::TcpConfig,
+    slot: usize,
+    id: u32,
+    now: SimTime,
+) -> FlowSample {
+    let st = fl.sender.stats();
+    let cap = f64::from(tcp.max_window.min(tcp.rwnd));
+    FlowSample {
+        slot,
+        id,
+        active: fl.start <= now && fl.completed.is_none(),
+        window: fl.sender.cwnd().min(cap),
+        max_window: f64::from(tcp.max_window),
+        rtt_s: fl.sender.srtt().map(SimDuration::as_secs_f64),
+        mss: tcp.mss,
+        loss_events: st.td_events + st.to_events,
+        slow_start: fl.sender.cwnd() < fl.sender.ssthresh(),
     }
 }
 

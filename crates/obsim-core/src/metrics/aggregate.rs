@@ -11,6 +11,12 @@ use crate::time::{SimDuration, SimTime};
 /// One flow as seen at a sampling instant.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FlowSample {
+    /// The sampler's memory slot of the flow: a declared flow's index, or
+    /// a generated flow's pool slot after the declared ones. A slot is
+    /// reused by later flows; `id` tells them apart.
+    pub slot: usize,
+    /// The flow's id (unique over the run).
+    pub id: u32,
     /// The flow has started and not completed.
     pub active: bool,
     /// Effective window in segments: min(cwnd, W_M, rwnd).
@@ -23,7 +29,54 @@ pub struct FlowSample {
     pub mss: u32,
     /// Loss events detected so far (TD + TO).
     pub loss_events: u64,
+    /// cwnd < ssthresh (slow start, RFC 5681 §3.1).
+    pub slow_start: bool,
 }
+
+/// Which flows the synchronization index counts at each sample
+/// (`metrics.sync_index`; docs/NSFNET_STUDIES.md §2.10). Both equal
+/// gonzalez2009 eq. (1) when the flows are the same at every sample.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SyncIndexDef {
+    /// N_F = flows active at the sample; N_d = those of them whose loss
+    /// count grew since the previous sample (a flow that started inside
+    /// the interval counts from zero).
+    #[default]
+    AtSample,
+    /// Over each sampling interval (t_{i-1}, t_i]: N_F,i = flows active at
+    /// both t_{i-1} and t_i, N_di = those of them whose loss count grew.
+    Churn,
+}
+
+impl SyncIndexDef {
+    /// Every value with its name in scenarios (`metrics.sync_index`).
+    pub const ALL: [(&'static str, SyncIndexDef); 2] = [
+        ("at_sample", SyncIndexDef::AtSample),
+        ("churn", SyncIndexDef::Churn),
+    ];
+
+    /// True for the default (the scenario echo omits it).
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// What the sampler remembers of the flow in one slot from the previous
+/// sample.
+#[derive(Clone, Copy, Debug)]
+struct Memo {
+    /// The flow seen in the slot ([`NO_FLOW`]: none yet).
+    id: u32,
+    /// Its loss count then.
+    losses: u64,
+    /// It was active then.
+    active: bool,
+}
+
+/// `Memo::id` of a slot no flow has been sampled in (flow ids stop below
+/// `u32::MAX`: `engine/flowpool.rs`).
+const NO_FLOW: u32 = u32::MAX;
 
 /// Columns of the sampled aggregate series (`series` table).
 #[derive(Clone, Debug, Default, Serialize)]
@@ -94,21 +147,33 @@ impl Moments {
 }
 
 /// Samples every flow at fixed instants and accumulates the series and
-/// the synchronization index.
+/// the synchronization index. Its memory is one [`Memo`] per slot (declared
+/// flows, then the generated flows' pool slots), so a sample costs
+/// O(slots) and allocates nothing once the slots stop growing.
 #[derive(Clone, Debug, Default)]
 pub struct Sampler {
     series: SeriesTable,
-    last_losses: Vec<u64>,
-    /// Σ N_di and Σ N_F over samples (after warm-up) where some flow lost.
+    memo: Vec<Memo>,
+    def: SyncIndexDef,
+    /// Σ N_di and Σ N_F over samples (after warm-up) where some flow lost,
+    /// by the chosen definition.
     sum_lossy_flows: u64,
     sum_flows_at_lossy_samples: u64,
 }
 
 impl Sampler {
-    /// A sampler for `n_flows` flows.
-    pub fn new(n_flows: usize) -> Self {
+    /// A sampler for `n_flows` declared flows (generated flows add slots as
+    /// they come), counting the synchronization index by `def`.
+    pub fn new(n_flows: usize, def: SyncIndexDef) -> Self {
         Self {
-            last_losses: vec![0; n_flows],
+            memo: (0..n_flows)
+                .map(|i| Memo {
+                    id: i as u32,
+                    losses: 0,
+                    active: false,
+                })
+                .collect(),
+            def,
             ..Self::default()
         }
     }
@@ -117,9 +182,30 @@ impl Sampler {
     /// measured window (after warm-up).
     pub fn sample(&mut self, now: SimTime, flows: impl Iterator<Item = FlowSample>, counted: bool) {
         let (mut active, mut thr, mut win, mut wmax, mut lossy) = (0u64, 0.0, 0.0, 0.0, 0u64);
-        for (i, f) in flows.enumerate() {
-            let lost = f.loss_events > self.last_losses[i];
-            self.last_losses[i] = f.loss_events;
+        let (mut both, mut lossy_both) = (0u64, 0u64);
+        for f in flows {
+            if f.slot >= self.memo.len() {
+                // A new pool slot: grows with the most flows live at once.
+                let blank = Memo {
+                    id: NO_FLOW,
+                    losses: 0,
+                    active: false,
+                };
+                self.memo.resize(f.slot + 1, blank);
+            }
+            let m = &mut self.memo[f.slot];
+            // A flow new to the slot counts its losses from zero.
+            let (prev, was_active) = if m.id == f.id {
+                (m.losses, m.active)
+            } else {
+                (0, false)
+            };
+            let lost = f.loss_events > prev;
+            *m = Memo {
+                id: f.id,
+                losses: f.loss_events,
+                active: f.active,
+            };
             if !f.active {
                 continue;
             }
@@ -130,6 +216,10 @@ impl Sampler {
                 thr += f.window * f64::from(f.mss) * 8.0 / rtt;
             }
             lossy += u64::from(lost);
+            if was_active {
+                both += 1;
+                lossy_both += u64::from(lost);
+            }
         }
         let s = &mut self.series;
         s.time_s.push(now.as_secs_f64());
@@ -138,14 +228,19 @@ impl Sampler {
         s.norm_cwnd
             .push(if wmax > 0.0 { win / wmax } else { f64::NAN });
         s.flows_with_loss.push(lossy);
-        if counted && lossy > 0 {
-            self.sum_lossy_flows += lossy;
-            self.sum_flows_at_lossy_samples += active;
+        let (n_d, n_f) = match self.def {
+            SyncIndexDef::AtSample => (lossy, active),
+            SyncIndexDef::Churn => (lossy_both, both),
+        };
+        if counted && n_d > 0 {
+            self.sum_lossy_flows += n_d;
+            self.sum_flows_at_lossy_samples += n_f;
         }
     }
 
     /// Synchronization index I = Σ N_di / (N_F · Σ N_sdi) (gonzalez2009
-    /// eq. 1), with N_F taken at each lossy sample; NaN if no sample saw a loss.
+    /// eq. 1), with N_F and N_di taken at each lossy sample as
+    /// [`SyncIndexDef`] says: Σ N_di / Σ N_F; NaN if no sample saw a loss.
     pub fn sync_index(&self) -> f64 {
         if self.sum_flows_at_lossy_samples == 0 {
             f64::NAN
@@ -214,24 +309,41 @@ mod tests {
 
     fn fs(active: bool, window: f64, rtt: f64, losses: u64) -> FlowSample {
         FlowSample {
+            slot: 0,
+            id: 0,
             active,
             window,
             max_window: 100.0,
             rtt_s: Some(rtt),
             mss: 1000,
             loss_events: losses,
+            slow_start: false,
         }
+    }
+
+    /// Flow `id` in `slot`, active, with `losses` so far.
+    fn at(slot: usize, id: u32, losses: u64) -> FlowSample {
+        FlowSample {
+            slot,
+            id,
+            ..fs(true, 10.0, 0.1, losses)
+        }
+    }
+
+    /// Declared flow `i` (its own slot).
+    fn flow(i: u32, losses: u64) -> FlowSample {
+        at(i as usize, i, losses)
     }
 
     #[test]
     fn sync_index_counts_flows_losing_together() {
-        let mut s = Sampler::new(4);
+        let mut s = Sampler::new(4, SyncIndexDef::AtSample);
         // Sample 1: no loss. Sample 2: all 4 lose. Sample 3: 1 of 4 loses.
-        s.sample(SimTime(0), (0..4).map(|_| fs(true, 10.0, 0.1, 0)), true);
-        s.sample(SimTime(1), (0..4).map(|_| fs(true, 10.0, 0.1, 1)), true);
+        s.sample(SimTime(0), (0..4).map(|i| flow(i, 0)), true);
+        s.sample(SimTime(1), (0..4).map(|i| flow(i, 1)), true);
         s.sample(
             SimTime(2),
-            (0..4).map(|i| fs(true, 10.0, 0.1, 1 + u64::from(i == 0))),
+            (0..4).map(|i| flow(i, 1 + u64::from(i == 0))),
             true,
         );
         assert!((s.sync_index() - 5.0 / 8.0).abs() < 1e-12);
@@ -240,6 +352,56 @@ mod tests {
         // 4 flows x 10 segments x 8000 bit / 0.1 s.
         assert!((thr.mean - 3.2e6).abs() < 1e-6 && thr.std.abs() < 1e-6);
         assert!((norm.mean - 0.1).abs() < 1e-12);
+    }
+
+    /// A constant population (every flow active at every sample, losses at
+    /// random): both definitions give the same index and the same series,
+    /// eq. (1) exactly.
+    #[test]
+    fn definitions_agree_on_a_constant_population() {
+        let mut a = Sampler::new(8, SyncIndexDef::AtSample);
+        let mut c = Sampler::new(8, SyncIndexDef::Churn);
+        let mut losses = [0u64; 8];
+        let mut x = 12_345u64;
+        for t in 0..200 {
+            for l in &mut losses {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                *l += u64::from((x >> 33) % 5 == 0);
+            }
+            let samples = || (0..8u32).map(|i| flow(i, losses[i as usize]));
+            a.sample(SimTime(t), samples(), t >= 20);
+            c.sample(SimTime(t), samples(), t >= 20);
+        }
+        let i = a.sync_index();
+        assert!(i > 0.1 && i < 0.5, "{i}");
+        assert_eq!(i.to_bits(), c.sync_index().to_bits());
+        let (sa, ..) = a.finish(SimTime(0));
+        let (sc, ..) = c.finish(SimTime(0));
+        assert_eq!(format!("{sa:?}"), format!("{sc:?}"));
+    }
+
+    /// Churn (NSFNET_STUDIES.md §2.10): a flow that arrives inside an
+    /// interval and loses counts under `AtSample` but not under `Churn`; a
+    /// new flow reusing a slot starts from zero losses, not the previous
+    /// owner's count.
+    #[test]
+    fn churn_counts_only_flows_active_at_both_ends() {
+        let run = |def| {
+            let mut s = Sampler::new(0, def);
+            // t0: flows 10 (slot 0) and 11 (slot 1).
+            s.sample(SimTime(0), [at(0, 10, 0), at(1, 11, 0)].into_iter(), true);
+            // t1: 10 lost; 11 ended; 12 arrived in slot 1 and lost once.
+            s.sample(SimTime(1), [at(0, 10, 1), at(1, 12, 1)].into_iter(), true);
+            // t2: 12 lost again (it was active at t1: counted by both);
+            // 10 did not.
+            s.sample(SimTime(2), [at(0, 10, 1), at(1, 12, 2)].into_iter(), true);
+            let (series, ..) = s.clone().finish(SimTime(0));
+            assert_eq!(series.flows_with_loss, vec![0, 2, 1]);
+            s.sync_index()
+        };
+        // AtSample: (2 + 1) / (2 + 2). Churn: (1 + 1) / (1 + 2).
+        assert!((run(SyncIndexDef::AtSample) - 0.75).abs() < 1e-12);
+        assert!((run(SyncIndexDef::Churn) - 2.0 / 3.0).abs() < 1e-12);
     }
 
     #[test]

@@ -149,6 +149,45 @@ pub(super) const BAD: &[Row] = &[
         "trace.packets",
         "expected true or false, found integer 1",
     ),
+    (
+        "metrics pair unknown node",
+        &[(
+            "cwnd = true",
+            "cwnd = true\n\n[metrics]\npair = [\"a\", \"bb\"]",
+        )],
+        "metrics.pair[1]",
+        "no such node",
+    ),
+    (
+        "metrics pair of one node",
+        &[(
+            "cwnd = true",
+            "cwnd = true\n\n[metrics]\npair = [\"a\", \"a\"]",
+        )],
+        "metrics.pair[1]",
+        "different from the source",
+    ),
+    (
+        "metrics pair not two names",
+        &[("cwnd = true", "cwnd = true\n\n[metrics]\npair = [\"a\"]")],
+        "metrics.pair",
+        "expected a list of two node names [source, destination], found a list of 1",
+    ),
+    (
+        "metrics pair not a list",
+        &[("cwnd = true", "cwnd = true\n\n[metrics]\npair = \"a\"")],
+        "metrics.pair",
+        "expected a list of two node names",
+    ),
+    (
+        "metrics unknown sync index",
+        &[(
+            "cwnd = true",
+            "cwnd = true\n\n[metrics]\nsync_index = \"both\"",
+        )],
+        "metrics.sync_index",
+        "\"at_sample\", \"churn\"",
+    ),
 ];
 
 #[test]
@@ -587,4 +626,28 @@ fn repeated_tables_resolve_as_written_out() {
             && x.reason.contains("copy i = 2")),
         "{e}"
     );
+}
+
+/// `[metrics] pair` and `sync_index` resolve, round-trip through the echo,
+/// and are absent from the echo at their defaults (existing scenarios keep
+/// their bytes).
+#[test]
+fn metrics_pair_and_sync_index() {
+    use crate::metrics::aggregate::SyncIndexDef;
+    let plain = ok(&BASE);
+    assert_eq!(plain.metrics.pair, None);
+    assert_eq!(plain.metrics.sync_index, SyncIndexDef::AtSample);
+    let echo = to_json(&plain);
+    assert!(
+        !echo.contains("pair") && !echo.contains("sync_index"),
+        "{echo}"
+    );
+    let s = ok(&edit(&[(
+        "cwnd = true",
+        "cwnd = true\n\n[metrics]\npair = [\"b\", \"a\"]\nsync_index = \"churn\"",
+    )]));
+    assert_eq!(s.metrics.pair, Some((NodeId(2), NodeId(0))));
+    assert_eq!(s.metrics.sync_index, SyncIndexDef::Churn);
+    let echo = to_json(&s);
+    assert!(echo.contains("\"sync_index\": \"churn\""), "{echo}");
 }
