@@ -586,7 +586,9 @@ impl<'s> Simulation<'s> {
         if self.trace_per_ack {
             if let Some(tr) = self.trace.as_mut() {
                 if tr.traces(f) {
-                    tr.record(self.now, f, sample(&self.flows[f.index()].sender));
+                    if let Some(fl) = flow_ref(&self.flows, &self.gen.pool, f) {
+                        tr.record(self.now, f, sample(&fl.sender));
+                    }
                 }
             }
         }
@@ -658,6 +660,13 @@ impl<'s> Simulation<'s> {
             let f = FlowId(i as u32);
             if tr.traces(f) && fl.start <= self.now {
                 tr.record(self.now, f, sample(&fl.sender));
+            }
+        }
+        // Traced generated flows, while they live (a handful of ids).
+        for k in 0..tr.generated().len() {
+            let f = FlowId(tr.generated()[k]);
+            if let Some(g) = self.gen.pool.get(f) {
+                tr.record(self.now, f, sample(&g.state.sender));
             }
         }
         if let Some(iv) = self.scenario.trace.interval {

@@ -651,3 +651,41 @@ fn metrics_pair_and_sync_index() {
     let echo = to_json(&s);
     assert!(echo.contains("\"sync_index\": \"churn\""), "{echo}");
 }
+
+/// `[trace] flows` with flow generators: declared ids and ids from the
+/// first generated id on are allowed; the UDP sources' ids between them
+/// are not, and the reason names both ranges.
+#[test]
+fn trace_flows_accept_generated_ids() {
+    let gen = "\n[[flow_generators]]\nfrom = \"a\"\nto = \"b\"\nrate = 5\nsize = \"10 KB\"\n";
+    let udp = super::traffic::TRAFFIC;
+    let with = |ids: &str, extra: &str| {
+        format!(
+            "{}{gen}{extra}",
+            edit(&[("cwnd = true", &format!("cwnd = true\nflows = {ids}"))])
+        )
+    };
+    // One declared flow (0), no traffic: generated flows from 1 on.
+    let s = ok(&with("[0, 1, 9000]", ""));
+    assert_eq!(s.trace.flows, [FlowId(0), FlowId(1), FlowId(9000)]);
+    // One traffic source takes id 1: generated flows from 2 on.
+    assert_eq!(ok(&with("[2]", udp)).trace.flows, [FlowId(2)]);
+    let e = errors_of(&with("[0, 1]", udp));
+    let x = e
+        .errors
+        .iter()
+        .find(|x| x.path == "trace.flows[1]")
+        .unwrap();
+    assert!(
+        x.reason
+            .contains("a declared flow id in 0..=0 or a generated flow id (from 2 on"),
+        "{}",
+        x.reason
+    );
+    // Without generators the old rule holds.
+    let e = errors_of(&edit(&[("cwnd = true", "cwnd = true\nflows = [1]")]));
+    assert!(e
+        .errors
+        .iter()
+        .any(|x| x.reason.contains("expected a flow id in 0..=0")));
+}

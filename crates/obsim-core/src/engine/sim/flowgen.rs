@@ -548,6 +548,48 @@ size = "{size}"
         assert_eq!(format!("{:?}", ab.flow_records), format!("{recs:?}"));
     }
 
+    /// `[trace] flows` names generated flows by id (NSFNET_STUDIES §3 item
+    /// 2, ramantas2008 Fig. 6): each traced flow has rows from its arrival
+    /// to its end only, under its record's id; its sequence numbers reach
+    /// its size; the run itself is unchanged by tracing; every mode
+    /// (on change, at an interval, per ACK) traces them.
+    #[test]
+    fn generated_flows_are_traced_by_id() {
+        let base = scenario(20.0, "50 KB", 10, 0);
+        let plain = run_text(&base);
+        for mode in ["", "interval = \"10 ms\"\n", "per_ack = true\n"] {
+            let text = format!("{base}[trace]\ncwnd = true\nseq = true\nflows = [3, 10]\n{mode}");
+            let r = run_text(&text);
+            assert_eq!(
+                format!("{:?}", r.flow_records),
+                format!("{:?}", plain.flow_records)
+            );
+            let t = &r.trace;
+            for id in [3u32, 10] {
+                let rec = r.flow_records.iter().find(|x| x.flow == id).unwrap();
+                assert!(rec.finished);
+                let rows: Vec<usize> = (0..t.flow.len()).filter(|&i| t.flow[i] == id).collect();
+                assert!(
+                    rows.len() > 5,
+                    "flow {id} mode {mode:?}: {} rows",
+                    rows.len()
+                );
+                for &i in &rows {
+                    assert!(
+                        t.time_s[i] >= rec.start_s && t.time_s[i] <= rec.end_s,
+                        "{mode:?}"
+                    );
+                    assert!(t.cwnd[i] >= 1.0);
+                }
+                let last = *rows.last().unwrap();
+                // 50 segments of 1000 B; the row after the last ACK is not
+                // taken (the flow ends in it).
+                assert!(t.snd_nxt[last] >= 40, "{mode:?}: {}", t.snd_nxt[last]);
+            }
+            assert!(t.flow.iter().all(|&f| f == 3 || f == 10));
+        }
+    }
+
     /// Little's law, L = λ W: the time-average number of active flows
     /// against λ times the mean completion time, within 3 standard errors
     /// of λ·W̄ (the count of arrivals is Poisson, the mean of W has the
