@@ -244,6 +244,9 @@ pub struct RunMeta {
     pub agg_throughput_cov: f64,
     /// Mean normalized congestion window Σ cwnd_i / (W_M · N_F).
     pub norm_cwnd_mean: f64,
+    /// Mean fraction of the active flows in slow start (cwnd < ssthresh)
+    /// over the samples after warm-up with an active flow.
+    pub slow_start_fraction_mean: f64,
     /// Mean number of distinct flows with data in a burst (bursts closed
     /// after warm-up; NaN without bursts).
     pub flows_per_burst_mean: f64,

@@ -849,7 +849,8 @@ impl<'s> Simulation<'s> {
                 }
             })
             .collect();
-        let (series, thr, norm, sync_index) = std::mem::take(&mut self.sampler).finish(warm);
+        let (series, sum) = std::mem::take(&mut self.sampler).finish(warm);
+        let (thr, norm) = (sum.throughput, sum.norm_cwnd);
         let (bursts, flows_per_burst_mean, segments_per_flow_mean) = self.obs.burst_summary();
         let meta = RunMeta {
             scenario: sc.name.clone(),
@@ -862,13 +863,14 @@ impl<'s> Simulation<'s> {
             wall_s,
             segments_delivered: delivered_total + self.generated_delivered_segments(),
             stop_reason: self.stop_reason.to_string(),
-            sync_index,
+            sync_index: sum.sync_index,
             agg_throughput_mean_bps: thr.mean,
             agg_throughput_std_bps: thr.std,
             agg_throughput_min_bps: thr.min,
             agg_throughput_max_bps: thr.max,
             agg_throughput_cov: thr.cov,
             norm_cwnd_mean: norm.mean,
+            slow_start_fraction_mean: sum.slow_start.mean,
             flows_per_burst_mean,
             segments_per_flow_mean,
         };

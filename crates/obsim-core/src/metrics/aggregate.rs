@@ -91,6 +91,29 @@ pub struct SeriesTable {
     pub norm_cwnd: Vec<f64>,
     /// Active flows that detected a loss since the previous sample (N_di).
     pub flows_with_loss: Vec<u64>,
+    /// Fraction of the active flows in slow start (cwnd < ssthresh); NaN
+    /// with no active flow.
+    pub slow_start_fraction: Vec<f64>,
+    /// Flows active at this sample and the previous one (N_F,i of the
+    /// churn index, docs/NSFNET_STUDIES.md §2.10).
+    pub flows_both_ends: Vec<u64>,
+    /// Those of them whose loss count grew in between (N_di of the churn
+    /// index).
+    pub flows_with_loss_both_ends: Vec<u64>,
+}
+
+/// What `meta` reports of the series (samples after the warm-up with an
+/// active flow).
+#[derive(Clone, Copy, Debug)]
+pub struct SeriesSummary {
+    /// Moments of the aggregated throughput, bit/s.
+    pub throughput: Moments,
+    /// Moments of the normalized cwnd.
+    pub norm_cwnd: Moments,
+    /// Moments of the fraction of active flows in slow start.
+    pub slow_start: Moments,
+    /// The synchronization index ([`Sampler::sync_index`]).
+    pub sync_index: f64,
 }
 
 /// Mean, standard deviation (population), min, max and coefficient of
@@ -182,7 +205,7 @@ impl Sampler {
     /// measured window (after warm-up).
     pub fn sample(&mut self, now: SimTime, flows: impl Iterator<Item = FlowSample>, counted: bool) {
         let (mut active, mut thr, mut win, mut wmax, mut lossy) = (0u64, 0.0, 0.0, 0.0, 0u64);
-        let (mut both, mut lossy_both) = (0u64, 0u64);
+        let (mut both, mut lossy_both, mut slow) = (0u64, 0u64, 0u64);
         for f in flows {
             if f.slot >= self.memo.len() {
                 // A new pool slot: grows with the most flows live at once.
@@ -216,6 +239,7 @@ impl Sampler {
                 thr += f.window * f64::from(f.mss) * 8.0 / rtt;
             }
             lossy += u64::from(lost);
+            slow += u64::from(f.slow_start);
             if was_active {
                 both += 1;
                 lossy_both += u64::from(lost);
@@ -228,6 +252,13 @@ impl Sampler {
         s.norm_cwnd
             .push(if wmax > 0.0 { win / wmax } else { f64::NAN });
         s.flows_with_loss.push(lossy);
+        s.slow_start_fraction.push(if active > 0 {
+            slow as f64 / active as f64
+        } else {
+            f64::NAN
+        });
+        s.flows_both_ends.push(both);
+        s.flows_with_loss_both_ends.push(lossy_both);
         let (n_d, n_f) = match self.def {
             SyncIndexDef::AtSample => (lossy, active),
             SyncIndexDef::Churn => (lossy_both, both),
@@ -249,17 +280,20 @@ impl Sampler {
         }
     }
 
-    /// The series and the moments of the aggregated throughput and of the
-    /// normalized cwnd over samples at or after `from`.
-    pub fn finish(self, from: SimTime) -> (SeriesTable, Moments, Moments, f64) {
+    /// The series and its summary over the samples at or after `from` with
+    /// an active flow.
+    pub fn finish(self, from: SimTime) -> (SeriesTable, SeriesSummary) {
         let from_s = from.as_secs_f64();
         let s = &self.series;
         let keep = |i: &usize| s.time_s[*i] >= from_s && s.active_flows[*i] > 0;
         let idx: Vec<usize> = (0..s.time_s.len()).filter(keep).collect();
-        let thr = Moments::of(idx.iter().map(|&i| s.agg_throughput_bps[i]));
-        let norm = Moments::of(idx.iter().map(|&i| s.norm_cwnd[i]));
-        let sync = self.sync_index();
-        (self.series, thr, norm, sync)
+        let summary = SeriesSummary {
+            throughput: Moments::of(idx.iter().map(|&i| s.agg_throughput_bps[i])),
+            norm_cwnd: Moments::of(idx.iter().map(|&i| s.norm_cwnd[i])),
+            slow_start: Moments::of(idx.iter().map(|&i| s.slow_start_fraction[i])),
+            sync_index: self.sync_index(),
+        };
+        (self.series, summary)
     }
 }
 
@@ -347,8 +381,13 @@ mod tests {
             true,
         );
         assert!((s.sync_index() - 5.0 / 8.0).abs() < 1e-12);
-        let (series, thr, norm, _) = s.finish(SimTime(0));
+        let (series, sum) = s.finish(SimTime(0));
+        let (thr, norm) = (sum.throughput, sum.norm_cwnd);
         assert_eq!(series.flows_with_loss, vec![0, 4, 1]);
+        // The same flows at every sample: the churn counts agree from the
+        // second sample on.
+        assert_eq!(series.flows_both_ends, vec![0, 4, 4]);
+        assert_eq!(series.flows_with_loss_both_ends, vec![0, 4, 1]);
         // 4 flows x 10 segments x 8000 bit / 0.1 s.
         assert!((thr.mean - 3.2e6).abs() < 1e-6 && thr.std.abs() < 1e-6);
         assert!((norm.mean - 0.1).abs() < 1e-12);
@@ -397,11 +436,41 @@ mod tests {
             s.sample(SimTime(2), [at(0, 10, 1), at(1, 12, 2)].into_iter(), true);
             let (series, ..) = s.clone().finish(SimTime(0));
             assert_eq!(series.flows_with_loss, vec![0, 2, 1]);
+            assert_eq!(series.flows_both_ends, vec![0, 1, 2]);
+            assert_eq!(series.flows_with_loss_both_ends, vec![0, 1, 1]);
             s.sync_index()
         };
         // AtSample: (2 + 1) / (2 + 2). Churn: (1 + 1) / (1 + 2).
         assert!((run(SyncIndexDef::AtSample) - 0.75).abs() < 1e-12);
         assert!((run(SyncIndexDef::Churn) - 2.0 / 3.0).abs() < 1e-12);
+    }
+
+    /// The slow-start fraction: active flows with cwnd < ssthresh over
+    /// active flows; inactive flows count in neither.
+    #[test]
+    fn slow_start_fraction_of_active_flows() {
+        let mut s = Sampler::new(4, SyncIndexDef::AtSample);
+        let f = |i: u32, active: bool, slow: bool| FlowSample {
+            active,
+            slow_start: slow,
+            ..flow(i, 0)
+        };
+        s.sample(
+            SimTime(0),
+            [
+                f(0, true, true),
+                f(1, true, false),
+                f(2, false, true),
+                f(3, true, true),
+            ]
+            .into_iter(),
+            true,
+        );
+        s.sample(SimTime(1), [f(0, false, true)].into_iter(), true);
+        let (series, sum) = s.finish(SimTime(0));
+        assert!((series.slow_start_fraction[0] - 2.0 / 3.0).abs() < 1e-12);
+        assert!(series.slow_start_fraction[1].is_nan());
+        assert_eq!(sum.slow_start.n, 1, "samples with an active flow only");
     }
 
     #[test]
