@@ -176,10 +176,25 @@ def test_sampler_covers_generated_flows_on_nsfnet() -> None:
     assert all(b <= a for a, b in zip(ser["flows_both_ends"], ser["flows_with_loss_both_ends"]))
 
     # The churn definition: the same run and series, its own index.
-    churn = obsim.run(_small_nsfnet(sync_index="churn"))
+    churn = obsim.run(_small_nsfnet(sync_index="churn", pair_bins=True))
     assert churn.series.to_pydict()["active_flows"] == ser["active_flows"]
     ic = churn.meta["sync_index"]
     assert math.isnan(ic) or 0.0 <= ic <= 1.0
+    # Per-pair bytes per 3 ms into the first core router (gonzalez2009 Table
+    # 2): every TCP path has its profile, whose mean over the 3 s measured
+    # agrees with the bytes the path sent then (bursts in flight at the window's
+    # ends and blocked ones differ).
+    paths = churn.paths.to_pydict()
+    tcp = [i for i, c in enumerate(paths["class"]) if c == "tcp"]
+    assert len(tcp) == 56
+    for i in tcp:
+        lo, mean, hi = (paths[f"bin_rate_{k}_bps"][i] for k in ("min", "mean", "max"))
+        assert 0.0 <= lo <= mean <= hi
+        assert paths["bin_rate_std_bps"][i] >= 0.0
+    sent = sum(paths["bytes"][i] for i in tcp) * 8 / 3.0
+    binned = sum(paths["bin_rate_mean_bps"][i] for i in tcp)
+    assert abs(binned - sent) < 0.05 * sent, (binned, sent)
+    assert all(math.isnan(x) for x in base.paths.to_pydict()["bin_rate_mean_bps"])
 
     # One pair: N1 -> N10's flows only.
     pair = obsim.run(_small_nsfnet(pair=["N1", "N10"]))

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::fields::positive_duration;
 use super::nodes::node_ref;
 use super::scenario::MetricsSpec;
-use super::walk::{count_in, index, named, Errors, Table, Val};
+use super::walk::{boolean, count_in, index, named, Errors, Table, Val};
 use crate::ids::NodeId;
 use crate::metrics::aggregate::SyncIndexDef;
 use crate::time::SimDuration;
@@ -20,6 +20,7 @@ key_table! {
         count_in(v, 1, i128::from(u32::MAX), "packets").map(|n| n as u32)
     } => burst_length_bin;
     sync_index: SyncIndexDef = |v| named(v, &SyncIndexDef::ALL) => sync_index;
+    pair_bins: bool = boolean => pair_bins;
     (pair);
 }
 
@@ -105,10 +106,18 @@ pub(super) fn build_metrics(
         None => None,
         Some(v) => Some(pair(errs, &t.key_path("pair"), v, names).ok()?),
     };
-    k.valid().then(|| {
-        let mut spec = MetricsSpec::default();
-        k.set(&mut spec);
-        spec.pair = pair;
-        spec
-    })
+    if !k.valid() {
+        return None;
+    }
+    let mut spec = MetricsSpec::default();
+    k.set(&mut spec);
+    spec.pair = pair;
+    if spec.pair_bins && spec.throughput_bin.is_none() {
+        errs.push(
+            t.key_path("pair_bins"),
+            "pair_bins = true needs bins: set throughput_bin to a duration (it is \"none\")",
+        );
+        return None;
+    }
+    Some(spec)
 }

@@ -77,6 +77,19 @@ pub struct MetricsSpec {
     /// source-destination pair"). Omitted from the echo when unset.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pair: Option<(NodeId, NodeId)>,
+    /// Each (ingress, egress) path's bytes of assembled bursts per
+    /// `throughput_bin` reaching the far end of the ingress's output fibre
+    /// (`pair_bins`, default false: gonzalez2009 Table 2's per-pair "bytes/s
+    /// received by the first core router"), in the `paths` table. Omitted
+    /// from the echo when false.
+    #[serde(skip_serializing_if = "is_false")]
+    pub pair_bins: bool,
+}
+
+/// For `skip_serializing_if`.
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Default for MetricsSpec {
@@ -87,6 +100,7 @@ impl Default for MetricsSpec {
             burst_length_bin: 6,
             sync_index: SyncIndexDef::AtSample,
             pair: None,
+            pair_bins: false,
         }
     }
 }

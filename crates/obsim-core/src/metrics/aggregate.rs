@@ -337,6 +337,150 @@ impl BinCounter {
     }
 }
 
+/// Bytes per fixed bin of one stream whose bytes arrive at most a bounded
+/// time ahead of the clock (a burst's tail reaches the far end of its
+/// channel after it is scheduled), summarised as it goes: a bin is closed
+/// into running moments once the clock has passed it, so memory is the
+/// few bins between now and the furthest tail, not the run's length
+/// (per-pair bytes per 3 ms into the first core router, gonzalez2009 §4,
+/// Table 2). The rates match [`BinCounter::rate_moments`] over the whole
+/// bins from `from` on.
+#[derive(Clone, Debug)]
+pub struct StreamBins {
+    /// Bin width, ns (> 0).
+    width: u64,
+    /// First bin counted: the first whole bin at or after `from`.
+    first: u64,
+    /// Bin index of `open[0]`; every bin before it is closed.
+    base: u64,
+    /// Bytes of the open bins `base, base + 1, ...`.
+    open: std::collections::VecDeque<u64>,
+    acc: RateAcc,
+}
+
+/// Running sums of bin rates.
+#[derive(Clone, Copy, Debug)]
+struct RateAcc {
+    n: u64,
+    sum: f64,
+    sq: f64,
+    min: f64,
+    max: f64,
+}
+
+impl RateAcc {
+    const EMPTY: Self = Self {
+        n: 0,
+        sum: 0.0,
+        sq: 0.0,
+        min: f64::INFINITY,
+        max: f64::NEG_INFINITY,
+    };
+
+    fn push(&mut self, x: f64) {
+        self.n += 1;
+        self.sum += x;
+        self.sq += x * x;
+        self.min = self.min.min(x);
+        self.max = self.max.max(x);
+    }
+
+    /// `k` bins of rate 0 (the same sums as `k` pushes of 0.0).
+    fn zeros(&mut self, k: u64) {
+        if k > 0 {
+            self.n += k;
+            self.min = self.min.min(0.0);
+            self.max = self.max.max(0.0);
+        }
+    }
+
+    fn moments(self) -> Moments {
+        if self.n == 0 {
+            return Moments::of(std::iter::empty());
+        }
+        let mean = self.sum / self.n as f64;
+        let std = (self.sq / self.n as f64 - mean * mean).max(0.0).sqrt();
+        Moments {
+            n: self.n,
+            mean,
+            std,
+            min: self.min,
+            max: self.max,
+            cov: if mean == 0.0 { f64::NAN } else { std / mean },
+        }
+    }
+}
+
+impl StreamBins {
+    /// Bins of `width` (> 0), counted from the first whole bin at or after
+    /// `from`.
+    pub fn new(width: SimDuration, from: SimTime) -> Self {
+        let w = width.0.max(1);
+        Self {
+            width: w,
+            first: from.0.div_ceil(w),
+            base: 0,
+            open: std::collections::VecDeque::new(),
+            acc: RateAcc::EMPTY,
+        }
+    }
+
+    fn rate(&self, bytes: u64) -> f64 {
+        bytes as f64 * 8.0 / SimDuration(self.width).as_secs_f64()
+    }
+
+    /// Closes bin `i` holding `bytes` into `acc` (if it is counted).
+    fn close(&self, acc: &mut RateAcc, i: u64, bytes: u64) {
+        if i >= self.first {
+            acc.push(self.rate(bytes));
+        }
+    }
+
+    /// Adds `bytes` arriving at `t`, known at `now` (`t >= now`; no later
+    /// call has an earlier `now`). Closes the bins before `now`'s.
+    pub fn add(&mut self, now: SimTime, t: SimTime, bytes: u64) {
+        debug_assert!(t >= now);
+        let mut acc = self.acc;
+        let upto = now.0 / self.width;
+        while self.base < upto {
+            if let Some(b) = self.open.pop_front() {
+                self.close(&mut acc, self.base, b);
+                self.base += 1;
+            } else {
+                // Nothing open: the bins up to `upto` held nothing.
+                acc.zeros(upto - self.base.max(self.first).min(upto));
+                self.base = upto;
+            }
+        }
+        self.acc = acc;
+        let i = (t.0 / self.width).max(self.base);
+        let k = (i - self.base) as usize;
+        if self.open.len() <= k {
+            self.open.resize(k + 1, 0);
+        }
+        self.open[k] += bytes;
+    }
+
+    /// Moments of the rate (bit/s) over the counted whole bins before `to`
+    /// (bins `[first, to / width)`), the open ones included.
+    pub fn moments(&self, to: SimTime) -> Moments {
+        let last = to.0 / self.width;
+        let mut acc = self.acc;
+        let mut i = self.base;
+        for &b in &self.open {
+            if i >= last {
+                break;
+            }
+            self.close(&mut acc, i, b);
+            i += 1;
+        }
+        if i < last {
+            acc.zeros(last - i.max(self.first).min(last));
+        }
+        acc.moments()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -471,6 +615,48 @@ mod tests {
         assert!((series.slow_start_fraction[0] - 2.0 / 3.0).abs() < 1e-12);
         assert!(series.slow_start_fraction[1].is_nan());
         assert_eq!(sum.slow_start.n, 1, "samples with an active flow only");
+    }
+
+    /// Streamed bins give the moments a full bin array gives, with bytes
+    /// arriving ahead of the clock, gaps of empty bins, a warm-up cut and
+    /// an end inside a bin; memory stays the look-ahead.
+    #[test]
+    fn stream_bins_match_the_bin_array() {
+        let w = SimDuration::from_millis(3);
+        let (from, to) = (SimTime(10_000_000), SimTime(2_000_500_000));
+        let mut full = BinCounter::new(w);
+        let mut stream = StreamBins::new(w, from);
+        let mut x = 7u64;
+        let mut now = SimTime(0);
+        let mut peak = 0;
+        while now < to {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            // Gaps from 0 to ~60 ms, arrivals up to ~8 ms ahead.
+            now = now + SimDuration((x >> 40) % 60_000_000);
+            if now >= to {
+                break; // the run's end: no later add
+            }
+            let t = now + SimDuration((x >> 20) % 8_000_000);
+            let bytes = 1 + (x >> 50);
+            full.add(t, bytes);
+            stream.add(now, t, bytes);
+            peak = peak.max(stream.open.len());
+        }
+        let (a, b) = (full.rate_moments(from, to), stream.moments(to));
+        assert_eq!(a.n, b.n);
+        assert!(a.n > 600);
+        for (p, q) in [
+            (a.mean, b.mean),
+            (a.std, b.std),
+            (a.min, b.min),
+            (a.max, b.max),
+        ] {
+            assert!((p - q).abs() <= 1e-9 * p.abs().max(1.0), "{a:?} {b:?}");
+        }
+        assert!(peak <= 5, "look-ahead bins {peak}");
+        let none = StreamBins::new(w, from).moments(to);
+        assert_eq!(none.n, a.n);
+        assert_eq!((none.mean, none.max), (0.0, 0.0));
     }
 
     #[test]

@@ -180,6 +180,15 @@ pub(super) const BAD: &[Row] = &[
         "expected a list of two node names",
     ),
     (
+        "metrics pair_bins without bins",
+        &[(
+            "cwnd = true",
+            "cwnd = true\n\n[metrics]\nthroughput_bin = \"none\"\npair_bins = true",
+        )],
+        "metrics.pair_bins",
+        "pair_bins = true needs bins",
+    ),
+    (
         "metrics unknown sync index",
         &[(
             "cwnd = true",
