@@ -515,8 +515,11 @@ pub struct TraceSpec {
     /// Record the packet trace: one row per packet sent onto a link,
     /// received from it, or dropped (`RunResults::packets`).
     pub packets: bool,
-    /// Flows to trace (both the time series and the packet trace); empty =
-    /// all (the packet trace then includes cross traffic).
+    /// Flows to trace (both the time series and the packet trace): declared
+    /// flow ids, and generated flow ids (from the first generated id on, the
+    /// `flow` column of `flow_records`), traced while those flows live;
+    /// empty = every declared flow (the packet trace then includes cross
+    /// traffic and generated flows).
     pub flows: Vec<FlowId>,
 }
 
