@@ -588,6 +588,12 @@ size = "{size}"
             }
             assert!(t.flow.iter().all(|&f| f == 3 || f == 10));
         }
+        // The packet trace takes the same ids: flow 3's packets only, its
+        // data and its ACKs.
+        let r = run_text(&format!("{base}[trace]\npackets = true\nflows = [3]\n"));
+        let p = &r.packets;
+        assert!(p.flow.iter().all(|&f| f == 3));
+        assert!(p.kind.iter().any(|k| *k == "data") && p.kind.iter().any(|k| *k == "ack"));
     }
 
     /// Little's law, L = λ W: the time-average number of active flows
