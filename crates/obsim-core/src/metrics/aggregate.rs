@@ -632,7 +632,7 @@ mod tests {
         while now < to {
             x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
             // Gaps from 0 to ~60 ms, arrivals up to ~8 ms ahead.
-            now = now + SimDuration((x >> 40) % 60_000_000);
+            now += SimDuration((x >> 40) % 60_000_000);
             if now >= to {
                 break; // the run's end: no later add
             }
