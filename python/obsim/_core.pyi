@@ -86,7 +86,8 @@ def run(
       - ``packets``: one row per packet event (send, receive, drop), if
         ``[trace] packets = true``;
       - ``bursts``: burst composition histograms (OBS edge nodes);
-      - ``series``: aggregate series every ``metrics.sample_interval``;
+      - ``series``: aggregate series every ``metrics.sample_interval``
+        over declared and generated flows (``metrics.pair`` filters them);
       - ``nodes``: one row per edge and core node (optical links);
       - ``paths``: one row per (ingress, egress, class) with bursts;
       - ``burst_lengths``: bursts sent and lost per burst-length bin;

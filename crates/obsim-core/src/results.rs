@@ -152,6 +152,17 @@ pub struct PathResult {
     pub bytes: u64,
     /// `lost / bursts` (NaN without bursts).
     pub loss_ratio: f64,
+    /// With `metrics.pair_bins`, class `tcp`: mean rate of the path's
+    /// burst bytes reaching the far end of the ingress's output fibre (the
+    /// first core router) per `metrics.throughput_bin`, over the whole bins
+    /// after warm-up, bit/s (gonzalez2009 §4, Table 2); NaN otherwise.
+    pub bin_rate_mean_bps: f64,
+    /// Its standard deviation (divide by n), bit/s.
+    pub bin_rate_std_bps: f64,
+    /// Its minimum, bit/s.
+    pub bin_rate_min_bps: f64,
+    /// Its maximum, bit/s.
+    pub bin_rate_max_bps: f64,
 }
 
 /// Assembled bursts of one length bin between one ingress and one egress.
@@ -244,6 +255,9 @@ pub struct RunMeta {
     pub agg_throughput_cov: f64,
     /// Mean normalized congestion window Σ cwnd_i / (W_M · N_F).
     pub norm_cwnd_mean: f64,
+    /// Mean fraction of the active flows in slow start (cwnd < ssthresh)
+    /// over the samples after warm-up with an active flow.
+    pub slow_start_fraction_mean: f64,
     /// Mean number of distinct flows with data in a burst (bursts closed
     /// after warm-up; NaN without bursts).
     pub flows_per_burst_mean: f64,

@@ -1,9 +1,14 @@
 //! Schema of `[metrics]`: sampling of the aggregate TCP-over-OBS metrics
 //! (gonzalez2009 §3-4, gurel2008 Fig. 11).
 
+use std::collections::BTreeMap;
+
 use super::fields::positive_duration;
+use super::nodes::node_ref;
 use super::scenario::MetricsSpec;
-use super::walk::{count_in, Errors, Table, Val};
+use super::walk::{boolean, count_in, index, named, Errors, Table, Val};
+use crate::ids::NodeId;
+use crate::metrics::aggregate::SyncIndexDef;
 use crate::time::SimDuration;
 
 key_table! {
@@ -14,6 +19,9 @@ key_table! {
     burst_length_bin: u32 = |v| {
         count_in(v, 1, i128::from(u32::MAX), "packets").map(|n| n as u32)
     } => burst_length_bin;
+    sync_index: SyncIndexDef = |v| named(v, &SyncIndexDef::ALL) => sync_index;
+    pair_bins: bool = boolean => pair_bins;
+    (pair);
 }
 
 /// `throughput_bin`: a bin width, or `"none"` for no profile.
@@ -26,10 +34,65 @@ fn throughput_bin(v: &Val) -> Result<Option<SimDuration>, String> {
     }
 }
 
-/// `[metrics]`: sampling of the aggregate TCP-over-OBS metrics.
+/// `pair`: two different node names, the flows' source and destination.
+/// `Err(())` once every problem is pushed to `errs`.
+fn pair(
+    errs: &mut Errors,
+    path: &str,
+    v: &Val,
+    names: &BTreeMap<String, NodeId>,
+) -> Result<(NodeId, NodeId), ()> {
+    let Val::Array(items) = v else {
+        errs.push(
+            path,
+            format!(
+                "expected a list of two node names [source, destination], found {}",
+                v.describe()
+            ),
+        );
+        return Err(());
+    };
+    if items.len() != 2 {
+        errs.push(
+            path,
+            format!(
+                "expected a list of two node names [source, destination], found a list of {}",
+                items.len()
+            ),
+        );
+        return Err(());
+    }
+    let mut ids = [NodeId(0); 2];
+    let mut ok = true;
+    for (i, it) in items.iter().enumerate() {
+        match node_ref(it, names) {
+            Ok(n) => ids[i] = n,
+            Err(e) => {
+                errs.push(index(path, i), e);
+                ok = false;
+            }
+        }
+    }
+    if ok && ids[0] == ids[1] {
+        errs.push(
+            index(path, 1),
+            "expected a destination different from the source",
+        );
+        ok = false;
+    }
+    if ok {
+        Ok((ids[0], ids[1]))
+    } else {
+        Err(())
+    }
+}
+
+/// `[metrics]`: sampling of the aggregate TCP-over-OBS metrics; `names`
+/// (the nodes that parsed) resolves `pair`.
 pub(super) fn build_metrics(
     errs: &mut Errors,
     top: &Table<'_>,
+    names: &BTreeMap<String, NodeId>,
     empty: &Val,
 ) -> Option<MetricsSpec> {
     let t = Table::open(
@@ -39,9 +102,22 @@ pub(super) fn build_metrics(
         METRICS_KEYS,
     )?;
     let k = MetricsKeys::read(errs, &t);
-    k.valid().then(|| {
-        let mut spec = MetricsSpec::default();
-        k.set(&mut spec);
-        spec
-    })
+    let pair = match t.raw("pair") {
+        None => None,
+        Some(v) => Some(pair(errs, &t.key_path("pair"), v, names).ok()?),
+    };
+    if !k.valid() {
+        return None;
+    }
+    let mut spec = MetricsSpec::default();
+    k.set(&mut spec);
+    spec.pair = pair;
+    if spec.pair_bins && spec.throughput_bin.is_none() {
+        errs.push(
+            t.key_path("pair_bins"),
+            "pair_bins = true needs bins: set throughput_bin to a duration (it is \"none\")",
+        );
+        return None;
+    }
+    Some(spec)
 }

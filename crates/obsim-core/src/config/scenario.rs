@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use crate::ids::{FlowId, NodeId};
+use crate::metrics::aggregate::SyncIndexDef;
 use crate::tcp::config::TcpConfig;
 use crate::time::{SimDuration, SimTime};
 
@@ -66,6 +67,29 @@ pub struct MetricsSpec {
     /// table (`burst_length_bin`, default 6: gurel2008 Fig. 11 groups bursts
     /// of 1-60 packets into 10 bins).
     pub burst_length_bin: u32,
+    /// Which flows the synchronization index counts under churn
+    /// (`sync_index`, default `"at_sample"`; docs/NSFNET_STUDIES.md §2.10).
+    /// Omitted from the scenario echo at its default.
+    #[serde(skip_serializing_if = "SyncIndexDef::is_default")]
+    pub sync_index: SyncIndexDef,
+    /// Only flows from the first node to the second are sampled (`pair`,
+    /// default none: every flow; gonzalez2009 §4 measures "a specific
+    /// source-destination pair"). Omitted from the echo when unset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pair: Option<(NodeId, NodeId)>,
+    /// Each (ingress, egress) path's bytes of assembled bursts per
+    /// `throughput_bin` reaching the far end of the ingress's output fibre
+    /// (`pair_bins`, default false: gonzalez2009 Table 2's per-pair "bytes/s
+    /// received by the first core router"), in the `paths` table. Omitted
+    /// from the echo when false.
+    #[serde(skip_serializing_if = "is_false")]
+    pub pair_bins: bool,
+}
+
+/// For `skip_serializing_if`.
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Default for MetricsSpec {
@@ -74,6 +98,9 @@ impl Default for MetricsSpec {
             sample_interval: SimDuration::from_millis(700),
             throughput_bin: Some(SimDuration::from_millis(3)),
             burst_length_bin: 6,
+            sync_index: SyncIndexDef::AtSample,
+            pair: None,
+            pair_bins: false,
         }
     }
 }
@@ -488,8 +515,11 @@ pub struct TraceSpec {
     /// Record the packet trace: one row per packet sent onto a link,
     /// received from it, or dropped (`RunResults::packets`).
     pub packets: bool,
-    /// Flows to trace (both the time series and the packet trace); empty =
-    /// all (the packet trace then includes cross traffic).
+    /// Flows to trace (both the time series and the packet trace): declared
+    /// flow ids, and generated flow ids (from the first generated id on, the
+    /// `flow` column of `flow_records`), traced while those flows live;
+    /// empty = every declared flow (the packet trace then includes cross
+    /// traffic and generated flows).
     pub flows: Vec<FlowId>,
 }
 

@@ -163,9 +163,16 @@ fn build_inner(errs: &mut Errors, root: &Val) -> Option<Scenario> {
     );
 
     // [trace]
-    let trace = super::trace::build_trace(errs, &top, flows.as_ref().map(Vec::len), &empty);
+    let ids = match (&flows, &traffic, &flow_generators) {
+        (Some(f), Some(t), Some(g)) => Some(super::trace::TraceIds {
+            declared: f.len(),
+            generated: (!g.is_empty()).then_some(f.len() + t.len()),
+        }),
+        _ => None,
+    };
+    let trace = super::trace::build_trace(errs, &top, ids, &empty);
     // [metrics]
-    let metrics = super::metrics::build_metrics(errs, &top, &empty);
+    let metrics = super::metrics::build_metrics(errs, &top, &names, &empty);
 
     Some(Scenario {
         name: name?,

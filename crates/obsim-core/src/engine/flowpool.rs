@@ -11,10 +11,16 @@ use std::collections::HashMap;
 
 use crate::ids::FlowId;
 
+/// `owner` of a free slot (no flow id reaches it: `insert` stops before
+/// `u32::MAX`).
+const FREE: u32 = u32::MAX;
+
 /// Slots of `T` recycled through a free list, addressed by flow id.
 #[derive(Debug)]
 pub struct FlowPool<T> {
     slots: Vec<T>,
+    /// The id of the live flow in each slot; [`FREE`] for a free slot.
+    owner: Vec<u32>,
     free: Vec<u32>,
     by_id: HashMap<u32, u32>,
     next: u32,
@@ -25,6 +31,7 @@ impl<T> FlowPool<T> {
     pub fn new(base: u32) -> Self {
         Self {
             slots: Vec::new(),
+            owner: Vec::new(),
             free: Vec::new(),
             by_id: HashMap::new(),
             next: base,
@@ -35,12 +42,17 @@ impl<T> FlowPool<T> {
     /// returns its id; `None` when the id space (u32) is exhausted.
     pub fn insert(&mut self, value: T) -> Option<FlowId> {
         let id = self.next;
-        self.next = self.next.checked_add(1)?;
+        if id == FREE {
+            return None;
+        }
+        self.next += 1;
         let slot = if let Some(s) = self.free.pop() {
             self.slots[s as usize] = value;
+            self.owner[s as usize] = id;
             s
         } else {
             self.slots.push(value);
+            self.owner.push(id);
             (self.slots.len() - 1) as u32
         };
         self.by_id.insert(id, slot);
@@ -67,6 +79,7 @@ impl<T> FlowPool<T> {
         match self.by_id.remove(&id.0) {
             Some(s) => {
                 self.free.push(s);
+                self.owner[s as usize] = FREE;
                 true
             }
             None => false,
@@ -83,7 +96,20 @@ impl<T> FlowPool<T> {
         self.slots.len()
     }
 
-    /// Live flows in slot order (deterministic; for end-of-run records).
+    /// Live flows in slot order, with their slot index: deterministic (the
+    /// slots a run fills and frees follow its events), O(slots) = O(the
+    /// most flows live at once), and allocation-free (the metrics sampler
+    /// walks it at every sample).
+    pub fn iter_live(&self) -> impl Iterator<Item = (usize, FlowId, &T)> + '_ {
+        self.owner
+            .iter()
+            .zip(&self.slots)
+            .enumerate()
+            .filter(|(_, (&o, _))| o != FREE)
+            .map(|(s, (&o, v))| (s, FlowId(o), v))
+    }
+
+    /// Live flows by id (deterministic; for end-of-run records).
     pub fn live_ids(&self) -> Vec<FlowId> {
         let mut ids: Vec<u32> = self.by_id.keys().copied().collect();
         ids.sort_unstable();
@@ -110,6 +136,11 @@ mod tests {
         assert_eq!(p.get(c), Some(&"c"));
         assert_eq!(p.get(b), Some(&"b"));
         assert_eq!(p.live_ids(), vec![b, c]);
+        // Slot order: c reuses slot 0, b is in slot 1.
+        let live: Vec<_> = p.iter_live().map(|(s, id, v)| (s, id, *v)).collect();
+        assert_eq!(live, vec![(0, c, "c"), (1, b, "b")]);
+        p.remove(b);
+        assert_eq!(p.iter_live().count(), 1);
     }
 
     #[test]

@@ -230,7 +230,7 @@ impl<'s> Simulation<'s> {
             warmup_done: false,
             busy_at_warmup: vec![SimDuration::ZERO; n_ch],
             obs,
-            sampler: Sampler::new(scenario.flows.len()),
+            sampler: Sampler::new(scenario.flows.len(), scenario.metrics.sync_index),
             traffic,
             gen,
             gen_error: None,
@@ -263,7 +263,7 @@ impl<'s> Simulation<'s> {
                 self.queue.push(SimTime::ZERO, Event::TraceSample);
             }
         }
-        if !self.flows.is_empty() {
+        if !self.flows.is_empty() || !self.scenario.flow_generators.is_empty() {
             self.queue.push(SimTime::ZERO, Event::MetricsSample);
         }
         for (i, f) in self.flows.iter().enumerate() {
@@ -589,7 +589,9 @@ impl<'s> Simulation<'s> {
         if self.trace_per_ack {
             if let Some(tr) = self.trace.as_mut() {
                 if tr.traces(f) {
-                    tr.record(self.now, f, sample(&self.flows[f.index()].sender));
+                    if let Some(fl) = flow_ref(&self.flows, &self.gen.pool, f) {
+                        tr.record(self.now, f, sample(&fl.sender));
+                    }
                 }
             }
         }
@@ -666,35 +668,51 @@ impl<'s> Simulation<'s> {
                 tr.record(self.now, f, sample(&fl.sender));
             }
         }
+        // Traced generated flows, while they live (a handful of ids).
+        for k in 0..tr.generated().len() {
+            let f = FlowId(tr.generated()[k]);
+            if let Some(g) = self.gen.pool.get(f) {
+                tr.record(self.now, f, sample(&g.state.sender));
+            }
+        }
         if let Some(iv) = self.scenario.trace.interval {
             self.queue.push(self.now + iv, Event::TraceSample);
         }
     }
 
+    /// Samples every active flow, declared and generated (of
+    /// `metrics.pair` only, if set), for the aggregate metrics
+    /// (gonzalez2009 §3-4): O(declared flows + generator slots), no
+    /// allocation once the slots stop growing.
     fn on_metrics_sample(&mut self) {
         let now = self.now;
-        let counted = now >= SimTime::ZERO + self.scenario.warmup;
-        let samples = self
+        let sc = self.scenario;
+        let counted = now >= SimTime::ZERO + sc.warmup;
+        let in_pair = |fl: &FlowState| {
+            sc.metrics
+                .pair
+                .is_none_or(|(s, d)| fl.src == s && fl.dst == d)
+        };
+        let n = self.flows.len();
+        let declared = self
             .flows
             .iter()
-            .zip(&self.scenario.flows)
-            .map(|(fl, spec)| {
-                let st = fl.sender.stats();
-                let cap = f64::from(spec.tcp.max_window.min(spec.tcp.rwnd));
-                FlowSample {
-                    active: fl.start <= now && fl.completed.is_none(),
-                    window: fl.sender.cwnd().min(cap),
-                    max_window: f64::from(spec.tcp.max_window),
-                    rtt_s: fl.sender.srtt().map(SimDuration::as_secs_f64),
-                    mss: spec.tcp.mss,
-                    loss_events: st.td_events + st.to_events,
-                }
+            .zip(&sc.flows)
+            .enumerate()
+            .filter(|(_, (fl, _))| in_pair(fl))
+            .map(|(i, (fl, spec))| flow_sample(fl, &spec.tcp, i, i as u32, now));
+        let generated = self
+            .gen
+            .pool
+            .iter_live()
+            .filter(|(_, _, g)| in_pair(&g.state))
+            .map(|(slot, id, g)| {
+                let tcp = &sc.flow_generators[g.generator as usize].tcp;
+                flow_sample(&g.state, tcp, n + slot, id.0, now)
             });
-        self.sampler.sample(now, samples, counted);
-        self.queue.push(
-            now + self.scenario.metrics.sample_interval,
-            Event::MetricsSample,
-        );
+        self.sampler.sample(now, declared.chain(generated), counted);
+        self.queue
+            .push(now + sc.metrics.sample_interval, Event::MetricsSample);
     }
 
     fn on_warmup_end(&mut self) {
@@ -837,7 +855,8 @@ impl<'s> Simulation<'s> {
                 }
             })
             .collect();
-        let (series, thr, norm, sync_index) = std::mem::take(&mut self.sampler).finish(warm);
+        let (series, sum) = std::mem::take(&mut self.sampler).finish(warm);
+        let (thr, norm) = (sum.throughput, sum.norm_cwnd);
         let (bursts, flows_per_burst_mean, segments_per_flow_mean) = self.obs.burst_summary();
         let meta = RunMeta {
             scenario: sc.name.clone(),
@@ -850,13 +869,14 @@ impl<'s> Simulation<'s> {
             wall_s,
             segments_delivered: delivered_total + self.generated_delivered_segments(),
             stop_reason: self.stop_reason.to_string(),
-            sync_index,
+            sync_index: sum.sync_index,
             agg_throughput_mean_bps: thr.mean,
             agg_throughput_std_bps: thr.std,
             agg_throughput_min_bps: thr.min,
             agg_throughput_max_bps: thr.max,
             agg_throughput_cov: thr.cov,
             norm_cwnd_mean: norm.mean,
+            slow_start_fraction_mean: sum.slow_start.mean,
             flows_per_burst_mean,
             segments_per_flow_mean,
         };
@@ -917,6 +937,30 @@ fn flow_ref<'a>(
     match flows.get(f.index()) {
         Some(fl) => Some(fl),
         None => pool.get(f).map(|g| &g.state),
+    }
+}
+
+/// Flow `fl` (TCP parameters `tcp`, sampler slot `slot`, id `id`) as the
+/// metrics sampler sees it at `now`.
+fn flow_sample(
+    fl: &FlowState,
+    tcp: &crate::tcp::config::TcpConfig,
+    slot: usize,
+    id: u32,
+    now: SimTime,
+) -> FlowSample {
+    let st = fl.sender.stats();
+    let cap = f64::from(tcp.max_window.min(tcp.rwnd));
+    FlowSample {
+        slot,
+        id,
+        active: fl.start <= now && fl.completed.is_none(),
+        window: fl.sender.cwnd().min(cap),
+        max_window: f64::from(tcp.max_window),
+        rtt_s: fl.sender.srtt().map(SimDuration::as_secs_f64),
+        mss: tcp.mss,
+        loss_events: st.td_events + st.to_events,
+        slow_start: fl.sender.cwnd() < fl.sender.ssthresh(),
     }
 }
 

@@ -58,6 +58,9 @@ pub struct PacketTracer {
     /// or above the number of TCP flows) are traced when `all` is set.
     enabled: Vec<bool>,
     all: bool,
+    /// Generated flows traced, by id, sorted (`[trace] flows` ids at or
+    /// above the number of declared flows).
+    generated: Vec<u32>,
     time_s: Vec<f64>,
     event: Vec<PacketEvent>,
     from: Vec<NodeId>,
@@ -70,18 +73,24 @@ pub struct PacketTracer {
 }
 
 impl PacketTracer {
-    /// A tracer for `n_flows` TCP flows; `flows` empty means every packet
-    /// (cross traffic included), otherwise the packets of the listed flows.
+    /// A tracer for `n_flows` declared TCP flows; `flows` empty means every
+    /// packet (cross traffic and generated flows included), otherwise the
+    /// packets of the listed flows (declared or generated, by id).
     pub fn new(n_flows: usize, flows: &[FlowId]) -> Self {
         let mut enabled = vec![flows.is_empty(); n_flows];
+        let mut generated = Vec::new();
         for f in flows {
-            if let Some(e) = enabled.get_mut(f.index()) {
-                *e = true;
+            match enabled.get_mut(f.index()) {
+                Some(e) => *e = true,
+                None => generated.push(f.0),
             }
         }
+        generated.sort_unstable();
+        generated.dedup();
         Self {
             enabled,
             all: flows.is_empty(),
+            generated,
             ..Self::default()
         }
     }
@@ -97,12 +106,11 @@ impl PacketTracer {
         to: NodeId,
         pkt: &Packet,
     ) {
-        if !self
-            .enabled
-            .get(pkt.flow.index())
-            .copied()
-            .unwrap_or(self.all)
-        {
+        let on = match self.enabled.get(pkt.flow.index()) {
+            Some(&on) => on,
+            None => self.all || self.generated.binary_search(&pkt.flow.0).is_ok(),
+        };
+        if !on {
             return;
         }
         let (kind, seq, retransmit) = match pkt.payload {

@@ -5,8 +5,10 @@
 //! loss per path and class, ramantas2007 §3 loss per burst length).
 
 use crate::ids::NodeId;
+use crate::metrics::aggregate::{Moments, StreamBins};
 use crate::obs::signalling::JetPath;
 use crate::results::{BurstLengthResult, PathResult};
+use crate::time::{SimDuration, SimTime};
 
 /// Counters of one path and class.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,6 +33,9 @@ struct PathRecord {
     counters: [PathCounters; 2],
     /// Assembled bursts (sent, lost) per length bin.
     by_len: Vec<(u64, u64)>,
+    /// Bytes per bin of its assembled bursts reaching the far end of the
+    /// ingress's output fibre (`metrics.pair_bins`).
+    bins: Option<StreamBins>,
 }
 
 /// Every path of a run, indexed in order of first use.
@@ -43,6 +48,9 @@ pub struct PathTable {
     index: Vec<Vec<u32>>,
     /// Packets per burst-length bin (`metrics.burst_length_bin`, >= 1).
     bin_width: u32,
+    /// Per-path bytes-per-bin profile: bin width and the warm-up's end
+    /// (`metrics.pair_bins` with `metrics.throughput_bin`); `None`: off.
+    pair_bins: Option<(SimDuration, SimTime)>,
 }
 
 impl PathTable {
@@ -50,10 +58,12 @@ impl PathTable {
     const NONE: u32 = u32::MAX;
 
     /// An empty table with burst-length bins of `bin_width` packets (0 is
-    /// taken as 1).
-    pub fn new(bin_width: u32) -> Self {
+    /// taken as 1) and, if `pair_bins` is given (bin width, warm-up end),
+    /// each path's bytes-per-bin profile at its first hop.
+    pub fn new(bin_width: u32, pair_bins: Option<(SimDuration, SimTime)>) -> Self {
         Self {
             bin_width: bin_width.max(1),
+            pair_bins,
             ..Self::default()
         }
     }
@@ -74,6 +84,7 @@ impl PathTable {
             jet: walk(),
             counters: [PathCounters::default(); 2],
             by_len: Vec::new(),
+            bins: self.pair_bins.map(|(w, from)| StreamBins::new(w, from)),
         });
         if self.index.len() <= a {
             self.index.resize_with(a + 1, Vec::new);
@@ -116,6 +127,17 @@ impl PathTable {
         }
     }
 
+    /// An assembled burst of path `i`, scheduled at `now` on the ingress's
+    /// output fibre, brings `wire_bytes` to its far end (the first core
+    /// router) at `tail` (gonzalez2009 §4, Table 2: "bytes/s received by
+    /// the first core router" for one pair, in 3 ms spans).
+    #[inline]
+    pub fn on_first_hop(&mut self, i: u32, now: SimTime, tail: SimTime, wire_bytes: u64) {
+        if let Some(b) = self.paths[i as usize].bins.as_mut() {
+            b.add(now, tail, wire_bytes);
+        }
+    }
+
     /// Counts a burst sent on path `i` refused for want of a wavelength
     /// (it is then also lost: [`PathTable::on_lost`]).
     pub fn on_blocked(&mut self, i: u32, background: bool) {
@@ -134,10 +156,13 @@ impl PathTable {
     }
 
     /// The `paths` and `burst_lengths` tables, paths sorted by (ingress,
-    /// egress) id; `name` names a node.
+    /// egress) id; `name` names a node; the bin profiles end at `end` and
+    /// are reported only if `measured` (the warm-up was reached).
     pub fn results(
         &self,
         name: impl Fn(NodeId) -> String,
+        end: SimTime,
+        measured: bool,
     ) -> (Vec<PathResult>, Vec<BurstLengthResult>) {
         let mut paths = Vec::new();
         let mut lengths = Vec::new();
@@ -150,6 +175,10 @@ impl PathTable {
                 if c.bursts == 0 {
                     continue;
                 }
+                let bins = match (&p.bins, k) {
+                    (Some(b), 0) if measured => b.moments(end),
+                    _ => Moments::of(std::iter::empty()),
+                };
                 paths.push(PathResult {
                     ingress: name(p.ingress),
                     egress: name(p.egress),
@@ -161,6 +190,10 @@ impl PathTable {
                     blocked: c.blocked,
                     bytes: c.bytes,
                     loss_ratio: ratio(c.lost, c.bursts),
+                    bin_rate_mean_bps: bins.mean,
+                    bin_rate_std_bps: bins.std,
+                    bin_rate_min_bps: bins.min,
+                    bin_rate_max_bps: bins.max,
                 });
             }
             let w = self.bin_width;
@@ -199,7 +232,7 @@ mod tests {
 
     #[test]
     fn paths_count_per_class_and_length_bin() {
-        let mut t = PathTable::new(10);
+        let mut t = PathTable::new(10, None);
         let p = t.path(NodeId(3), NodeId(1), jet);
         assert_eq!(
             t.path(NodeId(3), NodeId(1), || unreachable!("built once")),
@@ -221,7 +254,7 @@ mod tests {
             }
         );
         t.on_sent(q, false, 7, 1);
-        let (paths, lengths) = t.results(|n| format!("n{}", n.0));
+        let (paths, lengths) = t.results(|n| format!("n{}", n.0), SimTime(0), true);
         // Sorted by ingress: n0 first; n3 has both classes.
         let rows: Vec<(&str, &str, u64)> = paths
             .iter()

@@ -149,6 +149,54 @@ pub(super) const BAD: &[Row] = &[
         "trace.packets",
         "expected true or false, found integer 1",
     ),
+    (
+        "metrics pair unknown node",
+        &[(
+            "cwnd = true",
+            "cwnd = true\n\n[metrics]\npair = [\"a\", \"bb\"]",
+        )],
+        "metrics.pair[1]",
+        "no such node",
+    ),
+    (
+        "metrics pair of one node",
+        &[(
+            "cwnd = true",
+            "cwnd = true\n\n[metrics]\npair = [\"a\", \"a\"]",
+        )],
+        "metrics.pair[1]",
+        "different from the source",
+    ),
+    (
+        "metrics pair not two names",
+        &[("cwnd = true", "cwnd = true\n\n[metrics]\npair = [\"a\"]")],
+        "metrics.pair",
+        "expected a list of two node names [source, destination], found a list of 1",
+    ),
+    (
+        "metrics pair not a list",
+        &[("cwnd = true", "cwnd = true\n\n[metrics]\npair = \"a\"")],
+        "metrics.pair",
+        "expected a list of two node names",
+    ),
+    (
+        "metrics pair_bins without bins",
+        &[(
+            "cwnd = true",
+            "cwnd = true\n\n[metrics]\nthroughput_bin = \"none\"\npair_bins = true",
+        )],
+        "metrics.pair_bins",
+        "pair_bins = true needs bins",
+    ),
+    (
+        "metrics unknown sync index",
+        &[(
+            "cwnd = true",
+            "cwnd = true\n\n[metrics]\nsync_index = \"both\"",
+        )],
+        "metrics.sync_index",
+        "\"at_sample\", \"churn\"",
+    ),
 ];
 
 #[test]
@@ -587,4 +635,66 @@ fn repeated_tables_resolve_as_written_out() {
             && x.reason.contains("copy i = 2")),
         "{e}"
     );
+}
+
+/// `[metrics] pair` and `sync_index` resolve, round-trip through the echo,
+/// and are absent from the echo at their defaults (existing scenarios keep
+/// their bytes).
+#[test]
+fn metrics_pair_and_sync_index() {
+    use crate::metrics::aggregate::SyncIndexDef;
+    let plain = ok(&BASE);
+    assert_eq!(plain.metrics.pair, None);
+    assert_eq!(plain.metrics.sync_index, SyncIndexDef::AtSample);
+    let echo = to_json(&plain);
+    assert!(
+        !echo.contains("pair") && !echo.contains("sync_index"),
+        "{echo}"
+    );
+    let s = ok(&edit(&[(
+        "cwnd = true",
+        "cwnd = true\n\n[metrics]\npair = [\"b\", \"a\"]\nsync_index = \"churn\"",
+    )]));
+    assert_eq!(s.metrics.pair, Some((NodeId(2), NodeId(0))));
+    assert_eq!(s.metrics.sync_index, SyncIndexDef::Churn);
+    let echo = to_json(&s);
+    assert!(echo.contains("\"sync_index\": \"churn\""), "{echo}");
+}
+
+/// `[trace] flows` with flow generators: declared ids and ids from the
+/// first generated id on are allowed; the UDP sources' ids between them
+/// are not, and the reason names both ranges.
+#[test]
+fn trace_flows_accept_generated_ids() {
+    let gen = "\n[[flow_generators]]\nfrom = \"a\"\nto = \"b\"\nrate = 5\nsize = \"10 KB\"\n";
+    let udp = super::traffic::TRAFFIC;
+    let with = |ids: &str, extra: &str| {
+        format!(
+            "{}{gen}{extra}",
+            edit(&[("cwnd = true", &format!("cwnd = true\nflows = {ids}"))])
+        )
+    };
+    // One declared flow (0), no traffic: generated flows from 1 on.
+    let s = ok(&with("[0, 1, 9000]", ""));
+    assert_eq!(s.trace.flows, [FlowId(0), FlowId(1), FlowId(9000)]);
+    // One traffic source takes id 1: generated flows from 2 on.
+    assert_eq!(ok(&with("[2]", udp)).trace.flows, [FlowId(2)]);
+    let e = errors_of(&with("[0, 1]", udp));
+    let x = e
+        .errors
+        .iter()
+        .find(|x| x.path == "trace.flows[1]")
+        .unwrap();
+    assert!(
+        x.reason
+            .contains("a declared flow id in 0..=0 or a generated flow id (from 2 on"),
+        "{}",
+        x.reason
+    );
+    // Without generators the old rule holds.
+    let e = errors_of(&edit(&[("cwnd = true", "cwnd = true\nflows = [1]")]));
+    assert!(e
+        .errors
+        .iter()
+        .any(|x| x.reason.contains("expected a flow id in 0..=0")));
 }

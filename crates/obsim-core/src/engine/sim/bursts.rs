@@ -135,7 +135,13 @@ impl Obs {
                 .iter()
                 .map(|nd| Switch::new(nd.kind, &nd.switch))
                 .collect(),
-            paths: PathTable::new(sc.metrics.burst_length_bin),
+            paths: PathTable::new(
+                sc.metrics.burst_length_bin,
+                sc.metrics
+                    .throughput_bin
+                    .filter(|_| sc.metrics.pair_bins)
+                    .map(|w| (w, SimTime::ZERO + sc.warmup)),
+            ),
             counts: BurstCounts::new(n_flows),
             signals: SignalAggregator::new(n_flows),
             sig_out: Vec::new(),
@@ -373,6 +379,7 @@ impl Simulation<'_> {
         let (to, delay) = (c.to, c.delay);
         port.bcps += 1;
         let slot = self.obs.slab[i as usize].as_mut().expect("live burst");
+        let from_ingress = c.from == slot.burst.ingress;
         let wire_bytes = slot.burst.wire_bytes(slot.header);
         c.stats.bursts += 1;
         c.stats.bytes += wire_bytes;
@@ -384,6 +391,11 @@ impl Simulation<'_> {
             // Counted when the burst reaches the far end ("bytes received by
             // the first core router", gonzalez2009 §4).
             b.add(tail, wire_bytes);
+        }
+        if from_ingress && !slot.background {
+            self.obs
+                .paths
+                .on_first_hop(slot.path, self.now, tail, wire_bytes);
         }
         let lost = port
             .burst_loss
@@ -683,7 +695,7 @@ impl Simulation<'_> {
                 signals_sent: s.counters.signals,
             })
             .collect();
-        let (paths, lengths) = self.obs.paths.results(name);
+        let (paths, lengths) = self.obs.paths.results(name, self.now, self.warmup_done);
         let mut wavelengths = Vec::new();
         for (ch, link) in self.net.links.iter().enumerate() {
             let Some(port) = &link.optical else {

@@ -22,7 +22,8 @@ use crate::traffic::flowgen::{ActiveFlows, FlowGenerator};
 /// A generated flow: its TCP state and what its record needs.
 pub(super) struct GenFlow {
     pub(super) state: FlowState,
-    generator: u32,
+    /// Index of its generator in `flow_generators`.
+    pub(super) generator: u32,
     size: u64,
 }
 
@@ -459,6 +460,142 @@ size = "{size}"
             .fold((f64::MAX, 0.0_f64), |(l, h), &x| (l.min(x), h.max(x)));
         assert!(p.flowgen.peak_active >= 2, "{:?}", p.flowgen);
         assert!(hi < 1.2 * lo, "completion {lo} .. {hi}");
+    }
+
+    /// Flows active at `t` by the records: arrived at or before `t`, not
+    /// finished by then.
+    fn active_at(recs: &[crate::results::FlowRecord], t: f64, src: Option<&str>) -> u64 {
+        recs.iter()
+            .filter(|x| x.start_s <= t && (x.end_s.is_nan() || x.end_s > t))
+            .filter(|x| src.is_none_or(|s| x.src == s))
+            .count() as u64
+    }
+
+    /// The metrics sampler covers generated flows (issue 12, NSFNET_STUDIES
+    /// §3 item 1): at every sample its active count is the records' count of
+    /// flows alive then, recycled slots included; the aggregated throughput
+    /// is positive while flows are active; the index is in [0, 1] under
+    /// loss.
+    #[test]
+    fn sampler_counts_live_generated_flows() {
+        let text = scenario(30.0, "200 KB", 30, 5)
+            .replace("buffer = \"100 packets\"", "buffer = \"20 packets\"")
+            + "[metrics]\nsample_interval = \"100 ms\"\n";
+        let r = run_text(&text);
+        let s = &r.series;
+        assert_eq!(s.time_s.len(), 300);
+        assert!(r.flowgen.slots < r.flowgen.created / 10, "slots recycled");
+        for (i, &t) in s.time_s.iter().enumerate() {
+            assert_eq!(
+                s.active_flows[i],
+                active_at(&r.flow_records, t, None),
+                "t = {t}"
+            );
+            if s.active_flows[i] > 0 && t > 1.0 {
+                assert!(s.agg_throughput_bps[i] > 0.0, "t = {t}");
+                assert!(s.norm_cwnd[i] > 0.0 && s.norm_cwnd[i] <= 1.0);
+            }
+        }
+        assert!(s.active_flows.iter().any(|&n| n >= 3));
+        let lossy: u64 = r
+            .flow_records
+            .iter()
+            .map(|x| x.td_events + x.to_events)
+            .sum();
+        assert!(lossy > 50, "{lossy} loss events: the scenario must lose");
+        let i = r.meta.sync_index;
+        assert!(i > 0.0 && i <= 1.0, "sync index {i}");
+        assert!(r.meta.agg_throughput_mean_bps > 1e6);
+    }
+
+    /// `metrics.sync_index = "churn"` counts only flows active at both ends
+    /// of an interval: under churn the two definitions differ; the series
+    /// is the same.
+    #[test]
+    fn churn_index_differs_from_at_sample_under_churn() {
+        let base = scenario(30.0, "200 KB", 30, 5)
+            .replace("buffer = \"100 packets\"", "buffer = \"20 packets\"")
+            + "[metrics]\nsample_interval = \"100 ms\"\n";
+        let a = run_text(&base);
+        let c = run_text(&(base + "sync_index = \"churn\"\n"));
+        assert_eq!(format!("{:?}", a.series), format!("{:?}", c.series));
+        let (ia, ic) = (a.meta.sync_index, c.meta.sync_index);
+        assert!(ic > 0.0 && ic <= 1.0, "churn index {ic}");
+        assert!((ia - ic).abs() > 1e-9, "{ia} {ic}");
+    }
+
+    /// `metrics.pair`: only the flows of that (source, destination) pair
+    /// are sampled.
+    #[test]
+    fn pair_filter_keeps_one_direction() {
+        let text = scenario(20.0, "100 KB", 20, 0)
+            + "[[flow_generators]]\nname = \"back\"\nfrom = \"b\"\nto = \"a\"\nrate = 20\nsize = \"100 KB\"\n"
+            + "[metrics]\nsample_interval = \"100 ms\"\n";
+        let all = run_text(&text);
+        let ab = run_text(&(text.clone() + "pair = [\"a\", \"b\"]\n"));
+        let recs = &all.flow_records;
+        assert!(recs.iter().any(|x| x.src == "b"));
+        let mut fewer = false;
+        for (i, &t) in ab.series.time_s.iter().enumerate() {
+            assert_eq!(all.series.active_flows[i], active_at(recs, t, None));
+            assert_eq!(
+                ab.series.active_flows[i],
+                active_at(recs, t, Some("a")),
+                "t = {t}"
+            );
+            fewer |= ab.series.active_flows[i] < all.series.active_flows[i];
+        }
+        assert!(fewer);
+        // The filter changes what is measured, not the run.
+        assert_eq!(format!("{:?}", ab.flow_records), format!("{recs:?}"));
+    }
+
+    /// `[trace] flows` names generated flows by id (NSFNET_STUDIES §3 item
+    /// 2, ramantas2008 Fig. 6): each traced flow has rows from its arrival
+    /// to its end only, under its record's id; its sequence numbers reach
+    /// its size; the run itself is unchanged by tracing; every mode
+    /// (on change, at an interval, per ACK) traces them.
+    #[test]
+    fn generated_flows_are_traced_by_id() {
+        let base = scenario(20.0, "50 KB", 10, 0);
+        let plain = run_text(&base);
+        for mode in ["", "interval = \"10 ms\"\n", "per_ack = true\n"] {
+            let text = format!("{base}[trace]\ncwnd = true\nseq = true\nflows = [3, 10]\n{mode}");
+            let r = run_text(&text);
+            assert_eq!(
+                format!("{:?}", r.flow_records),
+                format!("{:?}", plain.flow_records)
+            );
+            let t = &r.trace;
+            for id in [3u32, 10] {
+                let rec = r.flow_records.iter().find(|x| x.flow == id).unwrap();
+                assert!(rec.finished);
+                let rows: Vec<usize> = (0..t.flow.len()).filter(|&i| t.flow[i] == id).collect();
+                assert!(
+                    rows.len() > 5,
+                    "flow {id} mode {mode:?}: {} rows",
+                    rows.len()
+                );
+                for &i in &rows {
+                    assert!(
+                        t.time_s[i] >= rec.start_s && t.time_s[i] <= rec.end_s,
+                        "{mode:?}"
+                    );
+                    assert!(t.cwnd[i] >= 1.0);
+                }
+                let last = *rows.last().unwrap();
+                // 50 segments of 1000 B; the row after the last ACK is not
+                // taken (the flow ends in it).
+                assert!(t.snd_nxt[last] >= 40, "{mode:?}: {}", t.snd_nxt[last]);
+            }
+            assert!(t.flow.iter().all(|&f| f == 3 || f == 10));
+        }
+        // The packet trace takes the same ids: flow 3's packets only, its
+        // data and its ACKs.
+        let r = run_text(&format!("{base}[trace]\npackets = true\nflows = [3]\n"));
+        let p = &r.packets;
+        assert!(p.flow.iter().all(|&f| f == 3));
+        assert!(p.kind.contains(&"data") && p.kind.contains(&"ack"));
     }
 
     /// Little's law, L = λ W: the time-average number of active flows

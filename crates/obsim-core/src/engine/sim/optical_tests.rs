@@ -374,3 +374,46 @@ fn a_finite_edge_queue_drops_bursts_that_would_wait_too_long() {
     assert_eq!(arrivals.len(), 2);
     assert_eq!(dropped, 1);
 }
+
+/// `metrics.pair_bins` (gonzalez2009 Table 2): on a single optical link
+/// that carries one path's TCP bursts only (gonzalez2009_access: E1 -> E2,
+/// the ACK bursts go back on E2 -> E1), the path's bytes-per-bin profile
+/// into the first router equals the link's; background rows and runs
+/// without the key have none; the run itself does not change.
+#[test]
+fn pair_bins_equal_the_link_profile_of_a_single_path() {
+    let base = include_str!("../../../../../scenarios/gonzalez2009_access.toml")
+        .replace("duration = \"600 s\"", "duration = \"30 s\"")
+        .replace("warmup = \"50 s\"", "warmup = \"5 s\"")
+        .replace("start = [\"0 s\", \"50 s\"]", "start = [\"0 s\", \"5 s\"]");
+    let with = base.replace(
+        "throughput_bin = \"3 ms\"",
+        "throughput_bin = \"3 ms\"\npair_bins = true",
+    );
+    let run_text = |t: &str| run(&parse_toml(t).unwrap(), &RunOptions::default()).unwrap();
+    let (off, on) = (run_text(&base), run_text(&with));
+    assert_eq!(format!("{:?}", off.flows), format!("{:?}", on.flows));
+    let link = on
+        .links
+        .iter()
+        .find(|l| l.from == "E1" && l.to == "E2")
+        .unwrap();
+    let path = on
+        .paths
+        .iter()
+        .find(|p| p.ingress == "E1" && p.egress == "E2" && p.class == "tcp")
+        .unwrap();
+    assert!(link.bin_rate_mean_bps > 1e6, "{link:?}");
+    for (a, b) in [
+        (link.bin_rate_mean_bps, path.bin_rate_mean_bps),
+        (link.bin_rate_std_bps, path.bin_rate_std_bps),
+        (link.bin_rate_min_bps, path.bin_rate_min_bps),
+        (link.bin_rate_max_bps, path.bin_rate_max_bps),
+    ] {
+        assert!(
+            (a - b).abs() <= 1e-9 * a.abs().max(1.0),
+            "{link:?} {path:?}"
+        );
+    }
+    assert!(off.paths.iter().all(|p| p.bin_rate_mean_bps.is_nan()));
+}
