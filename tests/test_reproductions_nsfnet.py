@@ -211,3 +211,101 @@ def test_window_assembly_runs_on_nsfnet_under_flow_churn(source: str) -> None:
     done = recs[recs["finished"]]
     assert len(done) > 100, len(done)
     assert (done["bytes_delivered"] == done["size_bytes"]).all()
+
+
+def test_s3_runs_table2_and_fig14_and_every_scenario_parses() -> None:
+    """S3 runs Table 2's five schemes at full conversion and Fig. 14's MF and
+    SMQ also at partial and no conversion (quick: NSFNET_STUDIES 4's five
+    runs), at the registered set-up; every reading's scenarios parse."""
+    import obsim
+    from obsim.reproductions import s3_gonzalez2009 as s3
+
+    rep = reproductions.get("S3")
+    full, quick = rep.build(quick=False), rep.build(quick=True)
+    assert full.replications == 5 and quick.replications == 2
+    assert s3.cases(False) == [(s, "full") for s in s3.ORDER] + [
+        ("MF", "partial"),
+        ("SMQ", "partial"),
+        ("MF", "none"),
+        ("SMQ", "none"),
+    ]
+    assert len(full.points()) == 9 and len(quick.points()) == 5
+    sc = full.scenario_for(full.points()[0])
+    assert sc["simulation"]["duration"] == "600 s" and sc["simulation"]["warmup"] == "200 s"
+    assert {g["rate"] for g in sc["flow_generators"]} == {50.0}  # per edge (2.1)
+    assert sc["flow_generators"][0]["size"]["alpha"] == pytest.approx(4000 / 3960, abs=1e-6)
+    assert all(link["wavelengths"] == 2 for link in sc["links"])
+    assert sc["metrics"] == {
+        "sample_interval": "700 ms",
+        "throughput_bin": "3 ms",
+        "sync_index": "churn",
+        "pair_bins": True,
+        "pair": list(rn.PAIR),
+    }
+    assert sc["tcp"]["variant"] == "sack" and sc["tcp"]["max_window"] == 128
+    for exp in (full, quick):
+        for point in exp.points():
+            sc = exp.scenario_for(point)
+            scheme, conversion = s3.split_name(sc["name"])
+            assert sc["optical"]["conversion"] == conversion
+            tables = [n["assembly"] for n in sc["nodes"] if n["kind"] == "edge"]
+            assert all(t == s3.assembly(scheme) for t in tables) and tables[0]["timeout"] == "3 ms"
+            if conversion == "partial":
+                assert sc["optical"]["converters"] == 1
+            obsim.parse(sc)
+    for reading in rep.readings:
+        if not reading.registered:
+            exp = rep.build(quick=True, reading=reading)
+            for point in exp.points():
+                obsim.parse(exp.scenario_for(point))
+    params = {r.parameter for r in rep.readings}
+    for p in ("lambda scope", "TCP variant", "DMQ allocation", "index definition", "index sampling"):
+        assert p in params
+
+
+def test_s3_claims_fail_on_null_data() -> None:
+    """No effect holds no ordering or Fig. 14 claim; the AVE equivalence
+    fails on a real difference and on too few seeds; a flat index gives an
+    elasticity of 0, outside the "triples" band."""
+    from obsim.reproductions import s3_gonzalez2009 as s3
+
+    same = [0.2, 0.25, 0.3, 0.22, 0.27]
+    for key, claim in s3.CLAIMS.items():
+        if claim.kind == "greater":
+            assert not claim.decide(same, same).held, key
+    assert s3.CLAIMS["ave:SMQ"].decide(same, same).held
+    assert not s3.CLAIMS["ave:SMQ"].decide([x * 1.5 for x in same], same).held
+    assert not s3.CLAIMS["ave:SMQ"].decide([0.2], [0.2]).held
+    e = [s3.elasticity(i, i, 0.05, 0.005) for i in same]
+    assert e == [0.0] * len(same) and not s3.CLAIMS["triple:MF"].decide(e).held
+    assert s3.CLAIMS["triple:MF"].decide([s3.elasticity(0.3, 0.1, 0.05, 0.005)]).held
+    assert math.isnan(s3.elasticity(0.3, 0.1, 0.02, 0.02))
+    assert not s3.CLAIMS["idx:MF"].decide([0.0, 0.01]).held
+    assert s3.split_name(s3.case_name("DMQ-2", "partial")) == ("DMQ-2", "partial")
+
+
+@pytest.mark.engine
+def test_s3_quick(tmp_path: Path) -> None:
+    from obsim.reproductions import s3_gonzalez2009 as s3
+
+    rep = reproductions.get("S3")
+    rep.run(tmp_path, quick=True, jobs=1)
+    cmp = pd.read_parquet(tmp_path / "comparison.parquet")
+    # Index and std per scheme (4); index and std orderings of the 3
+    # adjacent pairs; AVE equivalences to MF (3); AVE ~ 35 (MF, SMQ); loss
+    # and active sources; Fig. 14 and the elasticity for MF.
+    assert len(cmp) == 2 * 4 + 2 * 3 + 3 + 2 + 2 + 2
+    for prefix in ("idx:", "std:", "idxorder:", "stdorder:", "ave:", "ave35:", "fig14:MF", "triple:MF"):
+        names = {c.name for k, c in s3.CLAIMS.items() if k.startswith(prefix)}
+        assert names & set(cmp["quantity"]), prefix
+    assert {s3.CLAIMS["loss"].name, s3.CLAIMS["active"].name} <= set(cmp["quantity"])
+    res = s3.with_cases(pd.read_parquet(tmp_path / "results.parquet"))
+    assert len(res) == 10
+    # The pair's 3 ms rate: min <= mean <= max.
+    assert (res["min"] <= res["ave"]).all() and (res["ave"] <= res["max"]).all()
+    assert (res["std"] > 0).all() and (res["pair_flows"] > 10).all()
+    # Hundreds of generated flows are active at once; no conversion loses
+    # more bursts than full conversion, seed by seed.
+    assert (res["active"] > 50).all()
+    loss = res.pivot_table(index="replication", columns=["scheme", "conversion"], values="loss")
+    assert (loss[("MF", "none")] > loss[("MF", "full")]).all()
