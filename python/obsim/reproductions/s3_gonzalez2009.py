@@ -50,15 +50,20 @@ Runs: Table 2's five schemes at full conversion, and Fig. 14's MF and SMQ
 also at partial and no conversion: 9 points × 5 seeds of 600 s. Estimated
 full-mode cost: see :data:`FULL_COST`. ``--quick`` (NSFNET_STUDIES 4): MF,
 SMQ, DMQ-2, DMQ-8 at full conversion and MF with no conversion, 2 seeds, 15 s
-runs with a 5 s warm-up at the registered λ; it reaches no steady state and
-decides nothing (S3.fig14 and S3.triple then exist for MF only).
+runs with a 5 s warm-up at the registered λ; it is too short to decide
+anything (S3.fig14 and S3.triple then exist for MF only). Measured on the
+shared 2-core machine (nice, load average about 5): ``obsim reproduce S3
+--quick -j 1`` takes 19-29 s of wall time; the full mode about 1 h on one
+core, about 35 min with ``-j 2`` (:data:`FULL_COST`).
 
 Readings defined (``--readings``) but expensive in full mode, each at 5 seeds
-× 9 points: λ per ordered pair (350 flows/s per edge, about 7 times the
-registered cost: NSFNET_STUDIES 4 judges it affordable only as a single-seed
-300 s sensitivity), the 2000 s run (3.3 times), the 3 ms index sampling (the
-sampler then visits every live flow every 3 ms). The others cost about what
-the registered run costs (network-wide λ much less). Not defined as
+× 9 points: λ per ordered pair (350 flows/s per edge: a 30 s probe ran 1.3
+engine s per simulated s with about 1,400 flows active, about 10 times the
+registered cost; NSFNET_STUDIES 4 judges it affordable only as a single-seed
+300 s sensitivity) and the 2000 s run (3.3 times). The others cost about
+what the registered run costs (network-wide λ much less; the 3 ms index
+sampling visits only the pair's flows: a 30 s probe took 3.1 s against 3.5 s
+at 0.7 s). Not defined as
 readings: Δ = 50 µs and ACKs assembled (2.12 lists them; R1-R4 do not run
 them either), the conversion of Table 2 (its MF and SMQ at partial and none
 are already Fig. 14's runs), and the median over the 56 pairs (the index is
@@ -108,7 +113,10 @@ CONVERSIONS = ("full", "partial", "none")
 """Fig. 14's "full, partial, or no wavelength convertibility"."""
 CONVERTERS = 1
 """Partial conversion: 1 converter per node, shared by its output fibres
-(NSFNET_STUDIES 2.8; nothing stated). 2 per node is a reading."""
+(NSFNET_STUDIES 2.8; nothing stated). 2 per node is a reading. No claim of
+1.3 reads the partial runs (Fig. 14's middle point: S3.fig14 and S3.triple
+compare none with full), so that reading can flip no claim; its runs are in
+``results.parquet``."""
 
 TIMEOUT = "3 ms"
 """§4: "an assembly time of 3 ms" (also Table 1's T_MAX)."""
@@ -183,7 +191,9 @@ QUOTE_FIG14 = (
 )
 
 CLAIMS: Dict[str, Claim] = {}
-"""The paper's claims (NSFNET_STUDIES 1.3), declared before any run."""
+"""The paper's claims (NSFNET_STUDIES 1.3), declared before any run. The
+orderings are declared for every pair of schemes in Table 2's order and
+decided for the adjacent schemes that ran (quick: MF > SMQ > DMQ-2 > DMQ-8)."""
 for _s in ORDER:
     CLAIMS[f"idx:{_s}"] = Claim(
         f"synchronization index, the pair, {_s}",
@@ -307,12 +317,13 @@ def assembly(scheme: str, allocation: str = "proactive") -> Dict[str, Any]:
     return t
 
 
-def cases(quick: bool) -> List[Tuple[str, str]]:
+def cases(quick: bool, partial: bool = False) -> List[Tuple[str, str]]:
     """The runs' (scheme, conversion): Table 2's schemes at full conversion,
     then Fig. 14's MF and SMQ at partial and none (quick: NSFNET_STUDIES 4's
-    five)."""
+    five, and MF at partial conversion if ``partial``)."""
     if quick:
-        return [("MF", "full"), ("SMQ", "full"), ("DMQ-2", "full"), ("DMQ-8", "full"), ("MF", "none")]
+        runs = [("MF", "full"), ("SMQ", "full"), ("DMQ-2", "full"), ("DMQ-8", "full"), ("MF", "none")]
+        return runs + [("MF", "partial")] if partial else runs
     return [(s, "full") for s in ORDER] + [(s, c) for c in CONVERSIONS[1:] for s in FIG14_SCHEMES]
 
 
@@ -423,7 +434,9 @@ def build(
     }
     if pair:
         scenario["metrics"]["pair"] = list(rn.PAIR)
-    runs = cases(quick)
+    # The converters reading changes only the partial runs: quick mode has
+    # none, so under that reading it adds MF at partial conversion.
+    runs = cases(quick, partial=converters != CONVERTERS)
     edges = [i for i, n in enumerate(scenario["nodes"]) if n["kind"] == "edge"]
     zipped: Dict[str, List[Any]] = {
         f"nodes[{i}].assembly": [assembly(s, allocation) for s, _ in runs] for i in edges
@@ -670,8 +683,8 @@ REPRODUCTION = Reproduction(
         "active sources: the network's mean number of generated flows after the warm-up. Orderings "
         "are paired ratios over seeds; 'similar AVE' an equivalence within 1 +/- 0.15; 'triples from "
         "0.5 to 5%' the elasticity ln(I ratio) / ln(loss ratio), paper 0.477, band +/- 50%. --quick: "
-        "MF, SMQ, DMQ-2, DMQ-8 at full and MF at no conversion, 15 s (5 s warm-up), 2 seeds: no "
-        "steady state. Readings: docs/NSFNET_STUDIES.md section 2."
+        "MF, SMQ, DMQ-2, DMQ-8 at full and MF at no conversion, 15 s (5 s warm-up), 2 seeds: too "
+        "short to decide anything. Readings: docs/NSFNET_STUDIES.md section 2."
     ),
     comparison_plot={"xlabel": "scheme (1 MF, 2 SMQ, 3 DMQ-2, 4 DMQ-4, 5 DMQ-8)", "ylabel": "measured"},
 )
