@@ -197,7 +197,7 @@ def test_r4_quick(tmp_path: Path) -> None:
     res = pd.read_parquet(tmp_path / "results.parquet")
     # The rerun with the chosen flow traced is the same run: its records of
     # the flow equal the original's.
-    assert (res["f6_mismatch"] == 0).all()
+    assert (res["f6_mismatch"] == 0).all() and (res["f6_chosen"] == res["f6_flows"]).all()
     assert set(res["f6_flows"]) <= {0.0, 1.0} and res["f6_flows"].sum() >= 1
     f6 = pd.read_parquet(tmp_path / "fig6.parquet")
     assert len(f6) == res["f6_flows"].sum()

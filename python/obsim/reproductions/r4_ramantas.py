@@ -297,7 +297,8 @@ def trace_stats(trace: "pandas.DataFrame", start_s: float, mss_bytes: float = MS
 
 
 FIG6_COLUMNS = {
-    "f6_flows": "Fig. 6 flows chosen",
+    "f6_chosen": "Fig. 6 flows chosen (docs/NSFNET_STUDIES.md 2.11)",
+    "f6_flows": "chosen flows measured (their rerun ran and matched the original)",
     "f6_t600": "time from arrival to cwnd 600 (s), mean over the flows that reach it",
     "f6_reached600": "chosen flows whose cwnd reached 600",
     "f6_t500": "time from arrival to cwnd 500 (s, R07), mean over the flows that reach it",
@@ -307,11 +308,19 @@ FIG6_COLUMNS = {
 }
 """The per-run columns :func:`fig6` adds to the results (NaN without a
 chosen flow)."""
+FIG6_FLOW_COLUMNS = (
+    ["t_ms", "replication", "seed", "flow", "size_bytes", "start_s", "completion_s", "avg_mbps"]
+    + ["t600", "t500", "t128", "cwnd_max", "peak_mbps"]
+    + ["segments_sent", "retransmits", "to_events", "bursts_sent", "rerun_key"]
+)
+"""The columns of ``fig6.parquet``: one row per measured flow (timer, seed,
+its record, :func:`trace_stats`, the rerun's key in ``extra_runs``)."""
 
 
 def fig6(extra: ExtraRuns, results: "pandas.DataFrame") -> "pandas.DataFrame":
-    """R4's ``post_run``: for every run of ``results``, the chosen flows
-    (:func:`choose_flows`), one rerun of the same scenario and seed with
+    """R4's ``post_run``: for every run of ``results`` at a Fig. 6 timer
+    (1, 5 and 10 ms: :data:`T600`; R07's 100 ms point has none), the chosen
+    flows (:func:`choose_flows`), one rerun of the same scenario and seed with
     ``[trace]`` :data:`TRACE` and ``flows`` their ids, stopped 1 ms after
     the last of them ends (a run is the same up to any instant whatever its
     end: each rerun's records of the chosen flows are checked against the
@@ -326,23 +335,24 @@ def fig6(extra: ExtraRuns, results: "pandas.DataFrame") -> "pandas.DataFrame":
     from ..files import atomic_write_parquet
     from ..store import frame_to_arrow
 
-    warmup = float(extra.exp.scenario["simulation"]["warmup"].split()[0])
     store = extra.store
     todo = []
     for row in results.to_dict("records"):
         rec = store.read_table(row["key"], "flow_records").to_pandas()
-        ids = choose_flows(rec, warmup, extra.quick)
+        warmup = float(store.read_meta(row["key"])["run"]["warmup_s"])
+        t_ms = float(str(row[rn.AX_T]).split()[0])
+        ids = choose_flows(rec, warmup, extra.quick) if t_ms in T600 else []
         chosen = rec[rec["flow"].isin(ids)].sort_values("start_s")
         sc = extra.scenario_of(row["point"])
         if ids:
             sc["trace"] = {**TRACE, "flows": ids}
             sc["simulation"]["duration"] = f"{float(chosen['end_s'].max()) + 1e-3:.9f} s"
-        todo.append((row, chosen, sc))
-    keys = extra.run([(sc, int(row["seed"])) for row, chosen, sc in todo if len(chosen)])
+        todo.append((row, t_ms, chosen, sc))
+    keys = extra.run([(sc, int(row["seed"])) for row, _t, chosen, sc in todo if len(chosen)])
     key_of = iter(keys)
     flows: List[Dict[str, Any]] = []
     added: List[Dict[str, float]] = []
-    for row, chosen, _sc in todo:
+    for row, t_ms, chosen, _sc in todo:
         key: Optional[str] = next(key_of) if len(chosen) else None
         per: List[Dict[str, Any]] = []
         mismatch = 0
@@ -360,7 +370,7 @@ def fig6(extra: ExtraRuns, results: "pandas.DataFrame") -> "pandas.DataFrame":
                 st = trace_stats(trace[trace["flow"] == fid], float(f["start_s"]))
                 per.append(
                     {
-                        "t_ms": float(str(row[rn.AX_T]).split()[0]),
+                        "t_ms": t_ms,
                         "replication": int(row["replication"]),
                         "seed": int(row["seed"]),
                         "flow": fid,
@@ -385,6 +395,7 @@ def fig6(extra: ExtraRuns, results: "pandas.DataFrame") -> "pandas.DataFrame":
 
         added.append(
             {
+                "f6_chosen": float(len(chosen)),
                 "f6_flows": float(len(per)),
                 "f6_t600": mean("t600"),
                 "f6_reached600": float(d["t600"].notna().sum()),
@@ -395,7 +406,8 @@ def fig6(extra: ExtraRuns, results: "pandas.DataFrame") -> "pandas.DataFrame":
                 "f6_mismatch": float(mismatch),
             }
         )
-    atomic_write_parquet(extra.out / "fig6.parquet", frame_to_arrow(pd.DataFrame(flows)))
+    table = pd.DataFrame(flows, columns=FIG6_FLOW_COLUMNS)
+    atomic_write_parquet(extra.out / "fig6.parquet", frame_to_arrow(table))
     out = results.copy()
     for col in list(FIG6_COLUMNS) + ["f6_mismatch"]:
         out[col] = np.array([a[col] for a in added], dtype=float)
