@@ -13,6 +13,10 @@ Every comparison row is a claim declared in code before the run
 band, precision), decided by ``Claim.decide(...).row(case, x)``. A
 :class:`SeedPlan` adds seeds until every claim's precision is reached (up to
 a cap) and reserves seeds for choosing parameters by optimisation.
+A reproduction that needs runs beyond its experiment (R4 reruns chosen runs
+with generated flows traced) sets ``post_run``: after each round it gets the
+per-run results and an :class:`ExtraRuns`, and returns the results with
+columns added for ``compare``.
 ``reproduction.json`` records the seeds, the tally of claims and magnitude
 rows, the commit and date; :func:`scoreboard` (``obsim reproduce --summary``)
 lists them for every target.
