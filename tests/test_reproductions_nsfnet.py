@@ -1,5 +1,6 @@
-"""The ramantas2007/2008 NSFNET reproductions (R2, R3) in --quick mode, the
-scenario builder they share, and their claims on null data."""
+"""The ramantas2007/2008 NSFNET reproductions (R1-R5) in --quick mode, the
+scenario builder they share, their claims on null data, and what R4 reads
+from the traces of its lossless flows (Fig. 6)."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import pandas as pd
 import pytest
 
 from obsim import reproductions, topologies
+from obsim.reproductions import r1_ramantas as r1
 from obsim.reproductions import r2_ramantas as r2
 from obsim.reproductions import r3_ramantas as r3
+from obsim.reproductions import r4_ramantas as r4
 from obsim.reproductions import ramantas_nsfnet as rn
 
 
@@ -48,6 +51,82 @@ def test_ordering_claims_fail_on_null_data() -> None:
     assert not r3.CLAIMS["more"].decide(same, same).held
     assert not r3.CLAIMS["lessvar"].decide((same, same), (same, same)).held
     assert not r3.CLAIMS["x35"].decide(same, same).held
+    assert not r4.CLAIMS["t600slower"].decide(same, same).held
+    assert not r4.CLAIMS["avgfalls"].decide(same, same).held
+    # R1.ss: a share at (or below) 30% is not "more than 30%"; nor is no data.
+    assert not r1.CLAIMS["ss"].decide([0.3, 0.3, 0.3]).held
+    assert not r1.CLAIMS["ss"].decide([0.31, 0.2, 0.45]).held
+    assert not r1.CLAIMS["ss"].decide([]).held
+    assert r1.CLAIMS["ss"].decide([0.5, 0.52, 0.49]).held
+    # R4.peak: a 30% difference is not "the same"; one seed decides nothing.
+    assert not r4.CLAIMS["peakequal"].decide([1.3, 1.32, 1.28], [1.0, 1.01, 0.99]).held
+    assert not r4.CLAIMS["peakequal"].decide([1.0], [1.0]).held
+    assert r4.CLAIMS["peakequal"].decide([1.0, 1.02, 0.99, 1.01], [1.0, 1.0, 1.0, 1.0]).held
+    # No lossless flow reached the mark: no value, no claim.
+    nan = float("nan")
+    assert not r4.CLAIMS["t600_1"].decide([nan, nan]).held
+
+
+def _ack_clocked_trace(start: float = 0.5) -> pd.DataFrame:
+    """A synthetic per-ACK trace: ACK i (snd_una = i) at 10 ms spacing for
+    the first 300 ACKs, then 5 ms; 10 segments in flight before ACK 300 and
+    20 after; cwnd = 2 + i. Each round from row i ends at the row whose
+    snd_una reaches row i's snd_nxt, so the rate is the ACK clock's:
+    10 segments / 0.1 s = 0.8 Mbit/s, then 20 / 0.1 s = 1.6 Mbit/s (MSS 1000 B)."""
+    rows = []
+    t = start + 0.05
+    n = 700
+    for i in range(n + 1):
+        inflight = 10 if i < 300 else 20
+        nxt = min(i + inflight, n)
+        rows.append({"time_s": t, "flow": 9, "cwnd": 2.0 + i, "ssthresh": 1e9, "snd_nxt": nxt, "snd_una": i})
+        t += 0.01 if i < 300 else 0.005
+    return pd.DataFrame(rows)
+
+
+def test_fig6_reads_the_window_marks_and_the_instant_throughput() -> None:
+    tr = _ack_clocked_trace(start=0.5)
+    t0 = 0.55
+    # cwnd = 2 + i: 600 at ACK 598, 500 at ACK 498, 128 at ACK 126.
+    t598 = t0 + 300 * 0.01 + (598 - 300) * 0.005
+    st = r4.trace_stats(tr.sample(frac=1.0, random_state=1), start_s=0.5)  # any row order
+    assert st["t600"] == pytest.approx(t598 - 0.5)
+    assert st["t500"] == pytest.approx(t0 + 300 * 0.01 + 198 * 0.005 - 0.5)
+    assert st["t128"] == pytest.approx(t0 + 126 * 0.01 - 0.5)
+    assert st["cwnd_max"] == 702.0
+    rates = r4.instant_throughput(tr["time_s"], tr["snd_nxt"], tr["snd_una"])
+    # Rounds wholly in the 10 ms phase give 0.8 Mbit/s, in the 5 ms phase
+    # 1.6 Mbit/s, and the rounds across the change lie between.
+    assert rates[:280] == pytest.approx([0.8e6] * 280)
+    assert rates.max() == pytest.approx(1.6e6) and rates.min() == pytest.approx(0.8e6)
+    assert len(rates) == 700  # the last row has nothing in flight
+    assert st["peak_mbps"] == pytest.approx(1.6)
+    # Never reaching the mark: NaN, not a censored time.
+    assert math.isnan(r4.trace_stats(tr[tr["cwnd"] < 550], 0.5)["t600"])
+    assert math.isnan(r4.trace_stats(tr.iloc[:0], 0.5)["peak_mbps"])
+
+
+def test_fig6_chooses_the_registered_lossless_flows() -> None:
+    """docs/NSFNET_STUDIES.md 2.11: the pair's flows that arrived after the
+    warm-up, finished, lost no burst and carry >= 1.3 MB; the three nearest
+    the median arrival; in --quick the first to arrive."""
+    src, dst = rn.PAIR
+    recs = pd.DataFrame(
+        {
+            "flow": list(range(10)),
+            "src": [src] * 9 + ["N1"],
+            "dst": [dst] * 9 + [dst],
+            "finished": [True] * 8 + [False, True],
+            "start_s": [3.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 7.5, 7.6],
+            "bursts_lost": [0, 0, 0, 1, 0, 0, 0, 0, 0, 0],
+            "size_bytes": [2e6, 2e6, 1.2e6, 2e6, 2e6, 2e6, 2e6, 2e6, 2e6, 2e6],
+        }
+    )
+    # Eligible: flows 1, 4, 5, 6, 7 (0 before the warm-up, 2 too small, 3
+    # lossy, 8 unfinished, 9 another pair); median arrival 9 s.
+    assert r4.choose_flows(recs, warmup=4.0) == [4, 5, 6]
+    assert r4.choose_flows(recs, warmup=4.0, quick=True) == [1]
+    assert r4.choose_flows(recs[recs["flow"] == 3], warmup=4.0) == []
 
 
 @pytest.mark.engine
@@ -93,13 +172,16 @@ def test_r1_quick(tmp_path: Path) -> None:
     rep.run(tmp_path, quick=True, jobs=1)
     cmp = pd.read_parquet(tmp_path / "comparison.parquet")
     # 5/10 ms closeness at both sizes, 1 ms against 5 ms at 1000 KB (two
-    # claims), the loss ordering per timer
-    assert len(cmp) == 2 + 2 + 3
+    # claims), R1.ss per size and timer, the loss ordering per timer
+    assert len(cmp) == 2 + 2 + 2 * 3 + 3
+    assert cmp["quantity"].str.contains("slow start").sum() == 6
     res = pd.read_parquet(tmp_path / "results.parquet")
     assert res["flow_generators[0].size"].nunique() == 2
     # Little: every edge offers 87.5 flows/s (quick), each lasting well
     # over 0.1 s at 100 Mbit/s, so tens are active per edge.
     assert (res["active"] > 10).all() and (res["loss"] > 0).all()
+    # The sampler covers the generated flows: a share of them in slow start.
+    assert ((res["ss"] > 0) & (res["ss"] < 1)).all(), res["ss"]
 
 
 @pytest.mark.engine
@@ -108,8 +190,22 @@ def test_r4_quick(tmp_path: Path) -> None:
     assert len(rep.build(quick=False).points()) == 4
     rep.run(tmp_path, quick=True, jobs=1)
     cmp = pd.read_parquet(tmp_path / "comparison.parquet")
-    assert len(cmp) == 5 + 2  # four moments and the transfer-time ordering; 1 and 10 ms transfer times
+    # Four moments and the transfer-time ordering; 1 and 10 ms transfer
+    # times; Fig. 6: t600 and the average per timer, t5/t1, avg1/avg10, peak.
+    assert len(cmp) == 5 + 2 + 3 * 2 + 3
+    assert cmp["case"].str.startswith("Fig. 6").sum() == 9
     res = pd.read_parquet(tmp_path / "results.parquet")
+    # The rerun with the chosen flow traced is the same run: its records of
+    # the flow equal the original's.
+    assert (res["f6_mismatch"] == 0).all() and (res["f6_chosen"] == res["f6_flows"]).all()
+    assert set(res["f6_flows"]) <= {0.0, 1.0} and res["f6_flows"].sum() >= 1
+    f6 = pd.read_parquet(tmp_path / "fig6.parquet")
+    assert len(f6) == res["f6_flows"].sum()
+    assert (f6["size_bytes"] >= r4.LOSSLESS_MIN_BYTES).all()
+    # A 100 Mbit/s access bounds the instant throughput (payload: 96 Mbit/s);
+    # slow start ends at W_M = ssthresh = 128 before the flow ends.
+    assert ((f6["peak_mbps"] > 0) & (f6["peak_mbps"] < 100 * 1000 / 1040)).all()
+    assert (f6["t128"] > 0).all() and (f6["cwnd_max"] >= 128).all()
     assert (res["tput_min"] <= res["tput_mean"]).all() and (res["tput_mean"] <= res["tput_max"]).all()
     assert res["tput_var"].tolist() == pytest.approx((res["tput_std"] ** 2).tolist())
     # A 40 KB flow cannot finish faster than its bytes at 100 Mbit/s.

@@ -219,3 +219,55 @@ def test_report_has_the_scoreboard_and_claim_columns(tmp_path: Path) -> None:
     assert "ratio_of_means" in html and "&gt; 1" in html
     assert "Precision: CI half-width needed and achieved" in html
     assert not math.isnan(pd.read_parquet(tmp_path / "comparison.parquet")["ci_low"].iloc[0])
+
+
+@pytest.mark.engine
+def test_post_run_adds_columns_from_extra_runs_and_reuses_them(tmp_path: Path) -> None:
+    """``Reproduction.post_run``: after every round of seeds the hook gets
+    the results and an ``ExtraRuns``; its further runs (here each run
+    again, cut to 1 s) are stored under ``out/extra_runs`` by key, so a
+    later round or a second ``run`` runs only what is new; the columns it
+    adds reach ``compare`` and ``results.parquet``."""
+    from obsim.reproductions import ExtraRuns
+
+    calls: List[pd.DataFrame] = []
+    base = _tiny_reproduction(1e-9, SeedPlan(2, 1, 3), calls)
+    hooks: List[int] = []
+
+    def post_run(extra: ExtraRuns, results: pd.DataFrame) -> pd.DataFrame:
+        runs = []
+        for row in results.to_dict("records"):
+            sc = extra.scenario_of(row["point"])
+            sc["simulation"]["duration"] = "1 s"
+            runs.append((sc, int(row["seed"])))
+        keys = extra.run(runs)
+        assert all(k is not None for k in keys)
+        hooks.append(len(results))
+        out = results.copy()
+        out["short_goodput"] = [
+            float(extra.extra_store.read_table(k, "flows").to_pandas()["goodput_bps"].sum()) for k in keys
+        ]
+        return out
+
+    rep = Reproduction(
+        id="TINY3",
+        title="tiny",
+        paper="none",
+        experiment=base.experiment,
+        compare=base.compare,
+        seeds=SeedPlan(2, 1, 3),
+        post_run=post_run,
+    )
+
+    def executed() -> int:
+        journal = tmp_path / "extra_runs" / "catalog.jsonl"
+        return len(journal.read_text().splitlines()) if journal.is_file() else 0
+
+    rep.run(tmp_path, jobs=1)
+    assert hooks == [2 * 2, 2 * 3]  # one call per round (2 then 3 seeds)
+    assert executed() == 2 * 3  # the second round ran only the third seed's reruns
+    assert all("short_goodput" in c.columns for c in calls)
+    res = pd.read_parquet(tmp_path / "results.parquet")
+    assert "short_goodput" in res.columns and (res["short_goodput"] > 0).all()
+    rep.run(tmp_path, jobs=1)
+    assert executed() == 2 * 3  # nothing new

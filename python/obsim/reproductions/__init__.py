@@ -13,6 +13,10 @@ Every comparison row is a claim declared in code before the run
 band, precision), decided by ``Claim.decide(...).row(case, x)``. A
 :class:`SeedPlan` adds seeds until every claim's precision is reached (up to
 a cap) and reserves seeds for choosing parameters by optimisation.
+A reproduction that needs runs beyond its experiment (R4 reruns chosen runs
+with generated flows traced) sets ``post_run``: after each round it gets the
+per-run results and an :class:`ExtraRuns`, and returns the results with
+columns added for ``compare``.
 ``reproduction.json`` records the seeds, the tally of claims and magnitude
 rows, the commit and date; :func:`scoreboard` (``obsim reproduce --summary``)
 lists them for every target.
@@ -35,6 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
     from ..experiment import Experiment
+    from ..store import Store
     from ..sweep import SweepSummary
     from .readings import Reading
 
@@ -258,9 +263,7 @@ def tally(table: "pandas.DataFrame") -> Dict[str, Dict[str, int]]:
         kind = r.get("kind")
         kind = kind if isinstance(kind, str) else ""
         tol = r.get("tolerance", math.nan)
-        is_mag = kind == "magnitude" or (
-            kind == "" and tol is not None and not math.isnan(float(tol))
-        )
+        is_mag = kind == "magnitude" or (kind == "" and tol is not None and not math.isnan(float(tol)))
         if is_mag:
             mags["total"] += 1
             mags["inside"] += int(bool(r["agrees"]))
@@ -357,6 +360,19 @@ class Reproduction:
     best timeout) needs its estimation seeds only at the chosen values and
     the few it compares them with, and more seeds only where a claim is
     still imprecise, so its full run costs a fraction of the grid's."""
+    post_run: Optional[Callable[["ExtraRuns", "pandas.DataFrame"], "pandas.DataFrame"]] = None
+    """Extra runs after each round of the experiment: ``post_run(extra,
+    results)`` gets the per-run results (``results.parquet``'s rows, with
+    ``key`` naming each run in :attr:`ExtraRuns.store`) and returns them
+    with columns added, which ``compare`` then reads like any metric. It may
+    run further simulations through :meth:`ExtraRuns.run` (same executor
+    and jobs as the sweep; stored under ``out/extra_runs/`` by run key, so
+    a later round of seeds, or a rerun of the reproduction, runs only what
+    is new). R4 uses it to rerun chosen runs with ``[trace] flows`` set to
+    generated flow ids it picks from their ``flow_records``
+    (docs/NSFNET_STUDIES.md 2.11). ``results.parquet`` is rewritten with the
+    added columns. Every reading goes through it too. None: no extra
+    runs."""
     readings: Tuple["Reading", ...] = ()
     """Readings of the parameters the paper leaves unstated
     (:mod:`obsim.reproductions.readings`): per parameter, the registered
@@ -595,9 +611,19 @@ class Reproduction:
             results = results_frame(Store(out), exp)
             if selection:
                 results["role"] = [
-                    "selection" if int(r) < selection else "estimate"
-                    for r in results["replication"]
+                    "selection" if int(r) < selection else "estimate" for r in results["replication"]
                 ]
+            if self.post_run is not None:
+                extra = ExtraRuns(
+                    out=Path(out), exp=exp, quick=quick, jobs=jobs, executor=executor, scheduler=scheduler
+                )
+                results = self.post_run(extra, results)
+                # results.parquet with the hook's columns (the sweep wrote it without them).
+                from ..files import atomic_write_parquet
+                from ..store import frame_to_arrow
+
+                kept = results.drop(columns=["role"], errors="ignore")
+                atomic_write_parquet(Path(out) / "results.parquet", frame_to_arrow(kept))
             table = self.compare(results, exp)
             estimate = exp.replications - selection
             unmet = precision_unmet(table)
@@ -611,6 +637,78 @@ class Reproduction:
             estimate = more
         assert summary is not None
         return summary, table, int(estimate), rounds
+
+
+@dataclass(frozen=True)
+class ExtraRuns:
+    """What a reproduction's :attr:`Reproduction.post_run` hook works with:
+    the experiment's store (``out``: read a run's tables with
+    ``extra.store.read_table(key, "flow_records")``), the experiment, the
+    mode, and :meth:`run` for further simulations."""
+
+    out: Path
+    exp: "Experiment"
+    quick: bool
+    jobs: Optional[int] = None
+    executor: str = "local"
+    scheduler: Optional[str] = None
+
+    @property
+    def store(self) -> "Store":
+        """The experiment's result store (the registered runs)."""
+        from ..store import Store
+
+        return Store(self.out)
+
+    @property
+    def extra_store(self) -> "Store":
+        """Where :meth:`run` stores its runs (``out/extra_runs``)."""
+        from ..store import Store
+
+        return Store(self.out / "extra_runs")
+
+    def scenario_of(self, point: int) -> Dict[str, Any]:
+        """The scenario (a fresh dict) of the experiment's point ``point``
+        (the ``point`` column of the results)."""
+        import copy
+
+        for p in self.exp.points():
+            if p.index == int(point):
+                return copy.deepcopy(self.exp.scenario_for(p))
+        raise KeyError(f"experiment {self.exp.name}: no point {point}")
+
+    def run(self, runs: List[Tuple[Dict[str, Any], int]]) -> List[Optional[str]]:
+        """Run each ``(scenario, seed)`` not stored yet, with the sweep's
+        executor and jobs, into :attr:`extra_store`; return each one's run
+        key in that store (:func:`obsim.store.run_key` of the scenario, the
+        seed and the obsim version), or None where the run failed (its
+        error is recorded in the store's journal). Stored runs are reused:
+        the same scenario and seed give the same run (obsim's determinism
+        rule)."""
+        from ..executors import make_executor
+        from ..store import now_iso, run_key
+        from ..sweep import _version, execute_run
+
+        store = self.extra_store
+        store.prepare()
+        version = _version()
+        keys = [run_key({"extra": sc}, int(seed), version) for sc, seed in runs]
+        tasks = []
+        seen = set()
+        for key, (sc, seed) in zip(keys, runs):
+            if key in seen or store.is_done(key):
+                continue
+            seen.add(key)
+            tasks.append({"key": key, "scenario": sc, "seed": int(seed), "store": str(store.root)})
+        failed = set()
+        if tasks:
+            jobs = 1 if len(tasks) == 1 else self.jobs
+            with make_executor(self.executor, jobs, self.scheduler) as ex:
+                for outcome in ex.run(execute_run, tasks):
+                    store.append_journal([{**outcome, "finished_at": now_iso()}])
+                    if outcome["status"] == "error":
+                        failed.add(outcome["key"])
+        return [None if k in failed or not store.is_done(k) else k for k in keys]
 
 
 def _phased(
@@ -750,6 +848,7 @@ def format_scoreboard(rows: List[Dict[str, str]]) -> str:
 __all__ = [
     "COMPARISON_COLUMNS",
     "SCOREBOARD_COLUMNS",
+    "ExtraRuns",
     "Reproduction",
     "SeedPlan",
     "all",

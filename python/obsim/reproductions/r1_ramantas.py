@@ -9,9 +9,11 @@ close, while in the case of 1msec, it is 200 more for all flow sizes above
 respectively for 5, 10 and 1msec timers"; Fig. 1(b): the burst loss ratio
 grows with the mean file size. Set-up and readings: docs/NSFNET_STUDIES.md
 (module :mod:`.ramantas_nsfnet`); claims: its table 1.3, declared in
-:data:`CLAIMS` before any run. R08 §3's "more than 30% of the active sources
-were in a slow start phase" (R1.ss) waits for the metrics sampler over
-generated flows and is not decided here.
+:data:`CLAIMS` before any run. R08 §3: "more than 30% of the active sources
+were in a slow start phase" (R1.ss): the metrics sampler's fraction of the
+active flows (generated flows included) with cwnd < ssthresh, averaged over
+its samples after the warm-up (``meta.slow_start_fraction_mean``, docs/MODEL.md
+"Metrics"), decided per timer and mean size against 0.30.
 """
 
 from __future__ import annotations
@@ -48,6 +50,12 @@ QUOTE_700 = (
     'R07 §3: "a mean file size of 700KB, which corresponds to a burst loss ratio of 2% and 600 or 800 '
     'active source respectively for 5, 10 and 1msec timers"'
 )
+QUOTE_SS = (
+    'R08 §3: "An important issue noticed is that more than 30% of the active sources were in a slow '
+    'start phase"'
+)
+SLOW_START_SHARE = 0.30
+"""R08 §3: "more than 30%" of the active sources in slow start."""
 QUOTE_LOSS = "R07/R08 Fig. 1(b): the burst loss ratio against the mean file size, rising for every timer"
 
 CLAIMS: Dict[str, Claim] = {
@@ -92,6 +100,14 @@ CLAIMS: Dict[str, Claim] = {
         "greater",
         precision=0.2,
     ),
+    "ss": Claim(
+        "fraction of active sources in slow start (cwnd < ssthresh)",
+        QUOTE_SS,
+        "mean",
+        "greater",
+        threshold=SLOW_START_SHARE,
+        paper=SLOW_START_SHARE,
+    ),
 }
 """The paper's claims, declared before the run."""
 for _t, _a in ACTIVE_700.items():
@@ -111,8 +127,12 @@ SEEDS = SeedPlan(initial=5, step=5, cap=10)
 
 def metrics(warmup: float) -> Dict[str, Any]:
     """Per run: the time-average number of active generated flows per edge
-    after the warm-up (Little's L from ``flow_records.active_after_warmup_s``)
-    and the TCP burst loss ratio over every path after the warm-up."""
+    after the warm-up (Little's L from ``flow_records.active_after_warmup_s``),
+    the TCP burst loss ratio over every path after the warm-up, and the
+    fraction of the active flows in slow start (cwnd < ssthresh) averaged
+    over the metrics sampler's samples at or after the warm-up with an
+    active flow (``meta.slow_start_fraction_mean``; docs/MODEL.md
+    "Metrics")."""
     tcp = {"class": "tcp"}
     return {
         "active_s": {"table": "flow_records", "column": "active_after_warmup_s", "agg": "sum"},
@@ -121,6 +141,11 @@ def metrics(warmup: float) -> Dict[str, Any]:
         "bursts": {"table": "paths", "column": "bursts", "agg": "sum", "where": tcp},
         "lost": {"table": "paths", "column": "lost", "agg": "sum", "where": tcp},
         "loss": {"expr": "lost / bursts", "label": "burst loss ratio"},
+        "ss": {
+            "table": "meta",
+            "column": "slow_start_fraction_mean",
+            "label": "fraction of active flows in slow start",
+        },
     }
 
 
@@ -166,6 +191,13 @@ def rows_of(groups: Dict[float, "pandas.DataFrame"]) -> List[Dict[str, Any]]:
             rows.append(
                 CLAIMS["loss700"].decide(by_seed(at(700, t), "loss").tolist()).row(f"700 KB, {t:g} ms", 700)
             )
+    for kb in kbs:
+        for t in sorted(df["t_ms"].unique()):
+            rows.append(
+                CLAIMS["ss"]
+                .decide(by_seed(at(kb, t), "ss").tolist())
+                .row(f"{kb:g} KB, {t:g} ms: slow start > 30%", kb)
+            )
     for t in sorted(df["t_ms"].unique()):
         rows.append(
             CLAIMS["lossgrows"]
@@ -197,7 +229,9 @@ REPRODUCTION = Reproduction(
         "the warm-up (Little's L from the flow records) / 8. Burst loss: TCP bursts lost / sent "
         "over all paths. Orderings and differences paired by seed; 'close' by an equivalence test "
         "of the 5/10 ms ratio within 1 +/- 0.15. --quick: 400 and 1000 KB, lambda / 4, 12 s (4 s "
-        "warm-up), 2 seeds. R08's slow-start share (R1.ss) is not decided yet. Readings: "
+        "warm-up), 2 seeds. R1.ss (R08 §3, > 30% of active sources in slow start): the sampled "
+        "fraction of active flows with cwnd < ssthresh, every 0.7 s after the warm-up, averaged over "
+        "the samples, per mean size and timer. Readings: "
         "docs/NSFNET_STUDIES.md section 2."
     ),
     comparison_plot={"xlabel": "mean file size (KB)", "ylabel": "measured (claim: see quantity)"},
