@@ -83,6 +83,12 @@ QUOTE_WM = (
     '"92Mbps ... achieved when window size was 128segments wide" (2.6)'
 )
 QUOTE_WM20 = "ns-2.35 tcl/lib/ns-default.tcl: Agent/TCP set window_ 20 (nothing stated)"
+QUOTE_WM_UNBOUNDED = (
+    'R08 §4: "in the case of 1msec, a 600segment window is reached within 0,194sec"; R07 §4: "a '
+    '500segment window is reached within 0,171sec". ns-2.35 TcpAgent::reset() sets ssthresh_ = '
+    "window_, so slow start reaches 500-600 segments in a fraction of a second only if window_ >= 600 "
+    "(docs/NSFNET_STUDIES.md 3, session 8): W_M = 10,000, G1's receive window"
+)
 QUOTE_NO_ACCESS_DELAY = "No delay is stated for the access; the pipe models the rate (2.5)"
 QUOTE_ACCESS_DELAY = "G09 Table 1 gives the §3 access network a delay; 1 ms is a short access"
 
@@ -217,6 +223,7 @@ def readings(rebuild: Callable[..., Dict[str, Any]]) -> Tuple[Reading, ...]:
         Reading("routing", "least delay", QUOTE_DELAY, apply=apply(routing="delay")),
         Reading("W_M", "128 segments", QUOTE_WM, registered=True),
         Reading("W_M", "20 segments (ns-2 window_)", QUOTE_WM20, apply=apply(max_window=20)),
+        Reading("W_M", "10000 segments (unbounded)", QUOTE_WM_UNBOUNDED, apply=apply(max_window=10000)),
         Reading("access delay", "0 s", QUOTE_NO_ACCESS_DELAY, registered=True),
         Reading("access delay", "1 ms", QUOTE_ACCESS_DELAY, apply=apply(access_delay="1 ms")),
     )
