@@ -177,6 +177,20 @@ shown hereinafter correspond to the steady state (constant number of active
 sources) of the experiments after 20sec of execution time"."""
 QUICK_LENGTH = ("12 s", 4.0)
 """--quick: R1-R4's quick runs (λ / 4)."""
+R07_LENGTH = (("600 s", 200.0), ("36 s", 12.0))
+"""The run-length reading: R1-R4's 600 s with R07's 200 s warm-up (R07 §3:
+"the steady state ... which took place after 200sec of simulation time";
+Table 1 is R07's); in quick mode three times the quick length. About 13
+times the registered full mode's cost (several hours on 2 cores)."""
+QUOTE_R08_STEADY = (
+    'R08 §3: "Results shown hereinafter correspond to the steady state (constant number of active '
+    'sources) of the experiments after 20sec of execution time"; run length not stated (45 s keeps '
+    "the full mode within an hour)"
+)
+QUOTE_R07_STEADY = (
+    'R07 §3: "Results shown hereinafter correspond to the steady state (constant number of active '
+    "sources) of the experiments, which took place after 200sec of simulation time\" (Table 1 is R07's)"
+)
 
 
 def window(b: int, c: int, source: str = "sender") -> Dict[str, Any]:
@@ -227,9 +241,15 @@ def bc(case: str) -> Optional[Tuple[int, int]]:
     return int(b), int(c)
 
 
-def build(quick: bool, *, window_source: str = "sender", **kw: Any) -> Dict[str, Any]:
-    """The R5 experiment (``window_source`` and ``kw``: a reading's change)."""
-    length = (FULL_LENGTH, QUICK_LENGTH)
+def build(
+    quick: bool,
+    *,
+    window_source: str = "sender",
+    length: Tuple[Tuple[str, float], Tuple[str, float]] = (FULL_LENGTH, QUICK_LENGTH),
+    **kw: Any,
+) -> Dict[str, Any]:
+    """The R5 experiment (``window_source``, ``length`` (full, quick) and
+    ``kw``: a reading's change)."""
     return rn.build(
         quick,
         name="R5_ramantas2008",
@@ -358,6 +378,8 @@ READINGS = (
         QUOTE_ESTIMATED,
         apply=_apply(window_source="estimated"),
     ),
+    Reading("run length", "45 s, 20 s warm-up (R08)", QUOTE_R08_STEADY, registered=True),
+    Reading("run length", "600 s, 200 s warm-up (R07)", QUOTE_R07_STEADY, apply=_apply(length=R07_LENGTH)),
 ) + rn.readings(build)
 """How the edge learns the window (registered: the sender's, as the papers
 assume), then the readings shared by R1-R4 (docs/NSFNET_STUDIES.md 2.12)."""
