@@ -460,7 +460,6 @@ class Reproduction:
         root = Path(out)
         rounds: List[Dict[str, Any]] = []
         selection = self.seeds.selection_for(quick) if self.seeds is not None else 0
-        plan = self.seeds
         if self.experiment is None:
             summary = SweepSummary(out=root, total=0, executor="analytic")
             summary.out.mkdir(parents=True, exist_ok=True)
@@ -685,13 +684,13 @@ class ExtraRuns:
         error is recorded in the store's journal). Stored runs are reused:
         the same scenario and seed give the same run (obsim's determinism
         rule)."""
+        from .. import __version__ as version
         from ..executors import make_executor
         from ..store import now_iso, run_key
-        from ..sweep import _version, execute_run
+        from ..sweep import execute_run
 
         store = self.extra_store
         store.prepare()
-        version = _version()
         keys = [run_key({"extra": sc}, int(seed), version) for sc, seed in runs]
         tasks = []
         seen = set()
