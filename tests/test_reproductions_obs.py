@@ -353,6 +353,32 @@ def test_y5_scenario_file_is_the_builders() -> None:
 
 
 @pytest.mark.engine
+def test_g5_estimation_seeds_run_where_the_claims_read() -> None:
+    """G5's two-phase plan: the first estimation seeds at each M's chosen
+    timeouts and the two ends; further seeds only at the unmet M = 4 cells'
+    chosen timeouts and M = 1's for the same groups."""
+    from obsim.reproductions import g5_gurel2008 as g5
+
+    rows = []
+    ts = list(g5.TIMEOUTS)
+    for m in (1, 2, 4):
+        for i, t in enumerate(ts):
+            row = {g5.AX_M: m, g5.AX_T: t}
+            for grp in g5.GROUPS:
+                # E1-E4 peak at the 2nd timeout, E5 at the 4th
+                row[f"goodput_{grp}"] = -abs(i - (3 if grp == "E5" else 1)) + m
+            rows.append(row)
+    sel = pd.DataFrame(rows)
+    first = g5.estimate_at(sel, None)
+    runs = {(m, t) for m in (1, 2, 4) for t in ts if first({g5.AX_M: m, g5.AX_T: t})}
+    assert runs == {(m, t) for m in (1, 2, 4) for t in (ts[0], ts[1], ts[3], ts[-1])}
+    unmet = pd.DataFrame({"case": ["M=4 E5"]})
+    more = g5.estimate_at(sel, unmet)
+    runs = {(m, t) for m in (1, 2, 4) for t in ts if more({g5.AX_M: m, g5.AX_T: t})}
+    assert runs == {(4, ts[3]), (1, ts[3])}
+    assert not any(g5.estimate_at(sel, pd.DataFrame({"case": []}))({g5.AX_M: 4, g5.AX_T: t}) for t in ts)
+
+
 def test_g5_quick(tmp_path: Path) -> None:
     """Short-lived flows on the chain: every source's generator runs, each
     destination group gets tens of flows, and the farthest egress (least

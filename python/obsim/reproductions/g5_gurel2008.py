@@ -39,7 +39,8 @@ time) is run by ``--readings``.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Dict, List, Tuple
+import re
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Set, Tuple
 
 from ..topologies import gurel_chain
 from . import Reproduction, SeedPlan, split_roles
@@ -84,7 +85,9 @@ arrivals per source after the warm-up)."""
 SEEDS = SeedPlan(initial=6, step=6, cap=24, selection=2, quick_selection=1)
 """2 seeds choose each M's best timeout per group; 6 estimation seeds to
 start, 6 more while an M = 4 cell's CI is wider than half the paper's gain,
-at most 24."""
+at most 24; the estimation seeds run only where :func:`estimate_at` says
+(the chosen and the end timeouts first, then the unmet cells' chosen
+timeouts), so the full run stays near an hour on 2 cores."""
 
 QUOTE_RANDOM = '§4.2: "TCP flow IDs are uniformly distributed in {0, 1, 2, 3}, and M ∈ {1, 2, 4}"'
 QUOTE_MODULO = "obsim's sequential flow ids taken modulo M (every M-th arriving flow shares a queue)"
@@ -220,6 +223,40 @@ def best_timeouts(sel: "pandas.DataFrame") -> Dict[Tuple[int, str], Any]:
     return best
 
 
+CASE_CELL = re.compile(r"^M=(?P<m>\d+) (?P<grp>E\d)$")
+"""The case of a Table 4 cell row (:func:`compare`): ``"M=4 E1"``."""
+
+
+def estimate_at(
+    sel: "pandas.DataFrame", unmet: Optional["pandas.DataFrame"]
+) -> Callable[[Mapping[str, Any]], bool]:
+    """Where G5 runs estimation seeds (the two-phase seed plan, as G1), from
+    the selection seeds' runs ``sel``. The first seeds (``unmet`` None): at
+    each M, the timeouts chosen on ``sel`` for the five destination groups
+    (Table 4's cells compare them) and the smallest and largest swept
+    timeouts (the E1 and E5 claims compare those). Further seeds: only at
+    the chosen timeouts of the cells in ``unmet`` (the M = 4 cells whose
+    interval is still wider than half the paper's gain) and of M = 1 for
+    the same groups, the two sides of those cells' ratios."""
+    best = best_timeouts(sel)
+    wanted: Set[Tuple[int, Any]] = set()
+    if unmet is None:
+        ts = sorted(sel[AX_T].unique(), key=_ms)
+        wanted = {(m, t) for (m, _grp), t in best.items()}
+        wanted |= {(m, t) for m in {m for m, _grp in best} for t in (ts[0], ts[-1])}
+    else:
+        for case in unmet["case"]:
+            cell = CASE_CELL.match(str(case))
+            if cell:
+                grp = cell["grp"]
+                wanted |= {(int(cell["m"]), best[(int(cell["m"]), grp)]), (1, best[(1, grp)])}
+
+    def keep(axes: Mapping[str, Any]) -> bool:
+        return (_m(axes[AX_M]), axes[AX_T]) in wanted
+
+    return keep
+
+
 def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame":
     """Best T on the selection seeds; every claim on the estimation seeds."""
     import pandas as pd
@@ -291,6 +328,7 @@ REPRODUCTION = Reproduction(
     experiment=experiment,
     compare=compare,
     seeds=SEEDS,
+    estimate_at=estimate_at,
     readings=READINGS,
     notes=(
         "The chain of G3/G4 with each source S1-S20 a Poisson generator (0.1 flows/s) of TCP Reno flows "
