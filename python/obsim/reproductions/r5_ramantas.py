@@ -37,7 +37,7 @@ from . import Reproduction, SeedPlan, split_roles
 from . import ramantas_nsfnet as rn
 from .claims import Claim
 from .r4_ramantas import metrics
-from .readings import Reading
+from .readings import Reading, rebuilt
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -367,7 +367,7 @@ def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame
 
 
 def _apply(**kw: Any) -> Callable[[Dict[str, Any], bool], Dict[str, Any]]:
-    return lambda exp, quick: build(quick, **kw)
+    return rebuilt(build, **kw)
 
 
 READINGS = (

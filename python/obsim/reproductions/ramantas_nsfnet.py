@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..topologies import nsfnet_tcp
-from .readings import Reading
+from .readings import Reading, rebuilt
 
 R07 = (
     "ramantas2007: ONDM 2007, I. Tomkos et al. (Eds.), LNCS 4534, pp. 176-185 (the copy in "
@@ -204,7 +204,7 @@ def readings(rebuild: Callable[..., Dict[str, Any]]) -> Tuple[Reading, ...]:
     experiment rebuilt by ``rebuild(quick, **changed)``."""
 
     def apply(**kw: Any) -> Callable[[Dict[str, Any], bool], Dict[str, Any]]:
-        return lambda exp, quick: rebuild(quick, **kw)
+        return rebuilt(rebuild, **kw)
 
     return (
         Reading("lambda scope", "50 flows/s per ordered pair", QUOTE_PAIR_SCOPE, registered=True),

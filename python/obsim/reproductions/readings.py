@@ -85,6 +85,14 @@ class Reading:
         return slug(self.name)
 
 
+def rebuilt(
+    build: Callable[..., Dict[str, Any]], **changed: Any
+) -> Callable[[Dict[str, Any], bool], Dict[str, Any]]:
+    """A reading's ``apply`` for a reproduction whose experiment is
+    ``build(quick, **kwargs)``: the experiment rebuilt with ``changed``."""
+    return lambda exp, quick: build(quick, **changed)
+
+
 def slug(text: str) -> str:
     """``text`` as a directory name: lower case, runs of anything but
     letters and digits replaced by one ``-``."""

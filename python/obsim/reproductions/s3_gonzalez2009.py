@@ -80,7 +80,7 @@ from . import Reproduction, SeedPlan
 from . import ramantas_nsfnet as rn
 from .claims import Claim
 from .pairing import by_seed, paired
-from .readings import Reading
+from .readings import Reading, rebuilt
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -593,7 +593,7 @@ QUOTE_ACCESS_100 = 'G09 Table 1: "Access link delay (d) 100 ms" (the §3 access 
 
 
 def _apply(**kw: Any) -> Callable[[Dict[str, Any], bool], Dict[str, Any]]:
-    return lambda exp, quick: build(quick, **kw)
+    return rebuilt(build, **kw)
 
 
 READINGS = (
