@@ -97,6 +97,79 @@ def test_without_readings_flag_the_verdict_is_not_run(tmp_path: Path) -> None:
     assert [r["registered"] for r in info["readings"]] == [True, False]
 
 
+def _scale(scale: float):
+    """A reading that changes only what is measured (the goodput's unit)."""
+
+    def apply(exp: Dict[str, Any], quick: bool) -> Dict[str, Any]:
+        exp = copy.deepcopy(exp)
+        exp["metrics"]["goodput"]["scale"] = scale
+        return exp
+
+    return apply
+
+
+MEASURE = Reading("goodput unit", "Mbit/s", quote="§0: 'goodput in Mbit/s'", registered=True)
+TENS = Reading("goodput unit", "10 Mbit/s", quote="a misreading", apply=_scale(1e-7))
+
+
+def test_a_reading_of_the_measure_reuses_the_registered_runs(tmp_path: Path) -> None:
+    """Same scenarios and seeds: the reading's store links the registered
+    runs in (no simulation), and the claim is decided on them."""
+    rep = Reproduction(
+        id="TOY",
+        title="toy",
+        paper="none",
+        experiment=_experiment,
+        compare=_compare,
+        readings=(MEASURE, TENS),
+    )
+    rep.run(tmp_path, jobs=1, readings=True)
+    info = json.loads((tmp_path / "reproduction.json").read_text())
+    assert info["sensitivity_flips"] == {"toy: goodput above 3 Mbit/s": ["goodput unit = 10 Mbit/s"]}
+    here = tmp_path / "readings" / "goodput-unit" / "10-mbit-s"
+    mine = sorted(p.relative_to(tmp_path / "runs") for p in (tmp_path / "runs").rglob("*.parquet"))
+    theirs = sorted(p.relative_to(here / "runs") for p in (here / "runs").rglob("*.parquet"))
+    assert mine and mine == theirs
+    for rel in mine:  # linked, not recomputed
+        assert (tmp_path / "runs" / rel).stat().st_ino == (here / "runs" / rel).stat().st_ino
+    journal = [json.loads(x) for x in (here / "catalog.jsonl").read_text().splitlines()]
+    assert len(journal) == 2 and {r["status"] for r in journal} == {"ok"}
+    measured = pd.read_parquet(here / "comparison.parquet")["measured"].iloc[0]
+    registered = pd.read_parquet(tmp_path / "comparison.parquet")["measured"].iloc[0]
+    assert measured == pytest.approx(registered / 10)
+
+
+def test_readings_of_named_parameters_only_give_a_partial_verdict(tmp_path: Path) -> None:
+    slow = Reading("bottleneck rate", "1 Mbit/s", quote="ns-2 example", apply=_rate("1 Mbit/s"))
+    rep = Reproduction(
+        id="TOY",
+        title="toy",
+        paper="none",
+        experiment=_experiment,
+        compare=_compare,
+        readings=(REGISTERED, slow, MEASURE, TENS),
+    )
+    rep.run(tmp_path, jobs=1, readings=["Goodput unit"])
+    info = json.loads((tmp_path / "reproduction.json").read_text())
+    assert info["sensitivity"] == "partial (goodput-unit only): depends on reading: 1 claim"
+    assert (tmp_path / "readings" / "goodput-unit").is_dir()
+    assert not (tmp_path / "readings" / "bottleneck-rate").exists()
+    with pytest.raises(ValueError, match=r"no parameter 'routing'; allowed: bottleneck-rate"):
+        rd.select(rep.readings, ["routing"])
+
+
+def test_cli_rejects_an_unknown_reading_before_running(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from obsim.cli import main
+
+    out = tmp_path / "R5"
+    assert main(["reproduce", "R5", "--quick", "--readings", "latitude", "--out", str(out), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "--readings: R5 readings: no parameter 'latitude'; allowed:" in err and "routing" in err
+    assert not out.exists()
+
+
 def test_registration_rules() -> None:
     alt = Reading("bottleneck rate", "1 Mbit/s", quote="", apply=_rate("1 Mbit/s"))
     with pytest.raises(ValueError, match="exactly one registered reading"):

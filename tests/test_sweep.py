@@ -108,6 +108,19 @@ def test_rerun_skips_finished_runs(reference, tmp_path):
     assert (summary.ran, summary.skipped) == (10, 20)
 
 
+def test_runs_finished_in_another_store_are_reused(reference, tmp_path):
+    """``reuse``: the same keys are linked in from the other store, only the
+    new points run, and the results are those of a store that ran them all."""
+    out, _ = reference
+    doc = tiny_experiment(grid={"tcp.variant": ["reno", "sack"], "links[1].loss.p": [0.01, 0.03, 0.05]})
+    summary = run_experiment(from_dict(doc), tmp_path / "z", jobs=1, progress=False, reuse=[out])
+    assert (summary.ran, summary.reused, summary.skipped) == (10, 20, 20)
+    assert Store(tmp_path / "z").journal_stored_runs() == 0  # every run journalled
+    full = run_experiment(from_dict(doc), tmp_path / "all", jobs=1, progress=False)
+    assert full.ran == 30
+    assert results_without_wall(tmp_path / "z").equals(results_without_wall(tmp_path / "all"))
+
+
 def test_failed_run_is_recorded_and_the_sweep_goes_on(tmp_path):
     # "vegas" is rejected by the core when the run starts (pre-validation is
     # skipped here so the failure happens in the worker, at run time).

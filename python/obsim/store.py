@@ -115,6 +115,35 @@ class Store:
         fsync_dir(final.parent)
         return final
 
+    def adopt(self, key: str, other: "Store") -> bool:
+        """Put ``other``'s finished run ``key`` in place here, its files
+        hard-linked (copied where links are not possible), atomically as
+        :meth:`write_run`; False if ``other`` has no such finished run. The
+        key names the resolved scenario, the seed and the obsim version, so
+        the run is the one this store would compute (obsim's determinism
+        rule): a reading that changes only what is measured reuses the
+        registered experiment's runs instead of repeating them."""
+        if not other.is_done(key) or self.is_done(key):
+            return self.is_done(key)
+        final = self.run_dir(key)
+        tmp = self.root / ".tmp" / f"{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+
+        def link(src: str, dst: str) -> None:
+            try:
+                os.link(src, dst)
+            except OSError:
+                shutil.copy2(src, dst)
+
+        shutil.copytree(other.run_dir(key), tmp, copy_function=link)
+        final.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.replace(tmp, final)
+        except OSError:
+            if not self.is_done(key):
+                raise
+            shutil.rmtree(tmp, ignore_errors=True)
+        return True
+
     def append_journal(self, records: Iterable[Mapping[str, Any]]) -> None:
         """Append catalog lines with one ``write`` (a kill cuts at most the
         last line, which :meth:`read_journal` then ignores)."""

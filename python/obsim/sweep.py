@@ -14,7 +14,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from .experiment import Experiment, Metric, eval_expr, experiment_from_stored
 from .experiment.metrics import reduce_values, row_mask
@@ -144,6 +144,9 @@ class SweepSummary:
     total: int
     ran: int = 0
     skipped: int = 0
+    """Runs already stored (the reused ones included)."""
+    reused: int = 0
+    """Runs linked in from another store (``run_experiment(reuse=...)``)."""
     failed: int = 0
     failures: List[Dict[str, Any]] = field(default_factory=list)
     interrupted: bool = False
@@ -166,10 +169,14 @@ def run_experiment(
     validate: bool = True,
     console: Optional["Console"] = None,
     only: Optional[Callable[[Dict[str, Any]], bool]] = None,
+    reuse: Sequence[Union[str, Path]] = (),
 ) -> SweepSummary:
     """Run every run of ``exp`` not yet in the store at ``out`` (with
     ``only``, every run it selects: see :func:`plan`; a reproduction's
     two-phase seed plan runs its estimation seeds only where it needs them).
+    A run already finished in one of the stores ``reuse`` (same key: same
+    resolved scenario, seed and obsim version) is linked in from there
+    (:meth:`Store.adopt`) instead of run again, and counted as ``reused``.
 
     Every point is validated by the core first (an :class:`ExperimentError`
     names each bad axis value). Finished runs are skipped; a run that fails
@@ -192,7 +199,10 @@ def run_experiment(
         by_key.setdefault(run["key"], []).append(run)
     summary = SweepSummary(out=store.root, total=len(manifest["runs"]))
     tasks = []
+    others = [Store(r) for r in reuse]
     for key, runs in by_key.items():
+        if not store.is_done(key) and any(store.adopt(key, o) for o in others):
+            summary.reused += len(runs)
         if store.is_done(key):
             summary.skipped += len(runs)
             continue

@@ -32,7 +32,7 @@ import importlib
 import pkgutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -436,7 +436,7 @@ class Reproduction:
         executor: str = "local",
         scheduler: Optional[str] = None,
         progress: bool = False,
-        readings: bool = False,
+        readings: Union[bool, Sequence[str]] = False,
     ) -> "SweepSummary":
         """Run the experiment into ``out``, then write ``comparison.parquet``,
         the reproduction's own figures and ``reproduction.json`` there (read
@@ -447,8 +447,12 @@ class Reproduction:
         ``readings``, also run every alternative reading of the unstated
         parameters (same seed plan, same ``compare``) into ``out/readings/``
         and write ``sensitivity.parquet`` and the verdict
-        (:func:`obsim.reproductions.readings.run_readings`); the returned
-        summary is the registered experiment's."""
+        (:func:`obsim.reproductions.readings.run_readings`); ``readings``
+        given as parameter names runs only those parameters' alternatives
+        (the verdict then says it is partial). A reading's run that the
+        registered experiment already has (same scenario and seed: a
+        reading that changes only what is measured) is linked in, not
+        rerun. The returned summary is the registered experiment's."""
         import datetime
 
         from ..files import atomic_write_json, atomic_write_parquet
@@ -476,7 +480,9 @@ class Reproduction:
                 progress=progress,
             )
         sensitivity: Optional[Dict[str, Any]] = None
-        if readings and self.readings:
+        # readings: False (none), True or [] (every parameter), or parameter names.
+        only = None if isinstance(readings, bool) or not readings else list(readings)
+        if readings is not False and readings is not None and self.readings:
             sensitivity = _readings.run_readings(
                 self,
                 root,
@@ -489,7 +495,9 @@ class Reproduction:
                     executor=executor,
                     scheduler=scheduler,
                     progress=progress,
+                    reuse=(root,),
                 )[1],
+                only=only,
             )
         atomic_write_parquet(root / "comparison.parquet", frame_to_arrow(table))
         figures = []
@@ -562,6 +570,7 @@ class Reproduction:
         executor: str,
         scheduler: Optional[str],
         progress: bool,
+        reuse: Sequence[Path] = (),
     ) -> Tuple["SweepSummary", "pandas.DataFrame", int, List[Dict[str, Any]]]:
         """Run the experiment (as ``reading`` rewrites it, if given) into
         ``out`` by the seed plan and compare: the summary of every round,
@@ -582,7 +591,14 @@ class Reproduction:
 
         def sweep(exp: "Experiment", only: Optional[Callable[[Dict[str, Any]], bool]]) -> "SweepSummary":
             return run_experiment(
-                exp, out, jobs=jobs, executor=executor, scheduler=scheduler, progress=progress, only=only
+                exp,
+                out,
+                jobs=jobs,
+                executor=executor,
+                scheduler=scheduler,
+                progress=progress,
+                only=only,
+                reuse=reuse,
             )
 
         if selection and self.estimate_at is not None:
@@ -604,6 +620,7 @@ class Reproduction:
             else:
                 summary.total = this.total
                 summary.ran += this.ran
+                summary.reused += this.reused
                 summary.failed += this.failed
                 summary.failures.extend(this.failures)
                 summary.wall_s += this.wall_s

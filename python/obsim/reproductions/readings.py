@@ -228,12 +228,40 @@ def verdict(table: "pandas.DataFrame") -> str:
     return f"depends on reading: {n} claim{'s' if n != 1 else ''}"
 
 
+PARTIAL = "partial"
+"""How a verdict over some parameters' readings only begins."""
+
+
+def select(readings: Sequence[Reading], only: Optional[Sequence[str]]) -> List[str]:
+    """The parameter slugs of ``readings`` that ``only`` names (each by its
+    name or slug, case-insensitive; None: every parameter). ValueError
+    naming the unknown ones and the allowed parameters."""
+    params = parameters(readings)
+    slugs = {slug(p): p for p in params}
+    if only is None:
+        return list(slugs)
+    chosen: List[str] = []
+    unknown = []
+    for name in only:
+        s = slug(name)
+        if s in slugs:
+            if s not in chosen:
+                chosen.append(s)
+        else:
+            unknown.append(name)
+    if unknown:
+        allowed = ", ".join(f"{s} ({p})" for s, p in slugs.items())
+        raise ValueError(f"readings: no parameter {', '.join(map(repr, unknown))}; allowed: {allowed}")
+    return chosen
+
+
 def run_readings(
     rep: "Reproduction",
     out: Path,
     registered: "pandas.DataFrame",
     *,
     measure: Callable[[Reading, Path], "pandas.DataFrame"],
+    only: Optional[Sequence[str]] = None,
 ) -> Dict[str, Any]:
     """Run every alternative reading of ``rep`` (one parameter varied at a
     time) into ``out/readings/<parameter>/<reading>/`` with ``measure(reading,
@@ -241,16 +269,20 @@ def run_readings(
     directory gets its own ``comparison.parquet``), write
     ``out/sensitivity.parquet``, and return the ``reproduction.json``
     entries: ``sensitivity`` (the verdict), ``sensitivity_flips`` (claim →
-    readings that flip it) and ``readings`` (:func:`describe`)."""
+    readings that flip it) and ``readings`` (:func:`describe`). ``only``
+    (parameter names or slugs, :func:`select`): run those parameters'
+    alternatives only; the verdict then starts with "partial" and names
+    them."""
     from ..files import atomic_write_parquet
     from ..store import frame_to_arrow
 
     if rep.experiment is None:
         raise ValueError(f"reproduction {rep.id} is analytic: it has no experiment to vary")
     check(rep.readings, f"reproduction {rep.id} readings")
+    chosen = select(rep.readings, only)
     alternatives: List[Tuple[Reading, "pandas.DataFrame"]] = []
     for r in rep.readings:
-        if r.registered:
+        if r.registered or r.parameter_slug not in chosen:
             continue
         d = out / "readings" / r.parameter_slug / r.slug
         table = measure(r, d)
@@ -258,8 +290,11 @@ def run_readings(
         alternatives.append((r, table))
     sens = sensitivity_table(registered, alternatives, rep.readings)
     atomic_write_parquet(out / "sensitivity.parquet", frame_to_arrow(sens))
+    said = verdict(sens)
+    if only is not None and len(chosen) < len(parameters(rep.readings)):
+        said = f"{PARTIAL} ({', '.join(chosen)} only): {said}"
     return {
-        "sensitivity": verdict(sens),
+        "sensitivity": said,
         "sensitivity_flips": flipped(sens),
         "readings": describe(rep.readings),
     }
@@ -268,6 +303,7 @@ def run_readings(
 __all__ = [
     "HOLDS",
     "NOT_RUN",
+    "PARTIAL",
     "Reading",
     "SENSITIVITY_COLUMNS",
     "check",
@@ -275,6 +311,7 @@ __all__ = [
     "flipped",
     "parameters",
     "run_readings",
+    "select",
     "sensitivity_table",
     "slug",
     "verdict",
