@@ -619,7 +619,7 @@ impl<'s> Simulation<'s> {
             flow: f,
             src: fl.dst,
             dst: fl.src,
-            bytes: fl.header + fl.sack_option_size.bytes(ack.sack_blocks().len()),
+            bytes: fl.header + fl.sack_option_size.bytes(ack.n_sack()),
             payload: Payload::Ack(ack),
         };
         if let Some(p) = fl.pipes {

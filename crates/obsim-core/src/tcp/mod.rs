@@ -24,5 +24,5 @@ mod tests;
 
 pub use config::{TcpConfig, Variant};
 pub use receiver::{ReceiverStats, TcpReceiver};
-pub use segment::{Ack, SackBlock, Segment};
+pub use segment::{Ack, SackBlock, SackBlocks, Segment};
 pub use sender::{LossDecision, SenderStats, TcpSender};

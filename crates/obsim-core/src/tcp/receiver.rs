@@ -255,12 +255,8 @@ impl TcpReceiver {
         self.unacked = 0;
         self.delack_deadline = None;
         self.stats.acks_sent += 1;
-        let mut ack = Ack {
-            ack: self.rcv_nxt,
-            ..Ack::default()
-        };
         if self.sack_blocks == 0 {
-            return ack;
+            return Ack::new(self.rcv_nxt);
         }
         // Refresh the remembered blocks against the buffer: drop those now
         // below the cumulative ACK, widen the rest to their current range
@@ -289,9 +285,7 @@ impl TcpReceiver {
         }
         self.n_recent = kept;
         let k = kept.min(self.sack_blocks);
-        ack.sack[..k].copy_from_slice(&self.recent[..k]);
-        ack.n_sack = k as u8;
-        ack
+        Ack::with_sack(self.rcv_nxt, &self.recent[..k])
     }
 }
 
@@ -332,7 +326,7 @@ mod tests {
         for i in 0..5 {
             let a = r.on_segment(SimTime::ZERO, &seg(i)).expect("immediate ack");
             assert_eq!(a.ack, i + 1);
-            assert_eq!(a.n_sack, 0);
+            assert_eq!(a.n_sack(), 0);
         }
         assert_eq!(r.delivered_segments(), 5);
         assert_eq!(r.delivered_bytes(), 5000);
@@ -402,7 +396,7 @@ mod tests {
         let mut r = TcpReceiver::new(&cfg(Variant::NewReno, false));
         r.on_segment(SimTime::ZERO, &seg(1));
         let a = r.on_segment(SimTime::ZERO, &seg(3)).unwrap();
-        assert_eq!(a.n_sack, 0);
+        assert_eq!(a.n_sack(), 0);
     }
 
     #[test]

@@ -137,7 +137,7 @@ impl Ns2Sack1 {
     /// where `recv` does not read `CheckUpdate`.)
     fn update_scoreboard(&mut self, cb: &ControlBlock) -> bool {
         self.sb.advance(cb.snd_una);
-        self.sb.update(self.ack.sack_blocks(), cb.snd_nxt) > 0
+        self.sb.update(&self.ack.sack_blocks(), cb.snd_nxt) > 0
     }
 
     /// `ScoreBoardRQ::GetNextRetran`: from `h_seqno_` (raised to `sack_min =

@@ -85,7 +85,7 @@ impl LossRecovery for Sack {
     fn on_ack_info(&mut self, cb: &ControlBlock, ack: &Ack) {
         // RFC 6675 §5 (A): update the scoreboard from the SACK blocks.
         self.sb.advance(cb.snd_una);
-        self.sb.update(ack.sack_blocks(), cb.snd_nxt);
+        self.sb.update(&ack.sack_blocks(), cb.snd_nxt);
     }
 
     fn on_dup_ack(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
