@@ -11,8 +11,8 @@ __version__: str
 TABLES: Tuple[str, ...]
 """Names of the result tables, in the order they are written: ``flows``,
 ``links``, ``trace``, ``packets``, ``bursts``, ``series``, ``nodes``, ``paths``,
-``burst_lengths``, ``wavelengths``, ``traffic``, ``flow_records`` (the fields of obsim-core's
-``RunResults`` less ``meta``)."""
+``burst_lengths``, ``wavelengths``, ``traffic``, ``flow_records``, ``pair_bins``
+(the fields of obsim-core's ``RunResults`` less ``meta``)."""
 
 OPTIONAL_TABLES: Tuple[str, ...]
 """The tables written only when they have rows: every table but ``flows``
@@ -94,6 +94,8 @@ def run(
       - ``wavelengths``: one row per wavelength of each optical link direction;
       - ``traffic``: one row per UDP cross-traffic source (``[[traffic]]``);
       - ``flow_records``: one row per generated flow (``[[flow_generators]]``);
+      - ``pair_bins``: one row per bin of ``metrics.pair``'s path, with
+        ``metrics.pair_series``;
     - ``scenario``: the resolved scenario as JSON text.
 
     ``seed`` (0 <= seed < 2**64) overrides ``simulation.seed``.

@@ -54,6 +54,7 @@ OPTIONAL_TABLES: Tuple[str, ...] = tuple(_core.OPTIONAL_TABLES)
 """The tables written only when they have rows (every table but ``flows``
 and ``links``)."""
 
+
 def _empty_table(name: str) -> "pa.Table":
     """What a table missing from a raw result dict (a fake core in tests)
     reads as: typed empty tables where callers rely on the columns, else no
@@ -132,6 +133,11 @@ class Results:
             bursts sent and lost, finished, and the seconds it was active
             after the warm-up (summed over flows / measured time = mean
             active flows); empty without flow generators.
+        pair_bins: with ``metrics.pair_series``, one row per whole
+            ``metrics.throughput_bin`` after the warm-up of the path of
+            ``metrics.pair`` (``ingress``, ``egress``, ``start_s``,
+            ``bytes``, ``rate_bps``: its TCP burst bytes reaching the first
+            core router, gonzalez2009 Figs. 15-16); empty otherwise.
         scenario: the resolved scenario (defaults filled in, units converted).
         scenario_text: the scenario as given (TOML or JSON text).
         scenario_format: ``"toml"`` or ``"json"``.
@@ -153,6 +159,7 @@ class Results:
     wavelengths: pa.Table
     traffic: pa.Table
     flow_records: pa.Table
+    pair_bins: pa.Table
     scenario: Dict[str, Any]
     scenario_text: str
     scenario_format: str
@@ -390,9 +397,7 @@ def _foreign_entries(directory: Path) -> List[str]:
     return names[:3] + (["..."] if len(names) > 3 else [])
 
 
-def output_problem(
-    out_dir: Union[str, "os.PathLike[str]"], need: int = MIN_FREE_BYTES
-) -> Optional[str]:
+def output_problem(out_dir: Union[str, "os.PathLike[str]"], need: int = MIN_FREE_BYTES) -> Optional[str]:
     """Why :meth:`Results.write` could not write to ``out_dir``, checked
     without writing anything there (so before a run), or ``None`` if it looks
     fine.

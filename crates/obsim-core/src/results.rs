@@ -36,6 +36,10 @@ pub struct RunResults {
     /// One row per generated flow (`[[flow_generators]]`), in the order the
     /// flows finished; flows still running at the end follow, by id.
     pub flow_records: Vec<FlowRecord>,
+    /// With `metrics.pair_series`: one row per whole bin after the warm-up
+    /// of the path of `metrics.pair`, in time order (gonzalez2009 §4,
+    /// Figs. 15-16).
+    pub pair_bins: Vec<PairBinResult>,
     /// Flow-generator totals (not a table: not serialised).
     #[serde(skip)]
     pub flowgen: FlowGenStats,
@@ -163,6 +167,26 @@ pub struct PathResult {
     pub bin_rate_min_bps: f64,
     /// Its maximum, bit/s.
     pub bin_rate_max_bps: f64,
+}
+
+/// One `metrics.throughput_bin` of one path (`metrics.pair_series`): the
+/// wire bytes of its assembled (TCP) bursts reaching the far end of the
+/// ingress's output fibre (the first core router) in the bin, as counted
+/// for the `paths` table's `bin_rate_*_bps` (gonzalez2009 §4, Figs. 15-16:
+/// "aggregated throughput variation versus time of all sources of an edge
+/// router for a specific source-destination pair").
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PairBinResult {
+    /// Ingress edge node name.
+    pub ingress: String,
+    /// Egress edge node name.
+    pub egress: String,
+    /// Start of the bin, seconds.
+    pub start_s: f64,
+    /// Wire bytes reaching the first core router in the bin.
+    pub bytes: u64,
+    /// `bytes` as a rate over the bin, bit/s.
+    pub rate_bps: f64,
 }
 
 /// Assembled bursts of one length bin between one ingress and one egress.

@@ -28,7 +28,7 @@ pub struct Table {
 
 /// Every result table, in the order Python lists and writes them (the field
 /// order of [`RunResults`], less `meta`).
-pub const TABLES: [Table; 12] = [
+pub const TABLES: [Table; 13] = [
     Table {
         name: "flows",
         optional: false,
@@ -90,6 +90,11 @@ pub const TABLES: [Table; 12] = [
         name: "flow_records",
         optional: true,
         columns: |r| columns::rows_to_columns(&r.flow_records),
+    },
+    Table {
+        name: "pair_bins",
+        optional: true,
+        columns: |r| columns::rows_to_columns(&r.pair_bins),
     },
 ];
 

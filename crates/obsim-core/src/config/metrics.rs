@@ -21,6 +21,7 @@ key_table! {
     } => burst_length_bin;
     sync_index: SyncIndexDef = |v| named(v, &SyncIndexDef::ALL) => sync_index;
     pair_bins: bool = boolean => pair_bins;
+    pair_series: bool = boolean => pair_series;
     (pair);
 }
 
@@ -116,6 +117,18 @@ pub(super) fn build_metrics(
         errs.push(
             t.key_path("pair_bins"),
             "pair_bins = true needs bins: set throughput_bin to a duration (it is \"none\")",
+        );
+        return None;
+    }
+    if spec.pair_series && !(spec.pair_bins && spec.pair.is_some()) {
+        let missing = match (spec.pair_bins, spec.pair.is_some()) {
+            (false, false) => "set pair_bins = true and pair = [source, destination]",
+            (false, true) => "set pair_bins = true (it is false)",
+            _ => "set pair = [source, destination] (it is unset)",
+        };
+        errs.push(
+            t.key_path("pair_series"),
+            format!("pair_series = true needs the pair's bins: {missing}"),
         );
         return None;
     }

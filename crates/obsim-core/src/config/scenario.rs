@@ -84,6 +84,14 @@ pub struct MetricsSpec {
     /// from the echo when false.
     #[serde(skip_serializing_if = "is_false")]
     pub pair_bins: bool,
+    /// Also every whole bin after the warm-up of the one path that
+    /// `pair`'s packets take through the optical domain, as the `pair_bins`
+    /// table (`pair_series`, default false; needs `pair_bins` and `pair`:
+    /// gonzalez2009 §4, Figs. 15-16, "aggregated throughput variation
+    /// versus time of all sources of an edge router for a specific
+    /// source-destination pair"). Omitted from the echo when false.
+    #[serde(skip_serializing_if = "is_false")]
+    pub pair_series: bool,
 }
 
 /// For `skip_serializing_if`.
@@ -101,6 +109,7 @@ impl Default for MetricsSpec {
             sync_index: SyncIndexDef::AtSample,
             pair: None,
             pair_bins: false,
+            pair_series: false,
         }
     }
 }

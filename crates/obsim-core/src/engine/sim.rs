@@ -206,7 +206,8 @@ impl<'s> Simulation<'s> {
         let finite_remaining = flows.iter().filter(|f| f.finite).count();
         let n_ch = links.len();
         let signal_mask = flows.iter().fold(SignalSet::NONE, |m, f| m | f.signals);
-        let obs = bursts::Obs::new(scenario, seed, flows.len(), signal_mask);
+        let mut obs = bursts::Obs::new(scenario, seed, flows.len(), signal_mask);
+        obs.keep_pair_series(scenario, &routes, &links);
         let traffic = udp::Traffic::new(scenario, seed, &routes, flows.len())?;
         let gen = flowgen::Generated::new(scenario, seed);
         let mut sim = Self {
@@ -892,7 +893,7 @@ impl<'s> Simulation<'s> {
             .take()
             .map(|t| t.finish(&names))
             .unwrap_or_default();
-        let (nodes, paths, burst_lengths, wavelengths) = self.optical_results(measured);
+        let optical = self.optical_results(measured);
         let mut flow_records = std::mem::take(&mut self.gen.records);
         flow_records.extend(self.unfinished_records());
         RunResults {
@@ -903,12 +904,13 @@ impl<'s> Simulation<'s> {
             packets,
             bursts,
             series,
-            nodes,
-            paths,
-            burst_lengths,
-            wavelengths,
+            nodes: optical.nodes,
+            paths: optical.paths,
+            burst_lengths: optical.burst_lengths,
+            wavelengths: optical.wavelengths,
             traffic: self.traffic.results(sc, self.warmup_done, measured),
             flow_records,
+            pair_bins: optical.pair_bins,
             flowgen: crate::results::FlowGenStats {
                 created: self.gen.created,
                 slots: self.gen.pool.slots() as u64,

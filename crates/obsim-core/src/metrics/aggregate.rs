@@ -356,6 +356,10 @@ pub struct StreamBins {
     /// Bytes of the open bins `base, base + 1, ...`.
     open: std::collections::VecDeque<u64>,
     acc: RateAcc,
+    /// If kept ([`StreamBins::keep_series`]): bytes of every closed counted
+    /// bin, `first, first + 1, ...` (one `u64` per bin: gonzalez2009
+    /// Figs. 15-16 plot the series itself).
+    series: Option<Vec<u64>>,
 }
 
 /// Running sums of bin rates.
@@ -422,7 +426,16 @@ impl StreamBins {
             base: 0,
             open: std::collections::VecDeque::new(),
             acc: RateAcc::EMPTY,
+            series: None,
         }
+    }
+
+    /// Also keeps every counted bin, for [`StreamBins::series`] (memory: one
+    /// `u64` per bin of the run after `from`).
+    #[must_use]
+    pub fn keep_series(mut self) -> Self {
+        self.series = Some(Vec::new());
+        self
     }
 
     fn rate(&self, bytes: u64) -> f64 {
@@ -445,10 +458,19 @@ impl StreamBins {
         while self.base < upto {
             if let Some(b) = self.open.pop_front() {
                 self.close(&mut acc, self.base, b);
+                if self.base >= self.first {
+                    if let Some(s) = self.series.as_mut() {
+                        s.push(b);
+                    }
+                }
                 self.base += 1;
             } else {
                 // Nothing open: the bins up to `upto` held nothing.
-                acc.zeros(upto - self.base.max(self.first).min(upto));
+                let k = upto - self.base.max(self.first).min(upto);
+                acc.zeros(k);
+                if let Some(s) = self.series.as_mut() {
+                    s.resize(s.len() + k as usize, 0);
+                }
                 self.base = upto;
             }
         }
@@ -478,6 +500,48 @@ impl StreamBins {
             acc.zeros(last - i.max(self.first).min(last));
         }
         acc.moments()
+    }
+
+    /// The kept series ([`StreamBins::keep_series`]; empty otherwise): the
+    /// start and bytes of each counted whole bin before `to` (the bins
+    /// [`StreamBins::moments`] summarises, the open ones included), in
+    /// order; `rate` turns bytes into bit/s.
+    pub fn series(&self, to: SimTime) -> Vec<(SimTime, u64)> {
+        let Some(closed) = self.series.as_ref() else {
+            return Vec::new();
+        };
+        let last = to.0 / self.width;
+        let n = last.saturating_sub(self.first);
+        let mut out = Vec::with_capacity(usize::try_from(n).unwrap_or(0));
+        let open = self
+            .open
+            .iter()
+            .enumerate()
+            .map(|(k, &b)| (self.base + k as u64, b));
+        let closed = closed
+            .iter()
+            .enumerate()
+            .map(|(k, &b)| (self.first + k as u64, b));
+        // Closed bins, then the open ones (bins before `first` skipped), then
+        // empty bins up to `last`.
+        let mut next = self.first;
+        for (i, b) in closed.chain(open).filter(|&(i, _)| i >= self.first) {
+            if i >= last {
+                break;
+            }
+            debug_assert_eq!(i, next, "bins are contiguous");
+            out.push((SimTime(i * self.width), b));
+            next = i + 1;
+        }
+        for i in next..last {
+            out.push((SimTime(i * self.width), 0));
+        }
+        out
+    }
+
+    /// The rate (bit/s) of a bin holding `bytes`.
+    pub fn rate_of(&self, bytes: u64) -> f64 {
+        self.rate(bytes)
     }
 }
 
@@ -625,7 +689,7 @@ mod tests {
         let w = SimDuration::from_millis(3);
         let (from, to) = (SimTime(10_000_000), SimTime(2_000_500_000));
         let mut full = BinCounter::new(w);
-        let mut stream = StreamBins::new(w, from);
+        let mut stream = StreamBins::new(w, from).keep_series();
         let mut x = 7u64;
         let mut now = SimTime(0);
         let mut peak = 0;
@@ -654,6 +718,19 @@ mod tests {
             assert!((p - q).abs() <= 1e-9 * p.abs().max(1.0), "{a:?} {b:?}");
         }
         assert!(peak <= 5, "look-ahead bins {peak}");
+        // The kept series is the bin array over the same whole bins.
+        let first = from.0.div_ceil(w.0);
+        let want: Vec<(SimTime, u64)> = (first..to.0 / w.0)
+            .map(|i| {
+                (
+                    SimTime(i * w.0),
+                    full.bytes.get(i as usize).copied().unwrap_or(0),
+                )
+            })
+            .collect();
+        assert_eq!(stream.series(to), want);
+        assert_eq!(want.len() as u64, a.n);
+        assert!(StreamBins::new(w, from).series(to).is_empty(), "not kept");
         let none = StreamBins::new(w, from).moments(to);
         assert_eq!(none.n, a.n);
         assert_eq!((none.mean, none.max), (0.0, 0.0));

@@ -7,7 +7,7 @@
 use crate::ids::NodeId;
 use crate::metrics::aggregate::{Moments, StreamBins};
 use crate::obs::signalling::JetPath;
-use crate::results::{BurstLengthResult, PathResult};
+use crate::results::{BurstLengthResult, PairBinResult, PathResult};
 use crate::time::{SimDuration, SimTime};
 
 /// Counters of one path and class.
@@ -51,6 +51,9 @@ pub struct PathTable {
     /// Per-path bytes-per-bin profile: bin width and the warm-up's end
     /// (`metrics.pair_bins` with `metrics.throughput_bin`); `None`: off.
     pair_bins: Option<(SimDuration, SimTime)>,
+    /// The (ingress, egress) path whose bins are all kept
+    /// (`metrics.pair_series`), if any.
+    series: Option<(NodeId, NodeId)>,
 }
 
 impl PathTable {
@@ -66,6 +69,13 @@ impl PathTable {
             pair_bins,
             ..Self::default()
         }
+    }
+
+    /// Keeps every bin of the path from `ingress` to `egress` (with
+    /// `pair_bins` only), for the `pair_bins` table (`metrics.pair_series`).
+    /// Call before that path is first used.
+    pub fn keep_series(&mut self, ingress: NodeId, egress: NodeId) {
+        self.series = Some((ingress, egress));
     }
 
     /// The index of the path from `ingress` to `egress`, built with `walk`
@@ -84,7 +94,14 @@ impl PathTable {
             jet: walk(),
             counters: [PathCounters::default(); 2],
             by_len: Vec::new(),
-            bins: self.pair_bins.map(|(w, from)| StreamBins::new(w, from)),
+            bins: self.pair_bins.map(|(w, from)| {
+                let b = StreamBins::new(w, from);
+                if self.series == Some((ingress, egress)) {
+                    b.keep_series()
+                } else {
+                    b
+                }
+            }),
         });
         if self.index.len() <= a {
             self.index.resize_with(a + 1, Vec::new);
@@ -155,21 +172,33 @@ impl PathTable {
         }
     }
 
-    /// The `paths` and `burst_lengths` tables, paths sorted by (ingress,
-    /// egress) id; `name` names a node; the bin profiles end at `end` and
-    /// are reported only if `measured` (the warm-up was reached).
+    /// The `paths`, `burst_lengths` and `pair_bins` tables, paths sorted by
+    /// (ingress, egress) id; `name` names a node; the bin profiles and the
+    /// kept series end at `end` and are reported only if `measured` (the
+    /// warm-up was reached).
     pub fn results(
         &self,
         name: impl Fn(NodeId) -> String,
         end: SimTime,
         measured: bool,
-    ) -> (Vec<PathResult>, Vec<BurstLengthResult>) {
+    ) -> (Vec<PathResult>, Vec<BurstLengthResult>, Vec<PairBinResult>) {
         let mut paths = Vec::new();
         let mut lengths = Vec::new();
+        let mut series = Vec::new();
         let ratio = |l: u64, b: u64| if b > 0 { l as f64 / b as f64 } else { f64::NAN };
         let mut order: Vec<&PathRecord> = self.paths.iter().collect();
         order.sort_by_key(|p| (p.ingress, p.egress));
         for p in order {
+            if let Some(b) = p.bins.as_ref().filter(|_| measured) {
+                let (ingress, egress) = (name(p.ingress), name(p.egress));
+                series.extend(b.series(end).into_iter().map(|(t, bytes)| PairBinResult {
+                    ingress: ingress.clone(),
+                    egress: egress.clone(),
+                    start_s: t.as_secs_f64(),
+                    bytes,
+                    rate_bps: b.rate_of(bytes),
+                }));
+            }
             for (k, class) in ["tcp", "background"].iter().enumerate() {
                 let c = p.counters[k];
                 if c.bursts == 0 {
@@ -212,7 +241,7 @@ impl PathTable {
                 });
             }
         }
-        (paths, lengths)
+        (paths, lengths, series)
     }
 }
 
@@ -254,7 +283,8 @@ mod tests {
             }
         );
         t.on_sent(q, false, 7, 1);
-        let (paths, lengths) = t.results(|n| format!("n{}", n.0), SimTime(0), true);
+        let (paths, lengths, series) = t.results(|n| format!("n{}", n.0), SimTime(0), true);
+        assert!(series.is_empty(), "no pair_bins");
         // Sorted by ingress: n0 first; n3 has both classes.
         let rows: Vec<(&str, &str, u64)> = paths
             .iter()

@@ -189,6 +189,36 @@ pub(super) const BAD: &[Row] = &[
         "pair_bins = true needs bins",
     ),
     (
+        "metrics pair_series without pair_bins or pair",
+        &[("cwnd = true", "cwnd = true\n\n[metrics]\npair_series = true")],
+        "metrics.pair_series",
+        "pair_series = true needs the pair's bins: set pair_bins = true and pair = [source, destination]",
+    ),
+    (
+        "metrics pair_series without pair_bins",
+        &[(
+            "cwnd = true",
+            "cwnd = true\n\n[metrics]\npair = [\"a\", \"b\"]\npair_series = true",
+        )],
+        "metrics.pair_series",
+        "set pair_bins = true (it is false)",
+    ),
+    (
+        "metrics pair_series without pair",
+        &[(
+            "cwnd = true",
+            "cwnd = true\n\n[metrics]\npair_bins = true\npair_series = true",
+        )],
+        "metrics.pair_series",
+        "set pair = [source, destination] (it is unset)",
+    ),
+    (
+        "metrics pair_series not a boolean",
+        &[("cwnd = true", "cwnd = true\n\n[metrics]\npair_series = \"yes\"")],
+        "metrics.pair_series",
+        "expected true or false",
+    ),
+    (
         "metrics unknown sync index",
         &[(
             "cwnd = true",
@@ -659,6 +689,22 @@ fn metrics_pair_and_sync_index() {
     assert_eq!(s.metrics.sync_index, SyncIndexDef::Churn);
     let echo = to_json(&s);
     assert!(echo.contains("\"sync_index\": \"churn\""), "{echo}");
+    assert!(
+        !s.metrics.pair_series && !echo.contains("pair_series"),
+        "{echo}"
+    );
+}
+
+/// `[metrics] pair_series` with `pair_bins` and `pair` is read and echoed
+/// (it is absent from the echo when false: `metrics_pair_and_sync_index`).
+#[test]
+fn metrics_pair_series() {
+    let s = ok(&edit(&[(
+        "cwnd = true",
+        "cwnd = true\n\n[metrics]\npair = [\"b\", \"a\"]\npair_bins = true\npair_series = true",
+    )]));
+    assert!(s.metrics.pair_series && s.metrics.pair_bins);
+    assert!(to_json(&s).contains("\"pair_series\": true"));
 }
 
 /// `[trace] flows` with flow generators: declared ids and ids from the

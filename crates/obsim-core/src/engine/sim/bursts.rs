@@ -33,11 +33,12 @@ use super::flow_ref;
 use super::Simulation;
 use crate::config::scenario::{BurstLength, NodeKind, Scenario};
 use crate::engine::event::Event;
+use crate::engine::links::Link;
 use crate::engine::timer::LazyTimer;
 use crate::engine::SimError;
 use crate::ids::{FlowId, LinkId, NodeId};
 use crate::metrics::packets::{DropReason, PacketEvent};
-use crate::net::{Packet, Payload};
+use crate::net::{Packet, Payload, RoutingTable};
 use crate::obs::edge::{BurstCounts, Edge};
 use crate::obs::paths::PathTable;
 use crate::obs::signalling::{
@@ -45,7 +46,9 @@ use crate::obs::signalling::{
 };
 use crate::obs::switch::Switch;
 use crate::obs::Burst;
-use crate::results::{BurstHistTable, BurstLengthResult, NodeResult, PathResult, WavelengthResult};
+use crate::results::{
+    BurstHistTable, BurstLengthResult, NodeResult, PairBinResult, PathResult, WavelengthResult,
+};
 use crate::rng::stream;
 use crate::tcp::signal::{BurstSignal, SignalKind, SignalSet};
 use crate::time::{SimDuration, SimTime};
@@ -157,6 +160,24 @@ impl Obs {
         }
     }
 
+    /// With `metrics.pair_series`: keeps every bin of the path that the
+    /// packets of `metrics.pair` take through the optical domain
+    /// ([`pair_path`]); nothing if their route has no optical hop.
+    pub(super) fn keep_pair_series(
+        &mut self,
+        sc: &Scenario,
+        routes: &RoutingTable,
+        links: &[Link],
+    ) {
+        let Some((src, dst)) = sc.metrics.pair.filter(|_| sc.metrics.pair_series) else {
+            return;
+        };
+        let optical = |l: LinkId| links[l.index()].optical.is_some();
+        if let Some((ingress, egress)) = pair_path(sc, routes, optical, src, dst) {
+            self.paths.keep_series(ingress, egress);
+        }
+    }
+
     /// Flow `f` has ended: every edge frees the per-flow state it kept
     /// for it (window estimates).
     pub(super) fn end_flow(&mut self, f: FlowId) {
@@ -179,6 +200,39 @@ impl Obs {
             self.counts.segments_per_flow_mean(),
         )
     }
+}
+
+/// The (ingress, egress) path that packets from `src` to `dst` take
+/// through the optical domain: the first edge node on their route whose
+/// next hop is an optical channel (where [`Simulation::try_assemble`]
+/// assembles them), and the egress it finds for `dst` ([`optical_egress`]);
+/// `None` if the route has no such edge. For an edge pair (NSFNET) it is
+/// the pair itself; for hosts, their edge routers (gonzalez2009 §4: "all
+/// sources of an edge router for a specific source-destination pair").
+pub(super) fn pair_path(
+    sc: &Scenario,
+    routes: &RoutingTable,
+    optical: impl Fn(LinkId) -> bool,
+    src: NodeId,
+    dst: NodeId,
+) -> Option<(NodeId, NodeId)> {
+    let mut hops = routes.walk(src, dst);
+    let mut n = src;
+    loop {
+        if sc.nodes[n.index()].edge.is_some() && routes.next_hop(n, dst).is_some_and(&optical) {
+            return Some((n, optical_egress(routes, n, dst, optical)));
+        }
+        n = hops.next()?.to;
+    }
+}
+
+/// The optical domain's result tables (fields of [`crate::results::RunResults`]).
+pub(super) struct OpticalTables {
+    pub nodes: Vec<NodeResult>,
+    pub paths: Vec<PathResult>,
+    pub burst_lengths: Vec<BurstLengthResult>,
+    pub wavelengths: Vec<WavelengthResult>,
+    pub pair_bins: Vec<PairBinResult>,
 }
 
 impl Simulation<'_> {
@@ -664,16 +718,8 @@ impl Simulation<'_> {
         Ok(())
     }
 
-    /// The node, path, length-bin and wavelength tables.
-    pub(super) fn optical_results(
-        &self,
-        measured: SimDuration,
-    ) -> (
-        Vec<NodeResult>,
-        Vec<PathResult>,
-        Vec<BurstLengthResult>,
-        Vec<WavelengthResult>,
-    ) {
+    /// The node, path, length-bin, wavelength and pair-bin tables.
+    pub(super) fn optical_results(&self, measured: SimDuration) -> OpticalTables {
         let sc = self.scenario;
         let name = |n: NodeId| sc.nodes[n.index()].name.clone();
         let nodes = sc
@@ -695,7 +741,7 @@ impl Simulation<'_> {
                 signals_sent: s.counters.signals,
             })
             .collect();
-        let (paths, lengths) = self.obs.paths.results(name, self.now, self.warmup_done);
+        let (paths, lengths, pair_bins) = self.obs.paths.results(name, self.now, self.warmup_done);
         let mut wavelengths = Vec::new();
         for (ch, link) in self.net.links.iter().enumerate() {
             let Some(port) = &link.optical else {
@@ -714,6 +760,12 @@ impl Simulation<'_> {
                 });
             }
         }
-        (nodes, paths, lengths, wavelengths)
+        OpticalTables {
+            nodes,
+            paths,
+            burst_lengths: lengths,
+            wavelengths,
+            pair_bins,
+        }
     }
 }

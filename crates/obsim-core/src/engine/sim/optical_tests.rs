@@ -417,3 +417,56 @@ fn pair_bins_equal_the_link_profile_of_a_single_path() {
     }
     assert!(off.paths.iter().all(|p| p.bin_rate_mean_bps.is_nan()));
 }
+
+/// `metrics.pair_series` (gonzalez2009 Figs. 15-16): the `pair_bins` table
+/// holds every whole 3 ms bin after the warm-up of the path that the pair's
+/// packets take (hosts src -> dst: edges E1 -> E2), and its rates summarise
+/// to the path's streamed `bin_rate_*_bps`; without the key it is empty and
+/// the run itself does not change.
+#[test]
+fn pair_series_bins_match_the_streamed_statistics() {
+    let base = include_str!("../../../../../scenarios/gonzalez2009_access.toml")
+        .replace("duration = \"600 s\"", "duration = \"30 s\"")
+        .replace("warmup = \"50 s\"", "warmup = \"5 s\"")
+        .replace("start = [\"0 s\", \"50 s\"]", "start = [\"0 s\", \"5 s\"]")
+        .replace(
+            "throughput_bin = \"3 ms\"",
+            "throughput_bin = \"3 ms\"\npair_bins = true\npair = [\"src\", \"dst\"]",
+        );
+    let with = base.replace("pair_bins = true", "pair_bins = true\npair_series = true");
+    let run_text = |t: &str| run(&parse_toml(t).unwrap(), &RunOptions::default()).unwrap();
+    let (off, on) = (run_text(&base), run_text(&with));
+    assert_eq!(format!("{:?}", off.flows), format!("{:?}", on.flows));
+    assert_eq!(format!("{:?}", off.paths), format!("{:?}", on.paths));
+    assert!(off.pair_bins.is_empty());
+    let path = on
+        .paths
+        .iter()
+        .find(|p| p.ingress == "E1" && p.egress == "E2" && p.class == "tcp")
+        .unwrap();
+    let s = &on.pair_bins;
+    // Whole 3 ms bins from the warm-up (5 s) to the end (30 s).
+    assert_eq!(s.len(), 25_000 / 3, "{:?}", s.first());
+    assert!(s.iter().all(|r| r.ingress == "E1" && r.egress == "E2"));
+    for (k, r) in s.iter().enumerate() {
+        let start = 5.001 + 0.003 * k as f64; // 5 s is not a multiple of 3 ms
+        assert!((r.start_s - start).abs() < 1e-9, "bin {k}: {r:?}");
+        assert_eq!(r.rate_bps, r.bytes as f64 * 8.0 / 0.003);
+    }
+    let rates: Vec<f64> = s.iter().map(|r| r.rate_bps).collect();
+    let n = rates.len() as f64;
+    let mean = rates.iter().sum::<f64>() / n;
+    let std = (rates.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt();
+    let min = rates.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = rates.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    assert!(mean > 1e6, "{path:?}");
+    assert!(
+        (mean - path.bin_rate_mean_bps).abs() <= 1e-9 * mean,
+        "{mean} {path:?}"
+    );
+    assert!(
+        (std - path.bin_rate_std_bps).abs() <= 1e-9 * std,
+        "{std} {path:?}"
+    );
+    assert_eq!((min, max), (path.bin_rate_min_bps, path.bin_rate_max_bps));
+}
