@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 import pandas as pd
 import pytest
@@ -49,14 +49,14 @@ REGISTERED = Reading(
 )
 
 
-def _toy(alternatives: List[Reading]) -> Reproduction:
+def _toy(alternatives: List[Reading], registered: Tuple[Reading, ...] = (REGISTERED,)) -> Reproduction:
     return Reproduction(
         id="TOY",
         title="toy",
         paper="none",
         experiment=_experiment,
         compare=_compare,
-        readings=(REGISTERED, *alternatives),
+        readings=(*registered, *alternatives),
     )
 
 
@@ -115,14 +115,7 @@ TENS = Reading("goodput unit", "10 Mbit/s", quote="a misreading", apply=_scale(1
 def test_a_reading_of_the_measure_reuses_the_registered_runs(tmp_path: Path) -> None:
     """Same scenarios and seeds: the reading's store links the registered
     runs in (no simulation), and the claim is decided on them."""
-    rep = Reproduction(
-        id="TOY",
-        title="toy",
-        paper="none",
-        experiment=_experiment,
-        compare=_compare,
-        readings=(MEASURE, TENS),
-    )
+    rep = _toy([TENS], registered=(MEASURE,))
     rep.run(tmp_path, jobs=1, readings=True)
     info = json.loads((tmp_path / "reproduction.json").read_text())
     assert info["sensitivity_flips"] == {"toy: goodput above 3 Mbit/s": ["goodput unit = 10 Mbit/s"]}
@@ -141,14 +134,7 @@ def test_a_reading_of_the_measure_reuses_the_registered_runs(tmp_path: Path) -> 
 
 def test_readings_of_named_parameters_only_give_a_partial_verdict(tmp_path: Path) -> None:
     slow = Reading("bottleneck rate", "1 Mbit/s", quote="ns-2 example", apply=_rate("1 Mbit/s"))
-    rep = Reproduction(
-        id="TOY",
-        title="toy",
-        paper="none",
-        experiment=_experiment,
-        compare=_compare,
-        readings=(REGISTERED, slow, MEASURE, TENS),
-    )
+    rep = _toy([slow, TENS], registered=(REGISTERED, MEASURE))
     rep.run(tmp_path, jobs=1, readings=["Goodput unit"])
     info = json.loads((tmp_path / "reproduction.json").read_text())
     assert info["sensitivity"] == "partial (goodput-unit only): depends on reading: 1 claim"

@@ -100,11 +100,24 @@ class Store:
         """Write one run's tables and ``run.json`` atomically; return its
         directory. If another writer got there first, keep theirs (same key,
         same content)."""
-        final = self.run_dir(key)
-        tmp = self.root / ".tmp" / f"{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+        tmp = self._tmp(key)
         results.write(tmp)  # its files are flushed to disk, as run.json is
         atomic_write_json(tmp / "run.json", dict(record))
         fsync_dir(tmp)
+        final = self._move_into_place(key, tmp)
+        fsync_dir(final.parent)
+        return final
+
+    def _tmp(self, key: str) -> Path:
+        """A fresh temporary directory name for run ``key`` (under ``.tmp``,
+        which :meth:`prepare` clears)."""
+        return self.root / ".tmp" / f"{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+
+    def _move_into_place(self, key: str, tmp: Path) -> Path:
+        """Rename the complete run directory ``tmp`` to run ``key``'s place
+        (atomic); if another writer got there first, keep theirs (same key,
+        same content) and drop ``tmp``. Returns the run's directory."""
+        final = self.run_dir(key)
         final.parent.mkdir(parents=True, exist_ok=True)
         try:
             os.replace(tmp, final)
@@ -112,7 +125,6 @@ class Store:
             if not self.is_done(key):
                 raise
             shutil.rmtree(tmp, ignore_errors=True)
-        fsync_dir(final.parent)
         return final
 
     def adopt(self, key: str, other: "Store") -> bool:
@@ -125,8 +137,7 @@ class Store:
         registered experiment's runs instead of repeating them."""
         if not other.is_done(key) or self.is_done(key):
             return self.is_done(key)
-        final = self.run_dir(key)
-        tmp = self.root / ".tmp" / f"{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+        tmp = self._tmp(key)
 
         def link(src: str, dst: str) -> None:
             try:
@@ -135,13 +146,7 @@ class Store:
                 shutil.copy2(src, dst)
 
         shutil.copytree(other.run_dir(key), tmp, copy_function=link)
-        final.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            os.replace(tmp, final)
-        except OSError:
-            if not self.is_done(key):
-                raise
-            shutil.rmtree(tmp, ignore_errors=True)
+        self._move_into_place(key, tmp)
         return True
 
     def append_journal(self, records: Iterable[Mapping[str, Any]]) -> None:
