@@ -405,3 +405,15 @@ def test_s3_quick(tmp_path: Path) -> None:
     assert (res["active"] > 50).all()
     loss = res.pivot_table(index="replication", columns=["scheme", "conversion"], values="loss")
     assert (loss[("MF", "none")] > loss[("MF", "full")]).all()
+    # Figs. 15-16: the pair's 3 ms series of the first seed, rerun with
+    # metrics.pair_series (the same run: its paths row equals the original's),
+    # for the quick schemes among MF, SMQ, DMQ-2, DMQ-4; its mean is the
+    # original run's streamed mean.
+    assert (res["f15_mismatch"] == 0).all()
+    fig = pd.read_parquet(tmp_path / "fig15_16.parquet")
+    assert list(fig.columns) == list(s3.FIG15_16_COLUMNS)
+    assert set(fig["scheme"]) == {"MF", "SMQ", "DMQ-2"}
+    first = res[(res["conversion"] == "full")].sort_values("replication").groupby("scheme").first()
+    for scheme, g in fig.groupby("scheme"):
+        assert g["start_s"].is_monotonic_increasing and len(g) > 1000
+        assert g["rate_bps"].mean() / 1e6 == pytest.approx(first.loc[scheme, "ave"], rel=1e-9)

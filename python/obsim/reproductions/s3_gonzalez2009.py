@@ -76,7 +76,7 @@ import math
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..topologies import nsfnet_tcp
-from . import Reproduction, SeedPlan
+from . import ExtraRuns, Reproduction, SeedPlan
 from . import ramantas_nsfnet as rn
 from .claims import Claim
 from .pairing import by_seed, paired
@@ -658,6 +658,70 @@ READINGS = (
 """The readings of docs/NSFNET_STUDIES.md 2.12 for S3 (registered first per
 parameter); the module docstring says which are expensive in full mode."""
 
+FIG15_16 = ("MF", "SMQ", "DMQ-2", "DMQ-4")
+"""The schemes of Figs. 15 (MF, SMQ) and 16 (DMQ-2, DMQ-4), at full conversion."""
+
+FIG15_16_COLUMNS = ("scheme", "replication", "seed", "start_s", "rate_bps")
+"""The columns of ``fig15_16.parquet``: the pair's 3 ms rate into the first
+core router, one row per bin after the warm-up, per scheme (one seed)."""
+
+
+def figs15_16(extra: ExtraRuns, results: "pandas.DataFrame") -> "pandas.DataFrame":
+    """S3's ``post_run``: Figs. 15-16's time series ("aggregated throughput
+    variation versus time of all sources of an edge router for a specific
+    source-destination pair"). For each scheme of :data:`FIG15_16` at full
+    conversion present in ``results``, its first replication is run again
+    with ``metrics.pair_series`` on (same scenario and seed otherwise, so the
+    same run: the rerun's ``paths`` row of the pair must equal the
+    original's, or the scheme is left out and counted in the returned
+    ``f15_mismatch`` column), and the pair's bins are written to
+    ``fig15_16.parquet`` (:data:`FIG15_16_COLUMNS`). ``results`` is returned
+    with ``f15_mismatch`` added (0 where nothing was rerun)."""
+    import pandas as pd
+
+    from ..files import atomic_write_parquet
+    from ..store import frame_to_arrow
+
+    todo = []
+    for scheme in FIG15_16:
+        rows = results[results["name"] == case_name(scheme, "full")]
+        if rows.empty:
+            continue
+        row = rows.sort_values("replication").iloc[0]
+        sc = extra.scenario_of(int(row["point"]))
+        sc.setdefault("metrics", {})["pair_series"] = True
+        todo.append((scheme, row, sc))
+    keys = extra.run([(sc, int(row["seed"])) for _s, row, sc in todo])
+    frames = []
+    mismatch = {}
+    cols = ["ingress", "egress", "bursts", "lost", "bin_rate_mean_bps", "bin_rate_std_bps"]
+    for (scheme, row, _sc), key in zip(todo, keys):
+        if key is None:
+            mismatch[row["key"]] = 1
+            continue
+        orig = extra.store.read_table(row["key"], "paths").to_pandas()[cols]
+        again = extra.extra_store.read_table(key, "paths").to_pandas()[cols]
+        if not orig.reset_index(drop=True).equals(again.reset_index(drop=True)):
+            mismatch[row["key"]] = 1
+            continue
+        bins = extra.extra_store.read_table(key, "pair_bins").to_pandas()
+        frames.append(
+            pd.DataFrame(
+                {
+                    "scheme": scheme,
+                    "replication": int(row["replication"]),
+                    "seed": int(row["seed"]),
+                    "start_s": bins["start_s"].to_numpy() if len(bins) else [],
+                    "rate_bps": bins["rate_bps"].to_numpy() if len(bins) else [],
+                },
+                columns=list(FIG15_16_COLUMNS),
+            )
+        )
+    table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=list(FIG15_16_COLUMNS))
+    atomic_write_parquet(extra.out / "fig15_16.parquet", frame_to_arrow(table))
+    return results.assign(f15_mismatch=[mismatch.get(k, 0) for k in results["key"]])
+
+
 REPRODUCTION = Reproduction(
     id="S3",
     title=(
@@ -669,6 +733,7 @@ REPRODUCTION = Reproduction(
     compare=compare,
     seeds=SEEDS,
     readings=READINGS,
+    post_run=figs15_16,
     notes=(
         "NSFNET (8 edge, 6 core nodes), 2 wavelengths x 10 Gbit/s, LAUC-VF, TCP SACK (ns-2.35 Sack1, MSS "
         "1000 B, W_M 128), Poisson arrivals of 50 flows/s per edge node, Pareto sizes with a 40 KB minimum "
@@ -684,7 +749,9 @@ REPRODUCTION = Reproduction(
         "are paired ratios over seeds; 'similar AVE' an equivalence within 1 +/- 0.15; 'triples from "
         "0.5 to 5%' the elasticity ln(I ratio) / ln(loss ratio), paper 0.477, band +/- 50%. --quick: "
         "MF, SMQ, DMQ-2, DMQ-8 at full and MF at no conversion, 15 s (5 s warm-up), 2 seeds: too "
-        "short to decide anything. Readings: docs/NSFNET_STUDIES.md section 2."
+        "short to decide anything. Figs. 15-16: the pair's 3 ms rate over time for MF, SMQ, DMQ-2, DMQ-4 "
+        "(first seed, rerun with metrics.pair_series) in fig15_16.parquet. Readings: docs/NSFNET_STUDIES.md "
+        "section 2."
     ),
     comparison_plot={"xlabel": "scheme (1 MF, 2 SMQ, 3 DMQ-2, 4 DMQ-4, 5 DMQ-8)", "ylabel": "measured"},
 )
