@@ -229,7 +229,7 @@ def precision_report(table: "pandas.DataFrame") -> List[Dict[str, Any]]:
     half-width achieved and whether it was met (``reproduction.json``)."""
     import math
 
-    out = []
+    out: List[Dict[str, Any]] = []
     if "precision" not in table.columns:
         return out
     for r in table.to_dict("records"):
@@ -463,6 +463,23 @@ class Reproduction:
 
         root = Path(out)
         rounds: List[Dict[str, Any]] = []
+
+        def measure(
+            where: Path, reading: Optional["Reading"], reuse: Sequence[Path] = ()
+        ) -> Tuple["SweepSummary", "pandas.DataFrame", int, List[Dict[str, Any]]]:
+            """The registered experiment (``reading`` None) or a reading, by
+            the seed plan, into ``where``, alike (:meth:`_measure`)."""
+            return self._measure(
+                where,
+                quick=quick,
+                reading=reading,
+                jobs=jobs,
+                executor=executor,
+                scheduler=scheduler,
+                progress=progress,
+                reuse=reuse,
+            )
+
         selection = self.seeds.selection_for(quick) if self.seeds is not None else 0
         if self.experiment is None:
             summary = SweepSummary(out=root, total=0, executor="analytic")
@@ -470,15 +487,7 @@ class Reproduction:
             table = self.compare(None, None)
             estimate = 0
         else:
-            summary, table, estimate, rounds = self._measure(
-                root,
-                quick=quick,
-                reading=None,
-                jobs=jobs,
-                executor=executor,
-                scheduler=scheduler,
-                progress=progress,
-            )
+            summary, table, estimate, rounds = measure(root, None)
         sensitivity: Optional[Dict[str, Any]] = None
         # readings: False (none), True or [] (every parameter), or parameter names.
         only = None if isinstance(readings, bool) or not readings else list(readings)
@@ -487,16 +496,7 @@ class Reproduction:
                 self,
                 root,
                 table,
-                measure=lambda reading, where: self._measure(
-                    where,
-                    quick=quick,
-                    reading=reading,
-                    jobs=jobs,
-                    executor=executor,
-                    scheduler=scheduler,
-                    progress=progress,
-                    reuse=(root,),
-                )[1],
+                measure=lambda reading, where: measure(where, reading, (root,))[1],
                 only=only,
             )
         atomic_write_parquet(root / "comparison.parquet", frame_to_arrow(table))
