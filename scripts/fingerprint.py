@@ -111,7 +111,9 @@ def reproductions(jobs: int, only: Optional[List[str]] = None) -> Dict[str, str]
     if only:
         unknown = sorted(set(only) - set(ids))
         if unknown:
-            raise SystemExit(f"--ids: unknown reproduction(s) {', '.join(unknown)}; allowed: {', '.join(ids)}")
+            raise SystemExit(
+                f"--ids: unknown reproduction(s) {', '.join(unknown)}; allowed: {', '.join(ids)}"
+            )
         ids = [i for i in ids if i in only]
     out: Dict[str, str] = {}
     with ThreadPoolExecutor(jobs) as pool:

@@ -73,7 +73,8 @@ def main() -> None:
     first = a.out / "R2"
     for rid in ("R2", "R1", "R3", "R4"):
         rep = get(rid)
-        exp = from_dict(shared(rep.experiment(False), a.seconds, a.warmup, a.seed_index), source=f"{rid} explore")
+        doc = shared(rep.experiment(False), a.seconds, a.warmup, a.seed_index)
+        exp = from_dict(doc, source=f"{rid} explore")
         where = a.out / rid
         s = run_experiment(exp, where, jobs=a.jobs, progress=False, reuse=() if rid == "R2" else (first,))
         print(f"{rid}: {s.total} runs, {s.ran} simulated, {s.reused} linked, {s.failed} failed")
