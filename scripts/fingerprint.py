@@ -3,7 +3,8 @@ refactor changes no behaviour (DEVELOPERS.md: "record the outputs of every
 scenario and every --quick reproduction at fixed seeds before you start, and
 show them byte-identical after").
 
-    python scripts/fingerprint.py OUT.json [--only scenarios|reproductions] [--jobs N] [--scenario-dir DIR]
+    python scripts/fingerprint.py OUT.json [--only scenarios|reproductions] [--ids ID ...] [--jobs N]
+        [--scenario-dir DIR]
     python scripts/fingerprint.py --compare BEFORE.json AFTER.json
 
 Each scenario in `scenarios/` runs at seeds 1 and 7 and is written with
@@ -23,15 +24,16 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, List, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = (1, 7)
 # Columns and keys that hold wall-clock facts, not simulation outputs.
 WALL = ("wall_s", "wall", "timing", "elapsed", "created", "host", "started", "finished")
-# Keys that are wall-clock facts when named exactly so ("date": the day and time a
-# reproduction ran, in reproduction.json; a substring test would also drop "candidates").
-WALL_KEYS = ("date",)
+# Keys that are wall-clock or provenance facts when named exactly so ("date": the day and
+# time a reproduction ran, in reproduction.json, where a substring test would also drop
+# "candidates"; "commit": the source revision it ran at, "-dirty" in a work tree).
+WALL_KEYS = ("date", "commit")
 
 
 def _wall(key: str) -> bool:
@@ -101,11 +103,18 @@ def _reproduction(rid: str) -> Dict[str, str]:
     return out
 
 
-def reproductions(jobs: int) -> Dict[str, str]:
+def reproductions(jobs: int, only: Optional[List[str]] = None) -> Dict[str, str]:
     r = subprocess.run(
         [sys.executable, "-m", "obsim", "reproduce", "--list"], capture_output=True, text=True, check=True
     )
     ids = [line.split()[0] for line in r.stdout.splitlines() if line and not line.startswith(" ")]
+    if only:
+        unknown = sorted(set(only) - set(ids))
+        if unknown:
+            raise SystemExit(
+                f"--ids: unknown reproduction(s) {', '.join(unknown)}; allowed: {', '.join(ids)}"
+            )
+        ids = [i for i in ids if i in only]
     out: Dict[str, str] = {}
     with ThreadPoolExecutor(jobs) as pool:
         for part in pool.map(_reproduction, ids):
@@ -139,6 +148,9 @@ def main() -> int:
         default=ROOT / "scenarios",
         help="run the scenarios of this folder (e.g. an older revision's, extracted with git archive)",
     )
+    ap.add_argument(
+        "--ids", nargs="+", metavar="ID", help="only these reproductions (e.g. R1 S3), not every one"
+    )
     ap.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"))
     args = ap.parse_args()
     if args.compare:
@@ -149,7 +161,7 @@ def main() -> int:
     if args.only != "reproductions":
         result.update(scenarios(args.scenario_dir))
     if args.only != "scenarios":
-        result.update(reproductions(args.jobs))
+        result.update(reproductions(args.jobs, args.ids))
     args.out.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
     print(f"{len(result)} fingerprints -> {args.out}")
     return 0

@@ -417,3 +417,31 @@ def test_s3_quick(tmp_path: Path) -> None:
     for scheme, g in fig.groupby("scheme"):
         assert g["start_s"].is_monotonic_increasing and len(g) > 1000
         assert g["rate_bps"].mean() / 1e6 == pytest.approx(first.loc[scheme, "ave"], rel=1e-9)
+
+
+def test_nsfnet_explore_shares_the_700_kb_runs() -> None:
+    """scripts/nsfnet_explore.py: every R experiment cut to the same three 700 KB points, one
+    seed, the chosen length, one scenario name, so the four stores hold the same run keys."""
+    import importlib.util
+
+    from obsim.experiment import from_dict
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "nsfnet_explore.py"
+    spec = importlib.util.spec_from_file_location("nsfnet_explore", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    scenarios = {}
+    for rid in ("R1", "R2", "R3", "R4"):
+        doc = mod.shared(reproductions.get(rid).experiment(False), 300.0, 200.0, 0)
+        exp = from_dict(doc)
+        assert exp.replications == 1
+        points = exp.points()
+        assert len(points) == 3, rid
+        scenarios[rid] = [exp.scenario_for(p) for p in points]
+        for sc in scenarios[rid]:
+            assert sc["simulation"]["duration"] == "300 s" and sc["simulation"]["warmup"] == "200 s"
+            assert {round(rn.mean_kb(g["size"])) for g in sc["flow_generators"]} == {700}
+        timers = [sc["nodes"][0]["assembly"]["timeout"] for sc in scenarios[rid]]
+        assert timers == ["1 ms", "5 ms", "10 ms"], (rid, timers)
+    assert scenarios["R1"] == scenarios["R2"] == scenarios["R3"] == scenarios["R4"]

@@ -5,6 +5,7 @@ pub mod flowpool;
 pub mod in_flight;
 pub mod links;
 pub mod pipes;
+pub mod prefetch;
 pub mod queue;
 pub mod sim;
 #[cfg(test)]
