@@ -14,17 +14,22 @@
 //! packet in flight (issue 12: at 1 000 flows the per-packet heap grew with
 //! the bandwidth-delay product and `pop` took 60% of the run).
 //!
-//! Storage: one [`PacketSlab`] of slots (a stamp, a packet and the index of
-//! the next slot, 96 bytes) for every channel and access-pipe lane of a run,
-//! each [`InFlight`] FIFO a singly linked list through it (head, tail,
-//! length). Freed slots go on a last-in first-out free list, so a packet
-//! sent takes the slot most recently freed, still in the cache; and the
-//! slab's size is the largest number of packets in flight at once over the
-//! whole network, where one growable ring per channel would keep the sum of
-//! every channel's own largest backlog (issue 12: peak memory per flow).
-//! The slab grows on demand and is kept: once the largest total backlog has
-//! been seen, pushes and pops do not allocate. (Measured and rejected,
-//! docs/PERFORMANCE.md: stamps and packets in two separate rings with the
+//! Storage: one [`PacketSlab`] for every channel and access-pipe lane of a
+//! run, of chunks of [`CHUNK`] entries (a stamp and a packet, 88 bytes,
+//! side by side); each [`InFlight`] FIFO is a singly linked list of chunks
+//! (head chunk and position, tail chunk and fill, length). Emptied chunks
+//! go on a last-in first-out free list, so a channel that needs a chunk
+//! takes the one most recently emptied, still in the cache; and the slab's
+//! size is the largest number of chunks in use at once over the whole
+//! network (the packets in flight plus less than two chunks per busy
+//! channel), where one growable ring per channel kept the sum of every
+//! channel's own largest backlog, with doubling slack (issue 12: peak
+//! memory per flow). Within a chunk a channel's packets are contiguous, as
+//! in a ring: one slot per packet linked singly (measured, docs/PERFORMANCE.md)
+//! scattered each channel's packets over the slab and was 37% slower at
+//! 10 000 flows. The slab grows on demand and is kept: once the largest
+//! total backlog has been seen, pushes and pops do not allocate. (Also
+//! measured and rejected: stamps and packets in two separate rings with the
 //! packets on cache-line boundaries, 5-10% slower; a 64-byte packet, the
 //! payload's tag in a niche of the SACK count, 10% slower.)
 
@@ -32,77 +37,102 @@ use crate::engine::prefetch::prefetch;
 use crate::engine::queue::Stamp;
 use crate::net::Packet;
 
-/// No slot: the end of a list.
+/// No chunk: the end of a list.
 const NIL: u32 = u32::MAX;
 
-/// One packet in flight: its arrival stamp, the packet, and the slot of the
-/// packet behind it on the same channel (or of the next free slot). The
-/// stamp and the link come first, in the first cache line, as the next
-/// arrival reads them before the packet.
+/// Packets per chunk of the slab: contiguous enough for the cache, small
+/// enough that the partly used head and tail chunks of the busy channels
+/// cost little memory (measured, docs/PERFORMANCE.md).
+pub const CHUNK: usize = 8;
+
+/// `CHUNK` consecutive packets of one channel with their arrival stamps,
+/// and the chunk after them on the same channel (or the next free chunk).
 #[derive(Clone, Copy, Debug)]
-#[repr(C)]
-struct Slot {
-    st: Stamp,
+struct Chunk {
+    entries: [(Stamp, Packet); CHUNK],
     next: u32,
-    pkt: Packet,
 }
 
-/// The slots of every packet in flight in a run, shared by all the
+/// The chunks of every packet in flight in a run, shared by all the
 /// channels' and lanes' [`InFlight`] lists, with a last-in first-out free
 /// list.
 #[derive(Clone, Debug)]
 pub struct PacketSlab {
-    slots: Vec<Slot>,
-    /// The most recently freed slot (`NIL`: none; grow).
+    chunks: Vec<Chunk>,
+    /// The most recently freed chunk (`NIL`: none; grow).
     free: u32,
 }
 
 impl Default for PacketSlab {
     fn default() -> Self {
         Self {
-            slots: Vec::new(),
+            chunks: Vec::new(),
             free: NIL,
         }
     }
 }
 
 impl PacketSlab {
-    /// A slot holding `st`, `pkt`, at the end of a list: the last freed one,
-    /// or a new one.
+    /// An empty chunk at the end of a list: the last freed one, or a new one.
     #[inline]
     fn take(&mut self, st: Stamp, pkt: Packet) -> u32 {
-        let slot = Slot { st, next: NIL, pkt };
         if self.free == NIL {
-            // 2^32 - 1 packets (400 GB) in flight at once cannot happen.
-            debug_assert!(self.slots.len() < NIL as usize);
-            self.slots.push(slot);
-            (self.slots.len() - 1) as u32
+            // 2^32 - 1 chunks (3 TB) cannot happen.
+            debug_assert!(self.chunks.len() < NIL as usize);
+            self.chunks.push(Chunk {
+                entries: [(st, pkt); CHUNK],
+                next: NIL,
+            });
+            (self.chunks.len() - 1) as u32
         } else {
             let i = self.free;
-            let s = &mut self.slots[i as usize];
-            self.free = s.next;
-            *s = slot;
+            let c = &mut self.chunks[i as usize];
+            self.free = c.next;
+            c.next = NIL;
             i
         }
     }
 
-    /// Slots ever used (the largest number of packets in flight at once).
+    /// Puts chunk `i` on the free list.
+    #[inline]
+    fn give(&mut self, i: u32) {
+        self.chunks[i as usize].next = self.free;
+        self.free = i;
+    }
+
+    /// The entry `k` places behind position `pos` of chunk `c` (`k < CHUNK`).
+    #[inline]
+    fn entry(&self, c: u32, pos: u32, k: u32) -> &(Stamp, Packet) {
+        let p = (pos + k) as usize;
+        let ch = &self.chunks[c as usize];
+        if p < CHUNK {
+            &ch.entries[p]
+        } else {
+            &self.chunks[ch.next as usize].entries[p - CHUNK]
+        }
+    }
+
+    /// Chunks ever used (the largest number in use at once).
     pub fn slots(&self) -> usize {
-        self.slots.len()
+        self.chunks.len()
     }
 
     /// Room before the next allocation (for no-allocation tests).
     pub fn capacity(&self) -> usize {
-        self.slots.capacity()
+        self.chunks.capacity()
     }
 }
 
 /// The packets in flight on one channel (or access-pipe lane), in arrival
-/// order: a list through the run's [`PacketSlab`].
+/// order: a list of chunks of the run's [`PacketSlab`].
 #[derive(Clone, Copy, Debug)]
 pub struct InFlight {
     head: u32,
     tail: u32,
+    /// Position of the oldest packet in the head chunk.
+    head_pos: u32,
+    /// Packets written in the tail chunk.
+    tail_fill: u32,
     len: u32,
 }
 
@@ -111,6 +141,8 @@ impl Default for InFlight {
         Self {
             head: NIL,
             tail: NIL,
+            head_pos: 0,
+            tail_fill: 0,
             len: 0,
         }
     }
@@ -123,16 +155,23 @@ impl InFlight {
     #[inline]
     pub fn push(&mut self, slab: &mut PacketSlab, st: Stamp, pkt: Packet) -> bool {
         debug_assert!(
-            self.len == 0 || slab.slots[self.tail as usize].st < st,
+            self.len == 0 || slab.entry(self.head, self.head_pos, 0).0 < st,
             "packets on a channel must arrive in the order they were sent"
         );
-        let i = slab.take(st, pkt);
         if self.len == 0 {
-            self.head = i;
-        } else {
-            slab.slots[self.tail as usize].next = i;
+            let c = slab.take(st, pkt);
+            self.head = c;
+            self.tail = c;
+            self.head_pos = 0;
+            self.tail_fill = 0;
+        } else if self.tail_fill as usize == CHUNK {
+            let c = slab.take(st, pkt);
+            slab.chunks[self.tail as usize].next = c;
+            self.tail = c;
+            self.tail_fill = 0;
         }
-        self.tail = i;
+        slab.chunks[self.tail as usize].entries[self.tail_fill as usize] = (st, pkt);
+        self.tail_fill += 1;
         self.len += 1;
         self.len == 1
     }
@@ -145,36 +184,38 @@ impl InFlight {
         if self.len == 0 {
             return None;
         }
-        let i = self.head;
-        let s = &mut slab.slots[i as usize];
-        let (pkt, next) = (s.pkt, s.next);
-        s.next = slab.free;
-        slab.free = i;
+        let c = &slab.chunks[self.head as usize];
+        let (_, pkt) = c.entries[self.head_pos as usize];
+        let next = c.next;
         self.len -= 1;
+        self.head_pos += 1;
         if self.len == 0 {
-            self.head = NIL;
-            self.tail = NIL;
+            slab.give(self.head);
+            *self = Self::default();
             return Some((pkt, None));
         }
-        self.head = next;
-        Some((pkt, Some(slab.slots[next as usize].st)))
+        if self.head_pos as usize == CHUNK {
+            slab.give(self.head);
+            self.head = next;
+            self.head_pos = 0;
+        }
+        Some((pkt, Some(slab.entry(self.head, self.head_pos, 0).0)))
     }
 
     /// The stamp of the packet right behind the head: the next head once
-    /// the head has arrived. Prefetches the slot behind it, whose stamp the
+    /// the head has arrived. Prefetches the entry behind it, whose stamp the
     /// channel's next arrival reads (`engine/prefetch.rs`): it was written
-    /// when sent, long enough ago to have left the cache. (Its index is in
-    /// the second packet's slot, read here anyway.)
+    /// when sent, long enough ago to have left the cache.
     #[inline]
     pub fn second_stamp(&self, slab: &PacketSlab) -> Option<Stamp> {
         if self.len < 2 {
             return None;
         }
-        let second = &slab.slots[slab.slots[self.head as usize].next as usize];
+        let st = slab.entry(self.head, self.head_pos, 1).0;
         if self.len > 2 {
-            prefetch(&slab.slots[second.next as usize]);
+            prefetch(slab.entry(self.head, self.head_pos, 2));
         }
-        Some(second.st)
+        Some(st)
     }
 
     /// Packets in flight.
@@ -189,14 +230,18 @@ impl InFlight {
 
     /// The packets in flight, oldest first.
     pub fn packets<'a>(&self, slab: &'a PacketSlab) -> impl Iterator<Item = &'a Packet> {
-        let mut i = self.head;
+        let (mut c, mut p) = (self.head, self.head_pos as usize);
         (0..self.len).map(move |_| {
-            let s = &slab.slots[i as usize];
-            i = s.next;
-            &s.pkt
+            if p == CHUNK {
+                c = slab.chunks[c as usize].next;
+                p = 0;
+            }
+            p += 1;
+            &slab.chunks[c as usize].entries[p - 1].1
         })
     }
 }
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -474,14 +519,14 @@ pub(crate) mod tests {
             f.push(&mut slab, q.stamp(SimTime(i)), pkt(0));
         }
         assert_eq!(slab.capacity(), cap);
-        assert_eq!(slab.slots(), 100);
+        assert!(slab.slots() <= 100 / CHUNK + 2);
     }
 
     #[test]
     fn slab_holds_the_simultaneous_peak_not_the_sum() {
-        // Two channels take turns holding 50 packets: the slab holds 50
-        // slots, not 100, and the packets come out in order with the slots
-        // reused last-freed first.
+        // Two channels take turns holding 50 packets: the slab holds the
+        // chunks of 50, not 100, and the packets come out in order with the
+        // chunks reused last-freed first.
         let mut slab = PacketSlab::default();
         let mut ch = [InFlight::default(); 2];
         let mut q: EventQueue<()> = EventQueue::new();
@@ -503,15 +548,10 @@ pub(crate) mod tests {
             }
             assert!(c.is_empty());
         }
-        assert_eq!(slab.slots(), 50);
-        // The next packet takes the slot freed last.
+        assert_eq!(slab.slots(), 50_usize.div_ceil(CHUNK));
+        // The next packet takes the chunk freed last.
         let last_freed = slab.free;
         ch[0].push(&mut slab, q.stamp(SimTime(t + 1)), pkt(0));
         assert_eq!(ch[0].head, last_freed);
-    }
-
-    #[test]
-    fn slot_is_96_bytes() {
-        assert_eq!(std::mem::size_of::<Slot>(), 96);
     }
 }

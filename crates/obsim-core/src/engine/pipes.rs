@@ -85,6 +85,7 @@ impl PipeLanes {
     /// `pkt` enters lane `id` at `now` (`rate_bps`, `delay`: the pipe's);
     /// its arrival is stamped now, and scheduled if it is the lane's head.
     #[inline]
+    // The slab and the queue are the run's, passed in (`engine/sim.rs`).
     #[allow(clippy::too_many_arguments)]
     pub fn send(
         &mut self,
