@@ -27,8 +27,9 @@ pub struct Link {
     pub loss: LossModel,
     /// The optical port of an optical channel (`None`: electronic).
     pub optical: Option<OpticalPort>,
-    /// Packets crossing the channel, oldest first; only the head has an
-    /// event in the future-event list (`engine/in_flight.rs`).
+    /// Packets crossing the channel, oldest first, in the run's packet
+    /// slab; only the head has an event in the future-event list
+    /// (`engine/in_flight.rs`).
     pub in_flight: InFlight,
 }
 

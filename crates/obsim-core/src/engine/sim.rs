@@ -23,6 +23,7 @@ use flowgen::lookup as flow_lookup;
 
 use crate::config::scenario::{AppSpec, NodeKind, Scenario};
 use crate::engine::event::Event;
+use crate::engine::in_flight::PacketSlab;
 use crate::engine::links::{self, Link};
 use crate::engine::pipes::{LaneExit, PipeLanes};
 use crate::engine::queue::EventQueue;
@@ -79,6 +80,9 @@ struct Net {
     packets: Option<Box<PacketTracer>>,
     /// The lanes of the generated flows' access pipes, with their packets.
     pipes: PipeLanes,
+    /// The slots of every packet in flight on a channel or a lane
+    /// (`engine/in_flight.rs`).
+    slab: PacketSlab,
 }
 
 impl Net {
@@ -104,7 +108,7 @@ impl Net {
                 // push of its own arrival event would be; it is scheduled
                 // when it becomes the channel's head.
                 let st = queue.stamp(at);
-                if link.in_flight.push(st, pkt) {
+                if link.in_flight.push(&mut self.slab, st, pkt) {
                     queue.push_stamped(st, Event::Arrive(ch));
                 }
                 true
@@ -220,6 +224,7 @@ impl<'s> Simulation<'s> {
                 routes,
                 packets,
                 pipes: PipeLanes::default(),
+                slab: PacketSlab::default(),
             },
             flows,
             trace_on_change: trace.is_some() && t.interval.is_none() && !t.per_ack,
@@ -320,14 +325,17 @@ impl<'s> Simulation<'s> {
     fn next_event(&mut self) -> Option<(SimTime, Event)> {
         match self.queue.peek() {
             Some((_, &Event::Arrive(ch))) => {
-                if let Some(st) = self.net.links[ch.index()].in_flight.second_stamp() {
+                if let Some(st) = self.net.links[ch.index()]
+                    .in_flight
+                    .second_stamp(&self.net.slab)
+                {
                     let (t, _) = self.queue.reschedule_top(st)?;
                     return Some((t, Event::Arrive(ch)));
                 }
             }
             // An access-pipe lane: the same (`engine/pipes.rs`).
             Some((_, &Event::PipeArrive(id))) => {
-                if let Some(st) = self.net.pipes.second_stamp(id) {
+                if let Some(st) = self.net.pipes.second_stamp(&self.net.slab, id) {
                     let (t, _) = self.queue.reschedule_top(st)?;
                     return Some((t, Event::PipeArrive(id)));
                 }
@@ -366,7 +374,7 @@ impl<'s> Simulation<'s> {
     /// `next_event`).
     fn on_arrive(&mut self, ch: LinkId) {
         let link = &mut self.net.links[ch.index()];
-        let Some((pkt, _)) = link.in_flight.pop() else {
+        let Some((pkt, _)) = link.in_flight.pop(&mut self.net.slab) else {
             debug_assert!(false, "arrival on {ch:?} with nothing in flight");
             return;
         };
@@ -390,7 +398,7 @@ impl<'s> Simulation<'s> {
     /// node, then on into the network, or down to its TCP endpoint (the
     /// next packet in the lane already has the lane's event: `next_event`).
     fn on_pipe_arrive(&mut self, id: PipeId) {
-        let Some((pkt, exit)) = self.net.pipes.pop(id) else {
+        let Some((pkt, exit)) = self.net.pipes.pop(&mut self.net.slab, id) else {
             debug_assert!(false, "arrival on {id:?} with nothing in the lane");
             return;
         };
@@ -434,9 +442,15 @@ impl<'s> Simulation<'s> {
                 p.src_down
             };
             let (now, rate, delay) = (self.now, p.rate_bps, p.delay);
-            self.net
-                .pipes
-                .send(&mut self.queue, now, lane, pkt, rate, delay);
+            self.net.pipes.send(
+                &mut self.net.slab,
+                &mut self.queue,
+                now,
+                lane,
+                pkt,
+                rate,
+                delay,
+            );
             return;
         }
         self.reach_endpoint(pkt);
@@ -519,6 +533,7 @@ impl<'s> Simulation<'s> {
             if let Some(p) = fl.pipes {
                 // Through the flow's own access pipe to its source node.
                 self.net.pipes.send(
+                    &mut self.net.slab,
                     &mut self.queue,
                     self.now,
                     p.src_up,
@@ -625,6 +640,7 @@ impl<'s> Simulation<'s> {
         };
         if let Some(p) = fl.pipes {
             self.net.pipes.send(
+                &mut self.net.slab,
                 &mut self.queue,
                 self.now,
                 p.dst_up,
@@ -745,7 +761,13 @@ impl<'s> Simulation<'s> {
         // Data packets still in the network: on the channels, then inside
         // assemblers and bursts in flight.
         let mut in_flight = vec![0u64; self.flows.len()];
-        for pkt in self.net.links.iter().flat_map(|l| l.in_flight.packets()) {
+        let slab = &self.net.slab;
+        for pkt in self
+            .net
+            .links
+            .iter()
+            .flat_map(|l| l.in_flight.packets(slab))
+        {
             if pkt.is_data() {
                 // Generated flows that have ended have no entry.
                 if let Some(n) = in_flight.get_mut(pkt.flow.index()) {
