@@ -1,10 +1,10 @@
 """A first look at the R1-R4 steady state at a cost this machine affords: one seed of the shared
-700 KB runs (timers 1, 5 and 10 ms) at a chosen length, every reproduction's comparison applied to
+700 KB runs (timers 1, 5 and 10 ms; or a few seeds) at a chosen length, every reproduction's comparison applied to
 the same runs. Exploratory: one seed decides no ordering or equivalence (the paired intervals need
 n >= 2), and the registered full mode (docs/NSFNET_STUDIES.md 2.9: 600 s, 5 to 10 seeds) is what
 decides the claims. The measured values against the papers' are what this gives.
 
-    python scripts/nsfnet_explore.py OUT [--seconds 400] [--warmup 200] [--seed-index 0] [-j 2]
+    python scripts/nsfnet_explore.py OUT [--seconds 400] [--warmup 200] [--seeds 1] [--seed-index 0] [-j 2]
 
 R1-R4's 700 KB scenarios differ only in their name; here they share one name, so the runs are
 simulated once (into OUT/R2) and linked into the others' stores (`Store.adopt`). R1 is compared on
@@ -20,9 +20,12 @@ from pathlib import Path
 from typing import Any, Dict
 
 
-def shared(doc: Dict[str, Any], seconds: float, warmup: float, seed_index: int) -> Dict[str, Any]:
-    """``doc`` (a registered R experiment) with one replication, the 700 KB points and timers 1, 5
-    and 10 ms only, the given length, and the shared scenario name."""
+def shared(
+    doc: Dict[str, Any], seconds: float, warmup: float, seed_index: int, seeds: int = 1
+) -> Dict[str, Any]:
+    """``doc`` (a registered R experiment) with ``seeds`` replications (from the registered base
+    seed plus ``seed_index``), the 700 KB points and timers 1, 5 and 10 ms only, the given length,
+    and the shared scenario name."""
     from obsim.reproductions import ramantas_nsfnet as rn
 
     doc = json.loads(json.dumps(doc))
@@ -30,7 +33,7 @@ def shared(doc: Dict[str, Any], seconds: float, warmup: float, seed_index: int) 
     sc["name"] = "ramantas_nsfnet_700KB"
     sc["simulation"]["duration"] = f"{seconds:g} s"
     sc["simulation"]["warmup"] = f"{warmup:g} s"
-    doc["replications"] = {"count": 1, "base_seed": doc["replications"]["base_seed"] + seed_index}
+    doc["replications"] = {"count": seeds, "base_seed": doc["replications"]["base_seed"] + seed_index}
     zips = []
     for group in doc["sweep"]["zip"]:
         keys = list(group)
@@ -64,6 +67,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=400.0)
     ap.add_argument("--warmup", type=float, default=200.0)
     ap.add_argument("--seed-index", type=int, default=0, help="which of the registered seeds (0: the first)")
+    ap.add_argument("--seeds", type=int, default=1, help="replications per point (a rerun adds to the store)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     a = ap.parse_args()
     if not 0 < a.warmup < a.seconds:
@@ -73,7 +77,7 @@ def main() -> None:
     first = a.out / "R2"
     for rid in ("R2", "R1", "R3", "R4"):
         rep = get(rid)
-        doc = shared(rep.experiment(False), a.seconds, a.warmup, a.seed_index)
+        doc = shared(rep.experiment(False), a.seconds, a.warmup, a.seed_index, a.seeds)
         exp = from_dict(doc, source=f"{rid} explore")
         where = a.out / rid
         s = run_experiment(exp, where, jobs=a.jobs, progress=False, reuse=() if rid == "R2" else (first,))
