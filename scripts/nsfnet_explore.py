@@ -1,8 +1,9 @@
-"""A first look at the R1-R4 steady state at a cost this machine affords: one seed of the shared
-700 KB runs (timers 1, 5 and 10 ms; or a few seeds) at a chosen length, every reproduction's comparison applied to
-the same runs. Exploratory: one seed decides no ordering or equivalence (the paired intervals need
-n >= 2), and the registered full mode (docs/NSFNET_STUDIES.md 2.9: 600 s, 5 to 10 seeds) is what
-decides the claims. The measured values against the papers' are what this gives.
+"""A first look at the R1-R4 steady state at a cost this machine affords: one seed (or a few) of
+the shared 700 KB runs (timers 1, 5 and 10 ms) at a chosen length, every reproduction's comparison
+applied to the same runs. Exploratory: one seed decides no ordering or equivalence (the paired
+intervals need n >= 2), a few decide little, and the registered full mode (docs/NSFNET_STUDIES.md
+2.9: 600 s, 5 to 10 seeds) is what decides the claims. The measured values against the
+papers' are what this gives.
 
     python scripts/nsfnet_explore.py OUT [--seconds 400] [--warmup 200] [--seeds 1] [--seed-index 0] [-j 2]
 
