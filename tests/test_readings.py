@@ -219,3 +219,25 @@ def test_cli_readings_without_registered_readings(
     assert main(["reproduce", "Y3", "--readings", "--no-report", "--out", str(out), "-q"]) == 0
     assert "Y3: no readings of unstated parameters registered" in capsys.readouterr().out
     assert json.loads((out / "reproduction.json").read_text())["sensitivity"] == rd.NOT_RUN
+
+
+def test_a_reading_may_declare_a_smaller_seed_plan() -> None:
+    """Reading.seeds: the reading's runs use its own plan in full mode (replications = selection +
+    initial), the reproduction's in --quick; describe() and the report show it."""
+    from obsim.reproductions import g4_gurel2008 as g4
+    from obsim.reproductions.readings import describe
+
+    rep = g4.REPRODUCTION
+    at_i = next(r for r in rep.readings if r.name == "at the ingress edge I")
+    buf = next(r for r in rep.readings if r.parameter == "access buffer" and not r.registered)
+    assert at_i.seeds == g4.INGRESS_SEEDS and buf.seeds is None
+    assert rep.plan_for(at_i) is g4.INGRESS_SEEDS
+    assert rep.plan_for(at_i, quick=True) is rep.seeds
+    assert rep.plan_for(buf) is rep.seeds and rep.plan_for(None) is rep.seeds
+    reps = lambda reading: rep.experiment_dict(False, None, reading)["replications"]["count"]  # noqa: E731
+    assert reps(at_i) == g4.INGRESS_SEEDS.selection + g4.INGRESS_SEEDS.initial
+    assert reps(buf) == rep.seeds.selection + rep.seeds.initial
+    assert reps(None) == reps(buf)
+    doc = {d["name"]: d for d in describe(rep.readings)}
+    assert doc["at the ingress edge I"]["seeds"] == {"initial": 3, "step": 0, "cap": 3, "selection": 1}
+    assert "seeds" not in doc["50 packets (ns-2 default)"]

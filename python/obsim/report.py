@@ -375,6 +375,13 @@ def _sensitivity_section(root: Path, repro: Dict[str, Any]) -> List[str]:
                     "reading": r["name"],
                     "registered": "registered" if r["registered"] else "alternative",
                     "support (quoted)": r["quote"],
+                    "seeds": (
+                        "reduced plan: {selection} selection + {initial} estimation (cap {cap})".format(
+                            **r["seeds"]
+                        )
+                        if r.get("seeds")
+                        else "the reproduction's plan"
+                    ),
                 }
                 for r in rs
             ]

@@ -401,19 +401,30 @@ class Reproduction:
         plan: ``selection`` seeds plus ``estimate`` estimation seeds (default:
         the plan's ``initial``, or in quick mode the experiment's own count).
         With an alternative ``reading``, the experiment as that reading
-        rewrites it (the same seed plan)."""
+        rewrites it (the same seed plan, or the reading's own:
+        :meth:`plan_for`)."""
         if self.experiment is None:
             raise ValueError(f"reproduction {self.id} is analytic: it has no experiment")
         doc = self.experiment(quick)
         if reading is not None and reading.apply is not None:
             doc = reading.apply(doc, quick)
-        if self.seeds is None:
+        plan = self.plan_for(reading, quick)
+        if plan is None:
             return doc
         reps = dict(doc.get("replications", {}))
         if estimate is None:
-            estimate = int(reps.get("count", 1)) if quick else self.seeds.initial
-        reps["count"] = self.seeds.selection_for(quick) + int(estimate)
+            estimate = int(reps.get("count", 1)) if quick else plan.initial
+        reps["count"] = plan.selection_for(quick) + int(estimate)
         return {**doc, "replications": reps}
+
+    def plan_for(self, reading: Optional["Reading"], quick: bool = False) -> Optional[SeedPlan]:
+        """The seed plan of the registered experiment (``reading`` None) or
+        of an alternative reading: the reading's own smaller plan if it
+        declares one (:attr:`Reading.seeds`, full mode only), else the
+        reproduction's."""
+        if not quick and reading is not None and reading.seeds is not None:
+            return reading.seeds
+        return self.seeds
 
     def build(
         self,
@@ -580,7 +591,7 @@ class Reproduction:
         from ..store import Store
         from ..sweep import results_frame, run_experiment
 
-        plan = self.seeds
+        plan = self.plan_for(reading, quick)
         selection = plan.selection_for(quick) if plan is not None else 0
         rounds: List[Dict[str, Any]] = []
         estimate = None if plan is None or quick else plan.initial

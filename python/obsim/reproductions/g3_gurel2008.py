@@ -26,7 +26,7 @@ times": the TCP burst loss ratio of E1 over that of E5 greater than 1.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from ..stats import mean_ci
 from ..topologies import gurel_chain
@@ -150,10 +150,14 @@ QUOTE_CHAIN_LOSSLESS = (
 )
 
 
-def chain_readings(experiment: Callable[..., Dict[str, Any]]) -> Tuple[Reading, ...]:
+def chain_readings(
+    experiment: Callable[..., Dict[str, Any]], ingress_seeds: Optional[SeedPlan] = None
+) -> Tuple[Reading, ...]:
     """The parameters gurel2008 §4 leaves unstated for the chain of Fig. 10
     (G3 and G4 alike): where the background generator enters, and the access
-    buffers; the registered reading of each first."""
+    buffers; the registered reading of each first. ``ingress_seeds``: a
+    smaller seed plan for the generator-at-I reading (:attr:`Reading.seeds`),
+    whose runs carry many times the segments of the registered ones."""
     return (
         Reading("background generator", "own edge B joined to C0", QUOTE_BG_OWN_EDGE, registered=True),
         Reading(
@@ -161,6 +165,7 @@ def chain_readings(experiment: Callable[..., Dict[str, Any]]) -> Tuple[Reading, 
             "at the ingress edge I",
             QUOTE_BG_INGRESS,
             apply=lambda exp, quick: experiment(quick, background_at="I"),
+            seeds=ingress_seeds,
         ),
         *access_buffer_readings(QUOTE_CHAIN_LOSSLESS, experiment),
     )

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence,
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
 
-    from . import Reproduction
+    from . import Reproduction, SeedPlan
 
 HOLDS = "holds under all readings"
 """The sensitivity verdict when no claim changes between readings."""
@@ -73,6 +73,11 @@ class Reading:
     apply: Optional[Callable[[Dict[str, Any], bool], Dict[str, Any]]] = None
     """``apply(experiment, quick)``: a modified copy of the registered
     experiment dict under this reading; ``None`` for the registered one."""
+    seeds: Optional["SeedPlan"] = None
+    """A smaller seed plan for an alternative whose runs cost too much for
+    the reproduction's own (declared with the reading, before any run; the
+    report and ``reproduction.json`` show it); ``None``: the reproduction's
+    plan. ``--quick`` is unaffected."""
 
     @property
     def parameter_slug(self) -> str:
@@ -150,6 +155,18 @@ def describe(readings: Sequence[Reading]) -> List[Dict[str, Any]]:
             "quote": r.quote,
             "registered": r.registered,
             "dir": "" if r.registered else f"readings/{r.parameter_slug}/{r.slug}",
+            **(
+                {
+                    "seeds": {
+                        "initial": r.seeds.initial,
+                        "step": r.seeds.step,
+                        "cap": r.seeds.cap,
+                        "selection": r.seeds.selection,
+                    }
+                }
+                if r.seeds is not None
+                else {}
+            ),
         }
         for rs in parameters(readings).values()
         for r in rs
