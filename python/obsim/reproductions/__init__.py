@@ -178,6 +178,10 @@ class SeedPlan:
     """Selection seeds in ``--quick`` mode (None: ``selection``); an
     addition to the first contract."""
 
+    def as_dict(self) -> Dict[str, int]:
+        """The plan as written to ``reproduction.json``."""
+        return {"initial": self.initial, "step": self.step, "cap": self.cap, "selection": self.selection}
+
     def selection_for(self, quick: bool) -> int:
         """The number of selection seeds in quick or full mode."""
         if quick and self.quick_selection is not None:
@@ -534,12 +538,7 @@ class Reproduction:
             }
         plan_doc = None
         if self.seeds is not None:
-            plan_doc = {
-                "initial": self.seeds.initial,
-                "step": self.seeds.step,
-                "cap": self.seeds.cap,
-                "selection": self.seeds.selection,
-            }
+            plan_doc = self.seeds.as_dict()
         atomic_write_json(
             root / "reproduction.json",
             {

@@ -155,18 +155,7 @@ def describe(readings: Sequence[Reading]) -> List[Dict[str, Any]]:
             "quote": r.quote,
             "registered": r.registered,
             "dir": "" if r.registered else f"readings/{r.parameter_slug}/{r.slug}",
-            **(
-                {
-                    "seeds": {
-                        "initial": r.seeds.initial,
-                        "step": r.seeds.step,
-                        "cap": r.seeds.cap,
-                        "selection": r.seeds.selection,
-                    }
-                }
-                if r.seeds is not None
-                else {}
-            ),
+            **({"seeds": r.seeds.as_dict()} if r.seeds is not None else {}),
         }
         for rs in parameters(readings).values()
         for r in rs
