@@ -105,3 +105,37 @@ def test_weighted_metrics_in_a_sweep(tmp_path):
     assert res["late"].tolist() == [1.0]  # flows 0 and 1; only flow 1 has id >= 1
     assert res["top"].tolist() == [0.5]
     assert res["seg_q80"].iloc[0] > 0
+
+
+def test_metrics_are_read_once_per_run_and_shared_filters_agree(tmp_path, monkeypatch):
+    """A second results_frame in the same process reads no run table (the
+    memo of sweep.compute_metrics), yet gives the same frame; metrics that
+    share a ``where`` filter get the same rows as when computed alone; a
+    changed metric spec is computed afresh."""
+    from experiment_helpers import tiny_experiment
+    from obsim import sweep
+    from obsim.store import Store
+
+    metrics = {
+        "g1": {"table": "flows", "column": "goodput_bps", "where": {"flow": 1}},
+        "s1": {"table": "flows", "column": "segments_sent", "where": {"flow": 1}},
+        "s_all": {"table": "flows", "column": "segments_sent"},
+    }
+    doc = tiny_experiment(grid={"tcp.variant": ["reno"]}, replications=2, metrics=metrics, plots=[])
+    sweep.run_experiment(from_dict(doc), tmp_path / "o", jobs=1, progress=False)
+    store = Store(tmp_path / "o")
+    first = sweep.results_frame(store, from_dict(doc))
+
+    def no_reads(*a: object, **k: object) -> None:
+        raise AssertionError("a remembered run's tables were read again")
+
+    monkeypatch.setattr(Store, "read_table", no_reads)
+    pd.testing.assert_frame_equal(sweep.results_frame(store, from_dict(doc)), first)
+    monkeypatch.undo()
+
+    alone = tiny_experiment(
+        grid={"tcp.variant": ["reno"]}, replications=2, metrics={"s1": metrics["s1"]}, plots=[]
+    )
+    res = sweep.results_frame(store, from_dict(alone))
+    assert res["s1"].tolist() == first["s1"].tolist()
+    assert (first["s1"] < first["s_all"]).all()  # the filter kept one flow of two

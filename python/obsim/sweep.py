@@ -331,11 +331,51 @@ class _Progress:
 # --------------------------------------------------------------------------
 
 
+_METRICS_MEMO: Dict[Any, Dict[str, float]] = {}
+"""Metrics already computed in this process, by run directory, the time its
+``run.json`` was written and the metric specs: a finished run's tables do not
+change, so a reproduction that compares after every precision round, or a
+reading that re-reads the registered store, reads each run's tables once."""
+
+_METRICS_MEMO_CAP = 1_000_000
+"""Runs kept in :data:`_METRICS_MEMO` before it is emptied (a bound on a
+long-lived process's memory; about 1 KiB per run)."""
+
+
+def _memo_key(store: Store, key: str, metrics: Mapping[str, Metric]) -> Any:
+    """The memo key of one run's metrics, or None when the run has no
+    ``run.json`` (then nothing is remembered)."""
+    run_json = store.run_dir(key) / "run.json"
+    try:
+        stamp = run_json.stat().st_mtime_ns
+    except OSError:
+        return None
+    specs = json.dumps([m.to_dict() for m in metrics.values()], sort_keys=True, default=repr)
+    return (str(run_json.resolve()), stamp, specs)
+
+
 def compute_metrics(store: Store, key: str, metrics: Mapping[str, Metric]) -> Dict[str, float]:
-    """Every metric of one stored run."""
+    """Every metric of one stored run (remembered for the process: see
+    :data:`_METRICS_MEMO`)."""
+    memo = _memo_key(store, key, metrics)
+    if memo is not None and memo in _METRICS_MEMO:
+        return dict(_METRICS_MEMO[memo])
+    out = _compute_metrics(store, key, metrics)
+    if memo is not None:
+        if len(_METRICS_MEMO) >= _METRICS_MEMO_CAP:
+            _METRICS_MEMO.clear()
+        _METRICS_MEMO[memo] = dict(out)
+    return out
+
+
+def _compute_metrics(store: Store, key: str, metrics: Mapping[str, Metric]) -> Dict[str, float]:
+    """Every metric of one stored run, read from its tables."""
     import numpy as np
 
     tables: Dict[str, Any] = {}
+    # Rows kept by a (table, where) filter: metrics of one run often share
+    # a filter (an egress's bytes, bursts and losses).
+    kept: Dict[Any, Any] = {}
     out: Dict[str, float] = {}
     for name, m in metrics.items():
         if m.expr:
@@ -379,8 +419,13 @@ def compute_metrics(store: Store, key: str, metrics: Mapping[str, Metric]) -> Di
                     for path, c in missing
                 ]
             )
-        for col, val in m.where.items():
-            df = df[row_mask(df[col], val)]
+        if m.where:
+            fkey = (m.table, json.dumps(dict(m.where), sort_keys=True, default=repr))
+            if fkey not in kept:
+                for col, val in m.where.items():
+                    df = df[row_mask(df[col], val)]
+                kept[fkey] = df
+            df = kept[fkey]
         s = df[m.column].astype(float)
         if m.weight or m.agg in ("quantile", "top_share"):
             w = df[m.weight].to_numpy() if m.weight else None
