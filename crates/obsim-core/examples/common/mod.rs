@@ -78,4 +78,14 @@ pub fn print_allocs(t: &Timed) {
         t.allocs,
         t.allocs as f64 / t.r.meta.segments_delivered.max(1) as f64
     );
+    // Generated flows (issue 12): the whole run's allocations over the
+    // flows created, an upper bound on the per-flow cost (it includes the
+    // setup and each flow's record, whose names are `String`s).
+    let created = t.r.flowgen.created;
+    if created > 0 {
+        println!(
+            "generated flows     {created} ({:.2} allocations per flow created)",
+            t.allocs as f64 / created as f64
+        );
+    }
 }
