@@ -51,6 +51,23 @@ pub struct TcpReceiver {
 impl TcpReceiver {
     /// A receiver for one flow.
     pub fn new(cfg: &TcpConfig) -> Self {
+        TcpReceiver::around(cfg, Vec::with_capacity(32))
+    }
+
+    /// Turns this receiver, whatever it received, into exactly the one
+    /// [`TcpReceiver::new`]`(cfg)` builds, keeping its out-of-order buffer's
+    /// allocation. A generated flow arriving in a recycled slot renews the
+    /// receiver of the flow that held it, so its arrival allocates nothing
+    /// (issue 12).
+    pub fn renew(&mut self, cfg: &TcpConfig) {
+        let ooo = std::mem::take(&mut self.ooo);
+        *self = TcpReceiver::around(cfg, ooo);
+    }
+
+    /// The receiver [`TcpReceiver::new`] builds, around the allocation of
+    /// `ooo` (emptied).
+    fn around(cfg: &TcpConfig, mut ooo: Vec<(u64, u64)>) -> Self {
+        ooo.clear();
         let sack_blocks = if cfg.variant == Variant::Sack {
             usize::from(cfg.sack_blocks).min(MAX_SACK_BLOCKS)
         } else {
@@ -63,7 +80,7 @@ impl TcpReceiver {
             delack_timeout: cfg.delack_timeout,
             delack_last_duplicate: cfg.delack_last_duplicate,
             rcv_nxt: 0,
-            ooo: Vec::with_capacity(32),
+            ooo,
             short: None,
             recent: [SackBlock::default(); MAX_SACK_BLOCKS],
             n_recent: 0,

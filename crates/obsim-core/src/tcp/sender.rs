@@ -133,9 +133,18 @@ pub struct TcpSender {
     last_seen: (f64, f64),
 }
 
-impl TcpSender {
-    /// A sender for `data_bytes` bytes (`None` = infinite bulk transfer).
-    pub fn new(cfg: &TcpConfig, data_bytes: Option<u64>) -> Self {
+/// The values of a new sender that follow from its configuration and
+/// size: shared by [`TcpSender::new`] and [`TcpSender::renew`].
+struct Start {
+    cb: ControlBlock,
+    mss: u32,
+    syn: SynState,
+    initial_cwnd: f64,
+    last_seen: (f64, f64),
+}
+
+impl Start {
+    fn new(cfg: &TcpConfig, data_bytes: Option<u64>) -> Self {
         let mss = cfg.mss.max(1);
         let end_seq = data_bytes.map_or(u64::MAX, |b| b.div_ceil(u64::from(mss)));
         let mut cb = ControlBlock::new(cfg, end_seq);
@@ -146,13 +155,31 @@ impl TcpSender {
             cb.cwnd = 1.0;
         }
         let last_seen = (cb.cwnd, cb.ssthresh);
-        TcpSender {
+        Start {
             cb,
+            mss,
+            syn: if cfg.syn {
+                SynState::Due
+            } else {
+                SynState::Open
+            },
+            initial_cwnd,
+            last_seen,
+        }
+    }
+}
+
+impl TcpSender {
+    /// A sender for `data_bytes` bytes (`None` = infinite bulk transfer).
+    pub fn new(cfg: &TcpConfig, data_bytes: Option<u64>) -> Self {
+        let start = Start::new(cfg, data_bytes);
+        TcpSender {
+            cb: start.cb,
             cc: cc::for_config(cfg),
             recovery: recovery::for_config(cfg),
             timeout: timeout::for_config(cfg),
             rtt: RttEstimator::new(&cfg.rto),
-            mss,
+            mss: start.mss,
             data_bytes,
             pad_last_segment: cfg.pad_last_segment,
             started: false,
@@ -160,16 +187,61 @@ impl TcpSender {
             pending_rtx: None,
             burst_left: None,
             timing: None,
-            syn: if cfg.syn {
-                SynState::Due
-            } else {
-                SynState::Open
-            },
+            syn: start.syn,
             syn_sent_at: None,
-            initial_cwnd,
+            initial_cwnd: start.initial_cwnd,
             stats: SenderStats::default(),
-            last_seen,
+            last_seen: start.last_seen,
         }
+    }
+
+    /// Turns this sender, whatever it did, into exactly the one
+    /// [`TcpSender::new`]`(cfg, data_bytes)` builds, keeping its
+    /// allocations: its plug-ins are renewed in place when `cfg` selects
+    /// the same ones (else built anew). A generated flow arriving in a
+    /// recycled slot renews the sender of the flow that held it, so its
+    /// arrival allocates nothing (issue 12).
+    pub fn renew(&mut self, cfg: &TcpConfig, data_bytes: Option<u64>) {
+        let start = Start::new(cfg, data_bytes);
+        // Every field, by name: a field added later must be set here too.
+        let TcpSender {
+            cb,
+            cc: window_growth,
+            recovery: loss_recovery,
+            timeout: timeout_response,
+            rtt,
+            mss,
+            data_bytes: bytes,
+            pad_last_segment,
+            started,
+            rto_deadline,
+            pending_rtx,
+            burst_left,
+            timing,
+            syn,
+            syn_sent_at,
+            initial_cwnd,
+            stats,
+            last_seen,
+        } = self;
+        *cb = start.cb;
+        cc::renew(window_growth, cfg);
+        recovery::renew(loss_recovery, cfg);
+        timeout::renew(timeout_response, cfg);
+        *rtt = RttEstimator::new(&cfg.rto);
+        *mss = start.mss;
+        *bytes = data_bytes;
+        *pad_last_segment = cfg.pad_last_segment;
+        *started = false;
+        *rto_deadline = None;
+        *pending_rtx = None;
+        *burst_left = None;
+        *timing = None;
+        *syn = start.syn;
+        *syn_sent_at = None;
+        *initial_cwnd = start.initial_cwnd;
+        *stats = SenderStats::default();
+        *last_seen = start.last_seen;
     }
 
     /// Replaces the timeout-response plug-in (Burst TCP).

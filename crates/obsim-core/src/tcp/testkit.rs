@@ -135,9 +135,15 @@ pub struct Harness {
 impl Harness {
     /// A harness for `data_bytes` (`None` = infinite) starting at time 0.
     pub fn new(cfg: &TcpConfig, data_bytes: Option<u64>, path: Path) -> Self {
+        Harness::around(TcpSender::new(cfg, data_bytes), TcpReceiver::new(cfg), path)
+    }
+
+    /// A harness around a sender and a receiver not yet started (renewed
+    /// ones, say), starting at time 0.
+    pub fn around(sender: TcpSender, receiver: TcpReceiver, path: Path) -> Self {
         let mut h = Harness {
-            sender: TcpSender::new(cfg, data_bytes),
-            receiver: TcpReceiver::new(cfg),
+            sender,
+            receiver,
             path,
             now: SimTime::ZERO,
             queue: BTreeMap::new(),

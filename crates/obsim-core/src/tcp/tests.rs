@@ -11,6 +11,7 @@ use crate::tcp::control::ControlBlock;
 use crate::tcp::profile::profile;
 use crate::tcp::testkit::{Harness, Path};
 use crate::tcp::timeout::{TimeoutReaction, TimeoutResponse};
+use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::{SimDuration, SimTime};
 
 const MS: SimDuration = SimDuration::from_millis(1);
@@ -550,6 +551,9 @@ impl TimeoutResponse for AlwaysFalseTimeout {
     ) -> TimeoutReaction {
         TimeoutReaction::FastRetransmit
     }
+    fn renew(&mut self, _cfg: &TcpConfig) -> bool {
+        false
+    }
 }
 
 #[test]
@@ -953,5 +957,110 @@ fn last_segment_is_padded_on_the_wire_only_under_ns2() {
         );
         let wire: Vec<u32> = segs.iter().map(|g| s.wire_payload(g)).collect();
         assert_eq!(wire, [1000, 1000, want], "{name}");
+    }
+}
+
+// ---- renewal (recycled flow slots, issue 12) --------------------------------------
+
+/// Configurations covering every loss-recovery algorithm and timeout
+/// response, with and without a SYN, under both profiles, at three window
+/// sizes (three scoreboard sizes).
+fn renewal_configs() -> Vec<TcpConfig> {
+    use crate::tcp::config::{BackSource, BnakMode, FtoDetection, SackRecovery};
+    let algorithms = [
+        (Variant::Tahoe, SackRecovery::Rfc6675),
+        (Variant::Reno, SackRecovery::Rfc6675),
+        (Variant::NewReno, SackRecovery::Rfc6675),
+        (Variant::Sack, SackRecovery::Rfc6675),
+        (Variant::Sack, SackRecovery::Ns2Sack1),
+    ];
+    let ftos = [
+        FtoDetection::None,
+        FtoDetection::Ble {
+            max_consecutive_fto: 2,
+        },
+        FtoDetection::Back {
+            source: BackSource::Both,
+            max_consecutive_fto: 2,
+        },
+        FtoDetection::Bnak {
+            mode: BnakMode::Yu2004,
+            max_consecutive_fto: 2,
+        },
+    ];
+    let mut out = Vec::new();
+    for (k, &(variant, sack_recovery)) in algorithms.iter().enumerate() {
+        for (j, &fto) in ftos.iter().enumerate() {
+            let mut c = profile(if (k + j) % 2 == 0 { "ns2" } else { "rfc" }).unwrap();
+            c.variant = variant;
+            c.sack_recovery = sack_recovery;
+            c.fto = fto;
+            c.syn = j % 2 == 1;
+            c.max_window = 32 + 64 * ((k + j) % 3) as u32;
+            c.rwnd = c.max_window;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A path that drops segments 20, 21, 25 and 40 on their first
+/// transmission and then 1% of everything, seeded.
+fn renewal_path() -> Path {
+    let mut p = path().with_loss(0.01, 3);
+    p.drop_first = vec![20, 21, 25, 40];
+    p
+}
+
+/// A sender and receiver of `cfg` stopped in the middle of a loss recovery:
+/// the scoreboard holds SACKed segments, the receiver buffers data out of
+/// order, the RTT estimator has samples.
+fn stopped_in_recovery(cfg: &TcpConfig) -> (TcpSender, TcpReceiver) {
+    let mut h = Harness::new(cfg, Some(400_000), renewal_path());
+    let mut t = SimTime::ZERO;
+    while h.sender.state() == CaState::Open {
+        t += MS;
+        assert!(t < secs(30), "{cfg:?}: never left the Open state");
+        h.run_until(t);
+    }
+    h.run_until(t + MS);
+    assert!(h.sender.stats().rtt_samples > 0);
+    (h.sender, h.receiver)
+}
+
+/// A renewed sender and receiver are the ones `new` builds: equal field by
+/// field (their `Debug` forms, the plug-ins' concrete state included), and
+/// they then act alike, transmission for transmission, on the same lossy
+/// path. Renewed from a flow of the same configuration (the plug-ins are
+/// renewed in place) and of another (they are rebuilt).
+#[test]
+fn renewed_sender_and_receiver_equal_new_ones() {
+    let cfgs = renewal_configs();
+    let n = cfgs.len();
+    for (i, cfg) in cfgs.iter().enumerate() {
+        for before in [cfg, &cfgs[(i + 7) % n]] {
+            let (mut sender, mut receiver) = stopped_in_recovery(before);
+            assert!(receiver.rcv_nxt() > 0);
+            sender.renew(cfg, Some(150_000));
+            receiver.renew(cfg);
+            let fresh_sender = TcpSender::new(cfg, Some(150_000));
+            let fresh_receiver = TcpReceiver::new(cfg);
+            assert_eq!(
+                format!("{sender:?}"),
+                format!("{fresh_sender:?}"),
+                "{cfg:?}"
+            );
+            assert_eq!(
+                format!("{receiver:?}"),
+                format!("{fresh_receiver:?}"),
+                "{cfg:?}"
+            );
+            let mut renewed = Harness::around(sender, receiver, renewal_path());
+            let mut new = Harness::around(fresh_sender, fresh_receiver, renewal_path());
+            assert!(renewed.run_to_completion(secs(300)).is_some());
+            assert!(new.run_to_completion(secs(300)).is_some());
+            assert!(new.tx.iter().filter(|r| r.dropped).count() >= 4);
+            assert_eq!(format!("{renewed:?}"), format!("{new:?}"), "{cfg:?}");
+        }
     }
 }

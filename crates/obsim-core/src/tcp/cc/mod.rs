@@ -34,14 +34,24 @@ pub trait WindowGrowth: std::fmt::Debug {
     }
     /// Forgets partial-increment state after cwnd was cut.
     fn reset(&mut self) {}
+    /// Resets to exactly the state [`for_config`]`(cfg)` builds, keeping
+    /// this value's allocations, and returns true; or returns false,
+    /// unchanged, when `cfg` selects another rule. A generated flow arriving
+    /// in a recycled slot renews the plug-in of the flow that held it, so
+    /// its arrival allocates nothing (issue 12).
+    fn renew(&mut self, cfg: &TcpConfig) -> bool;
 }
 
 /// The window-growth rule a configuration selects (all variants share RFC
 /// 5681 growth).
 pub fn for_config(cfg: &TcpConfig) -> Box<dyn WindowGrowth> {
-    Box::new(Rfc5681::new(
-        cfg.abc,
-        cfg.ssthresh_basis,
-        cfg.precision_reduce,
-    ))
+    Box::new(Rfc5681::for_config(cfg))
+}
+
+/// Makes `plugin` what [`for_config`]`(cfg)` builds: renewed in place when it
+/// already runs that rule (no allocation), else built anew.
+pub fn renew(plugin: &mut Box<dyn WindowGrowth>, cfg: &TcpConfig) {
+    if !plugin.renew(cfg) {
+        *plugin = for_config(cfg);
+    }
 }

@@ -2,7 +2,7 @@
 //! appropriate byte counting (RFC 3465).
 
 use crate::tcp::cc::{LossSignal, WindowGrowth};
-use crate::tcp::config::SsthreshBasis;
+use crate::tcp::config::{SsthreshBasis, TcpConfig};
 use crate::tcp::control::ControlBlock;
 
 /// RFC 3465 §2.2 limit L on slow-start growth per ACK, in segments.
@@ -33,6 +33,12 @@ impl Rfc5681 {
             precision_reduce,
             acked_in_ca: 0,
         }
+    }
+
+    /// The rule with `cfg`'s options (`tcp.abc`, `tcp.ssthresh_basis`,
+    /// `tcp.precision_reduce`).
+    pub fn for_config(cfg: &TcpConfig) -> Self {
+        Rfc5681::new(cfg.abc, cfg.ssthresh_basis, cfg.precision_reduce)
     }
 }
 
@@ -111,5 +117,10 @@ impl WindowGrowth for Rfc5681 {
 
     fn reset(&mut self) {
         self.acked_in_ca = 0;
+    }
+
+    fn renew(&mut self, cfg: &TcpConfig) -> bool {
+        *self = Rfc5681::for_config(cfg);
+        true
     }
 }

@@ -102,19 +102,63 @@ pub trait LossRecovery: std::fmt::Debug {
     fn max_burst(&self, _cb: &ControlBlock) -> Option<u32> {
         None
     }
+
+    /// Resets to exactly the state [`for_config`]`(cfg)` builds, keeping
+    /// this value's allocations (the SACK scoreboard), and returns true; or
+    /// returns false, unchanged, when `cfg` selects another algorithm. A
+    /// generated flow arriving in a recycled slot renews the plug-in of the
+    /// flow that held it, so its arrival allocates nothing (issue 12).
+    fn renew(&mut self, cfg: &TcpConfig) -> bool;
+}
+
+/// The algorithms [`for_config`] chooses from: the one place that maps a
+/// configuration to its algorithm, read by the registry and by each
+/// algorithm's [`LossRecovery::renew`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Algorithm {
+    /// `tahoe.rs`.
+    Tahoe,
+    /// `reno.rs`.
+    Reno,
+    /// `newreno.rs`, RFC 6582.
+    NewReno,
+    /// RFC 6675.
+    Sack,
+    /// ns-2.35 `Agent/TCP/Sack1`.
+    Ns2Sack1,
+}
+
+/// The algorithm of `cfg.variant`; SACK runs RFC 6675 or ns-2.35's
+/// `Agent/TCP/Sack1` per `cfg.sack_recovery`.
+pub(crate) fn algorithm(cfg: &TcpConfig) -> Algorithm {
+    match cfg.variant {
+        Variant::Tahoe => Algorithm::Tahoe,
+        Variant::Reno => Algorithm::Reno,
+        Variant::NewReno => Algorithm::NewReno,
+        Variant::Sack => match cfg.sack_recovery {
+            SackRecovery::Rfc6675 => Algorithm::Sack,
+            SackRecovery::Ns2Sack1 => Algorithm::Ns2Sack1,
+        },
+    }
 }
 
 /// The recovery algorithm of `cfg.variant` (the registry); SACK runs RFC
 /// 6675 or ns-2.35's `Agent/TCP/Sack1` per `cfg.sack_recovery`.
 pub fn for_config(cfg: &TcpConfig) -> Box<dyn LossRecovery> {
-    match cfg.variant {
-        Variant::Tahoe => Box::new(Tahoe::new(cfg)),
-        Variant::Reno => Box::new(Reno::new(cfg)),
-        Variant::NewReno => Box::new(NewReno::new(cfg)),
-        Variant::Sack => match cfg.sack_recovery {
-            SackRecovery::Rfc6675 => Box::new(Sack::new(cfg)),
-            SackRecovery::Ns2Sack1 => Box::new(Ns2Sack1::new(cfg)),
-        },
+    match algorithm(cfg) {
+        Algorithm::Tahoe => Box::new(Tahoe::new(cfg)),
+        Algorithm::Reno => Box::new(Reno::new(cfg)),
+        Algorithm::NewReno => Box::new(NewReno::new(cfg)),
+        Algorithm::Sack => Box::new(Sack::new(cfg)),
+        Algorithm::Ns2Sack1 => Box::new(Ns2Sack1::new(cfg)),
+    }
+}
+
+/// Makes `plugin` what [`for_config`]`(cfg)` builds: renewed in place when it
+/// already runs that algorithm (no allocation), else built anew.
+pub fn renew(plugin: &mut Box<dyn LossRecovery>, cfg: &TcpConfig) {
+    if !plugin.renew(cfg) {
+        *plugin = for_config(cfg);
     }
 }
 

@@ -13,7 +13,9 @@ use crate::tcp::cc::WindowGrowth;
 use crate::tcp::config::RecoveryExit;
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::recovery::reno::{reno_enter, reno_exit};
-use crate::tcp::recovery::{dupack_triggers, new_ack_outside_recovery, Actions, LossRecovery};
+use crate::tcp::recovery::{
+    algorithm, dupack_triggers, new_ack_outside_recovery, Actions, Algorithm, LossRecovery,
+};
 
 /// `NewReno` loss recovery.
 #[derive(Clone, Debug)]
@@ -126,5 +128,13 @@ impl LossRecovery for NewReno {
         // §3.2 steps 2-3: as Reno, with recover = highest sequence sent.
         self.partial_seen = false;
         reno_enter(cb, cc, out);
+    }
+
+    fn renew(&mut self, cfg: &crate::tcp::TcpConfig) -> bool {
+        if algorithm(cfg) != Algorithm::NewReno {
+            return false;
+        }
+        *self = NewReno::new(cfg);
+        true
     }
 }

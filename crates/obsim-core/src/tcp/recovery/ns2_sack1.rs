@@ -34,7 +34,9 @@
 use crate::tcp::cc::{LossSignal, WindowGrowth};
 use crate::tcp::config::TcpConfig;
 use crate::tcp::control::{CaState, ControlBlock};
-use crate::tcp::recovery::{new_ack_outside_recovery, Actions, LossRecovery, Scoreboard};
+use crate::tcp::recovery::{
+    algorithm, new_ack_outside_recovery, Actions, Algorithm, LossRecovery, Scoreboard,
+};
 use crate::tcp::segment::Ack;
 
 /// What ns-2 lets the sender transmit in answer to the current event: each
@@ -91,11 +93,15 @@ pub struct Ns2Sack1 {
 impl Ns2Sack1 {
     /// Sack1 recovery sized to the configured maximum window.
     pub fn new(cfg: &TcpConfig) -> Self {
+        Ns2Sack1::around(cfg, Scoreboard::empty())
+    }
+
+    /// The state [`Ns2Sack1::new`] builds, around the bitsets of `sb`
+    /// (renewed).
+    fn around(cfg: &TcpConfig, mut sb: Scoreboard) -> Self {
+        sb.renew_for_config(cfg);
         Ns2Sack1 {
-            sb: Scoreboard::new(
-                cfg.max_window.min(cfg.rwnd).max(1) + 1,
-                cfg.dupack_threshold,
-            ),
+            sb,
             h_seqno: None,
             fastrecov: false,
             timeout: false,
@@ -400,6 +406,15 @@ impl LossRecovery for Ns2Sack1 {
     }
 
     fn on_transmit(&mut self, _cb: &ControlBlock, _seq: u64, _retransmit: bool) {}
+
+    fn renew(&mut self, cfg: &TcpConfig) -> bool {
+        if algorithm(cfg) != Algorithm::Ns2Sack1 {
+            return false;
+        }
+        let sb = std::mem::replace(&mut self.sb, Scoreboard::empty());
+        *self = Ns2Sack1::around(cfg, sb);
+        true
+    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,9 @@
 use crate::tcp::cc::{LossSignal, WindowGrowth};
 use crate::tcp::config::{RecoveryExit, TcpConfig};
 use crate::tcp::control::{CaState, ControlBlock};
-use crate::tcp::recovery::{dupack_triggers, new_ack_outside_recovery, Actions, LossRecovery};
+use crate::tcp::recovery::{
+    algorithm, dupack_triggers, new_ack_outside_recovery, Actions, Algorithm, LossRecovery,
+};
 
 /// Reno loss recovery.
 #[derive(Clone, Debug)]
@@ -106,5 +108,13 @@ impl LossRecovery for Reno {
         out: &mut Actions,
     ) {
         reno_enter(cb, cc, out);
+    }
+
+    fn renew(&mut self, cfg: &TcpConfig) -> bool {
+        if algorithm(cfg) != Algorithm::Reno {
+            return false;
+        }
+        *self = Reno::new(cfg);
+        true
     }
 }

@@ -7,7 +7,8 @@ use crate::tcp::cc::{LossSignal, WindowGrowth};
 use crate::tcp::config::TcpConfig;
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::recovery::{
-    dupack_triggers, new_ack_outside_recovery, Actions, LossRecovery, Scoreboard,
+    algorithm, dupack_triggers, new_ack_outside_recovery, Actions, Algorithm, LossRecovery,
+    Scoreboard,
 };
 use crate::tcp::segment::Ack;
 
@@ -29,11 +30,14 @@ pub struct Sack {
 impl Sack {
     /// A scoreboard sized to the configured maximum window.
     pub fn new(cfg: &TcpConfig) -> Self {
+        Sack::around(cfg, Scoreboard::empty())
+    }
+
+    /// The state [`Sack::new`] builds, around the bitsets of `sb` (renewed).
+    fn around(cfg: &TcpConfig, mut sb: Scoreboard) -> Self {
+        sb.renew_for_config(cfg);
         Sack {
-            sb: Scoreboard::new(
-                cfg.max_window.min(cfg.rwnd).max(1) + 1,
-                cfg.dupack_threshold,
-            ),
+            sb,
             pipe: 0,
             rxt_next: 0,
             rescue: None,
@@ -204,5 +208,14 @@ impl LossRecovery for Sack {
             // (C.4) pipe += segment sent.
             self.pipe += 1;
         }
+    }
+
+    fn renew(&mut self, cfg: &TcpConfig) -> bool {
+        if algorithm(cfg) != Algorithm::Sack {
+            return false;
+        }
+        let sb = std::mem::replace(&mut self.sb, Scoreboard::empty());
+        *self = Sack::around(cfg, sb);
+        true
     }
 }

@@ -3,6 +3,7 @@
 //! indexed by segment number modulo a power-of-two capacity that covers the
 //! largest window. Allocated once; per-ACK work allocates nothing.
 
+use crate::tcp::config::TcpConfig;
 use crate::tcp::segment::SackBlock;
 
 /// Bits per word.
@@ -28,17 +29,61 @@ pub struct Scoreboard {
 impl Scoreboard {
     /// A scoreboard for windows of up to `window` segments.
     pub fn new(window: u32, dupthresh: u32) -> Self {
-        let cap = u64::from(window).max(W).next_power_of_two();
-        let words = (cap / W) as usize;
+        let mut sb = Scoreboard::empty();
+        sb.renew(window, dupthresh);
+        sb
+    }
+
+    /// [`Scoreboard::renew`] for the largest window `cfg` allows
+    /// (`max_window`, `rwnd`), one segment to spare, and its `DupThresh`:
+    /// the scoreboard of the SACK recoveries.
+    pub fn renew_for_config(&mut self, cfg: &TcpConfig) {
+        self.renew(
+            cfg.max_window.min(cfg.rwnd).max(1) + 1,
+            cfg.dupack_threshold,
+        );
+    }
+
+    /// A scoreboard without bitsets, which allocates nothing: only a
+    /// stand-in while a plug-in renews its own (`std::mem::replace`);
+    /// [`Scoreboard::renew`] sizes it before any use.
+    pub(super) const fn empty() -> Self {
         Scoreboard {
-            sacked: vec![0; words],
-            rexmit: vec![0; words],
-            mask: cap - 1,
+            sacked: Vec::new(),
+            rexmit: Vec::new(),
+            mask: 0,
             una: 0,
             high_sacked_end: 0,
             lost_below: 0,
-            dupthresh: dupthresh.max(1),
+            dupthresh: 1,
         }
+    }
+
+    /// Resets to exactly the state [`Scoreboard::new`] builds, keeping the
+    /// bitsets' allocations when they are large enough (a recycled flow
+    /// slot, issue 12: no allocation per flow arrival).
+    pub fn renew(&mut self, window: u32, dupthresh: u32) {
+        let cap = u64::from(window).max(W).next_power_of_two();
+        let words = (cap / W) as usize;
+        // Every field, by name: a field added later must be reset here.
+        let Scoreboard {
+            sacked,
+            rexmit,
+            mask,
+            una,
+            high_sacked_end,
+            lost_below,
+            dupthresh: thresh,
+        } = self;
+        for bits in [sacked, rexmit] {
+            bits.clear();
+            bits.resize(words, 0);
+        }
+        *mask = cap - 1;
+        *una = 0;
+        *high_sacked_end = 0;
+        *lost_below = 0;
+        *thresh = dupthresh.max(1);
     }
 
     #[inline]

@@ -5,7 +5,9 @@
 use crate::tcp::cc::{LossSignal, WindowGrowth};
 use crate::tcp::config::TcpConfig;
 use crate::tcp::control::{CaState, ControlBlock};
-use crate::tcp::recovery::{dupack_triggers, new_ack_outside_recovery, Actions, LossRecovery};
+use crate::tcp::recovery::{
+    algorithm, dupack_triggers, new_ack_outside_recovery, Actions, Algorithm, LossRecovery,
+};
 
 /// Tahoe loss recovery.
 #[derive(Clone, Debug)]
@@ -60,5 +62,13 @@ impl LossRecovery for Tahoe {
         cb.tx_next = cb.snd_una;
         out.entered_recovery = true;
         out.restart_timer = true;
+    }
+
+    fn renew(&mut self, cfg: &TcpConfig) -> bool {
+        if algorithm(cfg) != Algorithm::Tahoe {
+            return false;
+        }
+        *self = Tahoe::new(cfg);
+        true
     }
 }

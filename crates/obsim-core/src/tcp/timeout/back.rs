@@ -20,7 +20,7 @@
 
 use super::{FtoRun, SignalReaction, Standard, TimeoutReaction, TimeoutResponse};
 use crate::tcp::cc::WindowGrowth;
-use crate::tcp::config::BackSource;
+use crate::tcp::config::{BackSource, FtoDetection, TcpConfig};
 use crate::tcp::control::ControlBlock;
 use crate::tcp::signal::{BurstSignal, SignalKind, SignalSet};
 
@@ -123,6 +123,18 @@ impl TimeoutResponse for Back {
             SignalKind::Nak => {}
         }
         SignalReaction::Noted
+    }
+
+    fn renew(&mut self, cfg: &TcpConfig) -> bool {
+        let FtoDetection::Back {
+            source,
+            max_consecutive_fto,
+        } = cfg.fto
+        else {
+            return false;
+        };
+        *self = Back::new(source, max_consecutive_fto, Standard::new(cfg));
+        true
     }
 }
 

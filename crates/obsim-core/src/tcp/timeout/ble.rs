@@ -19,6 +19,7 @@
 //! growing past `window_`, so the raw value would overstate the burst.
 
 use crate::tcp::cc::WindowGrowth;
+use crate::tcp::config::{FtoDetection, TcpConfig};
 use crate::tcp::control::ControlBlock;
 use crate::tcp::timeout::{Standard, TimeoutReaction, TimeoutResponse};
 
@@ -181,6 +182,17 @@ impl TimeoutResponse for Ble {
             self.counts.judged_true += 1;
             self.true_timeout.on_timeout(cb, cc)
         }
+    }
+
+    fn renew(&mut self, cfg: &TcpConfig) -> bool {
+        let FtoDetection::Ble {
+            max_consecutive_fto,
+        } = cfg.fto
+        else {
+            return false;
+        };
+        *self = Ble::new(max_consecutive_fto, Standard::new(cfg));
+        true
     }
 }
 
@@ -510,6 +522,9 @@ mod tests {
             _cc: &mut dyn WindowGrowth,
         ) -> TimeoutReaction {
             TimeoutReaction::FastRetransmit
+        }
+        fn renew(&mut self, _cfg: &TcpConfig) -> bool {
+            false
         }
     }
 

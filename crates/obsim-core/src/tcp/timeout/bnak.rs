@@ -29,7 +29,7 @@
 
 use super::{fto_response, FtoRun, SignalReaction, Standard, TimeoutReaction, TimeoutResponse};
 use crate::tcp::cc::WindowGrowth;
-use crate::tcp::config::BnakMode;
+use crate::tcp::config::{BnakMode, FtoDetection, TcpConfig};
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::signal::{BurstSignal, SignalKind, SignalSet};
 
@@ -144,6 +144,18 @@ impl TimeoutResponse for Bnak {
         self.forget();
         fto_response(cb, cc);
         SignalReaction::FalseTimeout
+    }
+
+    fn renew(&mut self, cfg: &TcpConfig) -> bool {
+        let FtoDetection::Bnak {
+            mode,
+            max_consecutive_fto,
+        } = cfg.fto
+        else {
+            return false;
+        };
+        *self = Bnak::new(mode, max_consecutive_fto, Standard::new(cfg));
+        true
     }
 }
 

@@ -170,6 +170,13 @@ pub trait TimeoutResponse: std::fmt::Debug {
     ) -> SignalReaction {
         SignalReaction::Noted
     }
+
+    /// Resets to exactly the state [`for_config`]`(cfg)` builds, keeping
+    /// this value's allocations, and returns true; or returns false,
+    /// unchanged, when `cfg` selects another response (`tcp.fto`). A
+    /// generated flow arriving in a recycled slot renews the plug-in of the
+    /// flow that held it, so its arrival allocates nothing (issue 12).
+    fn renew(&mut self, cfg: &TcpConfig) -> bool;
 }
 
 /// The timeout response a configuration selects (the registry).
@@ -188,6 +195,14 @@ pub fn for_config(cfg: &TcpConfig) -> Box<dyn TimeoutResponse> {
             mode,
             max_consecutive_fto,
         } => Box::new(Bnak::new(mode, max_consecutive_fto, standard)),
+    }
+}
+
+/// Makes `plugin` what [`for_config`]`(cfg)` builds: renewed in place when it
+/// already is that response (no allocation), else built anew.
+pub fn renew(plugin: &mut Box<dyn TimeoutResponse>, cfg: &TcpConfig) {
+    if !plugin.renew(cfg) {
+        *plugin = for_config(cfg);
     }
 }
 

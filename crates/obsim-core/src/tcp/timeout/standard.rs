@@ -3,7 +3,7 @@
 //! and RFC 6675 §5.1 (recovery point after a timeout).
 
 use crate::tcp::cc::{LossSignal, WindowGrowth};
-use crate::tcp::config::{SsthreshBasis, TcpConfig};
+use crate::tcp::config::{FtoDetection, SsthreshBasis, TcpConfig};
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::timeout::{TimeoutReaction, TimeoutResponse};
 
@@ -62,5 +62,13 @@ impl TimeoutResponse for Standard {
         // `reset_rtx_timer(0, 1)`: t_seqno_ = highest_ack_ + 1).
         cb.tx_next = cb.snd_una;
         TimeoutReaction::GoBackN
+    }
+
+    fn renew(&mut self, cfg: &TcpConfig) -> bool {
+        if cfg.fto != FtoDetection::None {
+            return false;
+        }
+        *self = Standard::new(cfg);
+        true
     }
 }
