@@ -6,6 +6,10 @@
 //! knows, and is discarded instead of reaching the flow that took over its
 //! slot (a closed connection). The id-to-slot map is only looked up, never
 //! iterated, so its hashing does not affect the order of anything.
+//! A freed slot keeps its stale value until the next flow takes it:
+//! [`FlowPool::insert_with`] renews that value in place, so a flow's
+//! arrival reuses the allocations of the flow before it (its TCP plug-ins,
+//! scoreboard and buffers) instead of making its own.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -73,17 +77,43 @@ impl<T> FlowPool<T> {
     /// Stores `value` as a new flow in a free slot (or a new one) and
     /// returns its id; `None` when the id space (u32) is exhausted.
     pub fn insert(&mut self, value: T) -> Option<FlowId> {
+        self.place(value, |v| v, |stale, v| *stale = v)
+    }
+
+    /// Stores a new flow and returns its id, as [`FlowPool::insert`] does:
+    /// in the free slot `insert` would take, whose stale value (the flow
+    /// that held it last) `renew` turns into the new flow in place, keeping
+    /// its allocations; or, with no slot free, in a new slot holding
+    /// `fresh()`. Exactly one of the two is called, and neither when the id
+    /// space is exhausted (`None`). Ids and slots are those of `insert`.
+    pub fn insert_with(
+        &mut self,
+        fresh: impl FnOnce() -> T,
+        renew: impl FnOnce(&mut T),
+    ) -> Option<FlowId> {
+        self.place((), |()| fresh(), |stale, ()| renew(stale))
+    }
+
+    /// The new flow's id and slot: the most recently freed slot, where
+    /// `renew(stale, arg)` makes the flow, or a new one holding
+    /// `fresh(arg)`.
+    fn place<A>(
+        &mut self,
+        arg: A,
+        fresh: impl FnOnce(A) -> T,
+        renew: impl FnOnce(&mut T, A),
+    ) -> Option<FlowId> {
         let id = self.next;
         if id == FREE {
             return None;
         }
         self.next += 1;
         let slot = if let Some(s) = self.free.pop() {
-            self.slots[s as usize] = value;
+            renew(&mut self.slots[s as usize], arg);
             self.owner[s as usize] = id;
             s
         } else {
-            self.slots.push(value);
+            self.slots.push(fresh(arg));
             self.owner.push(id);
             (self.slots.len() - 1) as u32
         };
@@ -173,6 +203,38 @@ mod tests {
         assert_eq!(live, vec![(0, c, "c"), (1, b, "b")]);
         p.remove(b);
         assert_eq!(p.iter_live().count(), 1);
+    }
+
+    /// `insert_with` takes the slots and ids `insert` would, building a
+    /// value only for a new slot and renewing the stale one in a freed slot.
+    #[test]
+    fn insert_with_renews_the_stale_value_of_a_freed_slot() {
+        let mut pool: FlowPool<Vec<u32>> = FlowPool::new(0);
+        let fresh = |n: u32| move || vec![n];
+        let renew = |n: u32| move |v: &mut Vec<u32>| v.push(n);
+        let first = pool.insert_with(fresh(1), renew(1)).unwrap();
+        let second = pool.insert_with(fresh(2), renew(2)).unwrap();
+        pool.remove(first);
+        pool.remove(second);
+        // LIFO: the third takes the second's slot (1), the fourth the first's
+        // (0), the fifth a new one (2).
+        let third = pool.insert_with(fresh(3), renew(3)).unwrap();
+        let fourth = pool.insert_with(fresh(4), renew(4)).unwrap();
+        let fifth = pool.insert_with(fresh(5), renew(5)).unwrap();
+        assert_eq!((third, fourth, fifth), (FlowId(2), FlowId(3), FlowId(4)));
+        let live: Vec<_> = pool
+            .iter_live()
+            .map(|(s, id, v)| (s, id, v.clone()))
+            .collect();
+        assert_eq!(
+            live,
+            vec![
+                (0, fourth, vec![1, 4]),
+                (1, third, vec![2, 3]),
+                (2, fifth, vec![5])
+            ]
+        );
+        assert_eq!(pool.get(first), None);
     }
 
     #[test]

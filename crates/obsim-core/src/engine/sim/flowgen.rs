@@ -5,7 +5,7 @@
 //! declared flows (`sim.rs`), through `flow_mut`.
 
 use super::{FlowState, Simulation};
-use crate::config::scenario::{Access, Scenario};
+use crate::config::scenario::{Access, FlowGenSpec, Scenario};
 use crate::engine::event::Event;
 use crate::engine::flowpool::FlowPool;
 use crate::engine::pipes::LaneExit;
@@ -25,6 +25,98 @@ pub(super) struct GenFlow {
     /// Index of its generator in `flow_generators`.
     pub(super) generator: u32,
     size: u64,
+}
+
+/// What a generated flow starts from: its generator, its draw (destination
+/// and size), its arrival time and its access pipes.
+struct Arrival<'a> {
+    spec: &'a FlowGenSpec,
+    /// Index of the generator in `flow_generators`.
+    generator: u32,
+    dst: NodeId,
+    bytes: u64,
+    now: SimTime,
+    pipes: Option<AccessPipes>,
+}
+
+impl Arrival<'_> {
+    /// The new flow, in a new slot.
+    fn flow(&self) -> GenFlow {
+        let spec = self.spec;
+        let sender = TcpSender::new(&spec.tcp, Some(self.bytes));
+        GenFlow {
+            state: FlowState {
+                signals: sender.wanted_signals(),
+                judged: FtoJudgements::default(),
+                sender,
+                receiver: TcpReceiver::new(&spec.tcp),
+                src: spec.src,
+                dst: self.dst,
+                header: spec.tcp.header,
+                sack_option_size: spec.tcp.sack_option_size,
+                start: self.now,
+                sender_timer: LazyTimer::default(),
+                receiver_timer: LazyTimer::default(),
+                delivered_bytes_at_warmup: 0,
+                data_dropped: 0,
+                completed: None,
+                finite: true,
+                pipes: self.pipes,
+            },
+            generator: self.generator,
+            size: self.bytes,
+        }
+    }
+
+    /// Turns `stale`, the finished flow whose slot the new one takes, into
+    /// exactly what [`Arrival::flow`] builds, keeping the allocations of
+    /// its sender and receiver (issue 12).
+    fn renew(&self, stale: &mut GenFlow) {
+        let spec = self.spec;
+        // Every field, by name, set as `flow` sets it: a field added later
+        // must be set here too.
+        let GenFlow {
+            state:
+                FlowState {
+                    sender,
+                    receiver,
+                    src,
+                    dst,
+                    header,
+                    sack_option_size,
+                    start,
+                    sender_timer,
+                    receiver_timer,
+                    delivered_bytes_at_warmup,
+                    data_dropped,
+                    completed,
+                    finite,
+                    signals,
+                    judged,
+                    pipes,
+                },
+            generator,
+            size,
+        } = stale;
+        sender.renew(&spec.tcp, Some(self.bytes));
+        receiver.renew(&spec.tcp);
+        *signals = sender.wanted_signals();
+        *judged = FtoJudgements::default();
+        *src = spec.src;
+        *dst = self.dst;
+        *header = spec.tcp.header;
+        *sack_option_size = spec.tcp.sack_option_size;
+        *start = self.now;
+        *sender_timer = LazyTimer::default();
+        *receiver_timer = LazyTimer::default();
+        *delivered_bytes_at_warmup = 0;
+        *data_dropped = 0;
+        *completed = None;
+        *finite = true;
+        *pipes = self.pipes;
+        *generator = self.generator;
+        *size = self.bytes;
+    }
 }
 
 /// The generators, the pool of their live flows and the finished records.
@@ -97,43 +189,36 @@ impl Simulation<'_> {
             });
             return;
         }
-        let sender = TcpSender::new(&spec.tcp, Some(draw.bytes));
-        let flow = GenFlow {
-            state: FlowState {
-                signals: sender.wanted_signals(),
-                judged: FtoJudgements::default(),
-                sender,
-                receiver: TcpReceiver::new(&spec.tcp),
-                src: spec.src,
-                dst: draw.dst,
-                header: spec.tcp.header,
-                sack_option_size: spec.tcp.sack_option_size,
-                start: now,
-                sender_timer: LazyTimer::default(),
-                receiver_timer: LazyTimer::default(),
-                delivered_bytes_at_warmup: 0,
-                data_dropped: 0,
-                completed: None,
-                finite: true,
-                pipes: match spec.access {
-                    Access::Shared => None,
-                    Access::Pipe { rate_bps, delay } => {
-                        let lanes = &mut self.net.pipes;
-                        Some(AccessPipes {
-                            rate_bps,
-                            delay,
-                            src_up: lanes.open(LaneExit::Up(spec.src)),
-                            src_down: lanes.open(LaneExit::Down),
-                            dst_up: lanes.open(LaneExit::Up(draw.dst)),
-                            dst_down: lanes.open(LaneExit::Down),
-                        })
-                    }
-                },
-            },
-            generator: g,
-            size: draw.bytes,
+        // Its own access pipes' lanes, opened in this order.
+        let pipes = match spec.access {
+            Access::Shared => None,
+            Access::Pipe { rate_bps, delay } => {
+                let lanes = &mut self.net.pipes;
+                Some(AccessPipes {
+                    rate_bps,
+                    delay,
+                    src_up: lanes.open(LaneExit::Up(spec.src)),
+                    src_down: lanes.open(LaneExit::Down),
+                    dst_up: lanes.open(LaneExit::Up(draw.dst)),
+                    dst_down: lanes.open(LaneExit::Down),
+                })
+            }
         };
-        let Some(id) = self.gen.pool.insert(flow) else {
+        // A recycled slot's stale flow is renewed into this one, keeping
+        // its allocations (issue 12); a new slot gets a new flow.
+        let arrival = Arrival {
+            spec,
+            generator: g,
+            dst: draw.dst,
+            bytes: draw.bytes,
+            now,
+            pipes,
+        };
+        let Some(id) = self
+            .gen
+            .pool
+            .insert_with(|| arrival.flow(), |stale| arrival.renew(stale))
+        else {
             self.gen_error = Some(SimError::Unroutable {
                 path: format!("flow_generators[{g}]"),
                 reason: format!(
