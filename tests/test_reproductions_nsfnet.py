@@ -445,3 +445,42 @@ def test_nsfnet_explore_shares_the_700_kb_runs() -> None:
         timers = [sc["nodes"][0]["assembly"]["timeout"] for sc in scenarios[rid]]
         assert timers == ["1 ms", "5 ms", "10 ms"], (rid, timers)
     assert scenarios["R1"] == scenarios["R2"] == scenarios["R3"] == scenarios["R4"]
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_r1_to_r4_share_their_700kb_runs(tmp_path: Path, quick: bool) -> None:
+    """R1-R4's 700 KB points at timers 1, 5 and 10 ms are one simulation:
+    with the one scenario name (rn.SCENARIO_NAME) their run keys are equal,
+    so ``obsim reproduce R3 --reuse OUT/R2`` links R2's runs instead of
+    simulating them again."""
+    from obsim.store import Store
+    from obsim.sweep import plan
+
+    def keys(rid: str) -> dict:
+        exp = reproductions.get(rid).build(quick)
+        runs = plan(exp, Store(tmp_path / rid), validate=False)["runs"]
+        out = {}
+        for run in runs:
+            axes = run["axes"]
+            sizes = [v for k, v in axes.items() if k.endswith(".size")]
+            if sizes and round(rn.mean_kb(sizes[0])) != 700:
+                continue
+            out[(str(axes[rn.AX_T]), run["seed"])] = run["key"]
+        return out
+
+    shared = keys("R2")
+    assert len(shared) == 3 * (2 if quick else 5)
+    assert keys("R3") == shared
+    r4_keys = keys("R4")
+    assert {k: r4_keys[k] for k in shared} == shared
+    if not quick:  # R1's quick mode runs 400 KB and 1000 KB only; R4's, no 100 ms point
+        assert len(r4_keys) > len(shared)  # R4's 100 ms point is its own
+        r1_keys = keys("R1")
+        assert {k: r1_keys[k] for k in shared} == shared
+
+
+def test_reuse_must_name_a_result_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from obsim.cli import main
+
+    assert main(["reproduce", "R3", "--quick", "--out", str(tmp_path / "o"), "--reuse", str(tmp_path)]) == 2
+    assert "--reuse" in capsys.readouterr().err

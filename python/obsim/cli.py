@@ -8,6 +8,7 @@ Commands::
     obsim experiment status DIR                            done / failed / pending runs
     obsim report DIR [--output FILE]                       HTML report (figures, tables, versions)
     obsim reproduce --list | ID [--quick] [--readings [PARAMETER ...]] [--jobs N] [--out DIR]
+        [--reuse DIR ...]
     obsim reproduce --summary [--root DIR]                 trust scoreboard of the last runs
     obsim --version
 

@@ -98,6 +98,15 @@ def add_parsers(sub: Any) -> None:
         "(into OUT/readings/) and write sensitivity.parquet; with PARAMETER names (e.g. routing), "
         "only those parameters' readings (a partial verdict)",
     )
+    rp.add_argument(
+        "--reuse",
+        nargs="+",
+        type=Path,
+        default=[],
+        metavar="DIR",
+        help="result stores (e.g. another reproduction's OUT) whose runs of the same scenario and "
+        "seed are linked in instead of simulated (R1-R4 share their 700 KB runs)",
+    )
     rp.add_argument("--no-report", action="store_true", help="do not write report.html")
     _exec_args(rp)
 
@@ -243,6 +252,10 @@ def _reproduce(args: argparse.Namespace) -> int:
         except ValueError as e:
             _err(f"error: --readings: {rep.id} {e}")
             return EXIT_INVALID
+    for lent in args.reuse:
+        if not (lent / "manifest.json").is_file():
+            _err(f"error: --reuse: {lent} is not a result store (it has no manifest.json)")
+            return EXIT_INVALID
     out = (
         args.out
         if args.out is not None
@@ -256,6 +269,7 @@ def _reproduce(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
         progress=not args.quiet,
         readings=(list(args.readings) or True) if want else False,
+        reuse=args.reuse,
     )
     if rep.analytic:
         print(f"{rep.id} is analytic: no simulation runs; results in {summary.out}")

@@ -452,6 +452,7 @@ class Reproduction:
         scheduler: Optional[str] = None,
         progress: bool = False,
         readings: Union[bool, Sequence[str]] = False,
+        reuse: Sequence[Union[str, Path]] = (),
     ) -> "SweepSummary":
         """Run the experiment into ``out``, then write ``comparison.parquet``,
         the reproduction's own figures and ``reproduction.json`` there (read
@@ -467,7 +468,9 @@ class Reproduction:
         (the verdict then says it is partial). A reading's run that the
         registered experiment already has (same scenario and seed: a
         reading that changes only what is measured) is linked in, not
-        rerun. The returned summary is the registered experiment's."""
+        rerun; so is a run that one of the stores in ``reuse`` holds (e.g.
+        another reproduction's store with the same simulations: R1-R4's
+        700 KB runs). The returned summary is the registered experiment's."""
         import datetime
 
         from ..files import atomic_write_json, atomic_write_parquet
@@ -477,6 +480,7 @@ class Reproduction:
         from . import readings as _readings
 
         root = Path(out)
+        lent = tuple(Path(r) for r in reuse)
         rounds: List[Dict[str, Any]] = []
 
         def measure(
@@ -502,7 +506,7 @@ class Reproduction:
             table = self.compare(None, None)
             estimate = 0
         else:
-            summary, table, estimate, rounds = measure(root, None)
+            summary, table, estimate, rounds = measure(root, None, lent)
         sensitivity: Optional[Dict[str, Any]] = None
         # readings: False (none), True or [] (every parameter), or parameter names.
         only = None if isinstance(readings, bool) or not readings else list(readings)
@@ -511,7 +515,7 @@ class Reproduction:
                 self,
                 root,
                 table,
-                measure=lambda reading, where: measure(where, reading, (root,))[1],
+                measure=lambda reading, where: measure(where, reading, (root, *lent))[1],
                 only=only,
             )
         atomic_write_parquet(root / "comparison.parquet", frame_to_arrow(table))

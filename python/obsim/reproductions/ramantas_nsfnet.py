@@ -43,6 +43,13 @@ AX_T = "nodes[0].assembly.timeout"
 AX_A = "nodes[0].assembly"
 """R5's swept key path: the whole assembly table; the other edges' follow it."""
 
+SCENARIO_NAME = "ramantas_nsfnet"
+"""The scenario name of every R1-R5 run (each experiment keeps its own
+name): R1-R4's 700 KB points are the same simulation (the same scenario
+and seeds), so with one name they are the same run key, and a store of one
+lends its runs to another (``obsim reproduce R3 --reuse OUT/R2``) instead of
+simulating them again."""
+
 RATE_PER_PAIR = 50.0
 """R07 §3 "a mean of λ=50 flows/sec", registered per ordered pair (2.1)."""
 
@@ -135,7 +142,7 @@ def build(
         duration=duration,
         warmup=f"{warmup:g} s",
     )
-    scenario["name"] = name
+    scenario["name"] = SCENARIO_NAME
     edges = [i for i, n in enumerate(scenario["nodes"]) if n["kind"] == "edge"]
     first = edges[0]
     zipped: Dict[str, List[Any]] = {f"nodes[{i}].assembly.timeout": list(timeouts) for i in edges}
