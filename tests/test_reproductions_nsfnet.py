@@ -210,6 +210,19 @@ def test_r4_quick(tmp_path: Path) -> None:
     assert res["tput_var"].tolist() == pytest.approx((res["tput_std"] ** 2).tolist())
     # A 40 KB flow cannot finish faster than its bytes at 100 Mbit/s.
     assert (res["transfer_s"] > 40e3 * 8 / 100e6).all()
+    _assert_figures(tmp_path, ["R4_fig6"])
+
+
+def _assert_figures(out: Path, stems: list) -> None:
+    """The reproduction's own figures ``stems`` are listed in
+    reproduction.json and written as PNG and PDF."""
+    import json
+
+    info = json.loads((out / "reproduction.json").read_text(encoding="utf-8"))
+    assert [f["file"] for f in info["figures"]] == [f"figures/{s}.png" for s in stems]
+    for stem in stems:
+        assert (out / "figures" / f"{stem}.png").stat().st_size > 1000
+        assert (out / "figures" / f"{stem}.pdf").read_bytes()[:5] == b"%PDF-"
 
 
 def test_r5_sweeps_the_papers_cases_and_every_scenario_parses() -> None:
@@ -417,6 +430,8 @@ def test_s3_quick(tmp_path: Path) -> None:
     for scheme, g in fig.groupby("scheme"):
         assert g["start_s"].is_monotonic_increasing and len(g) > 1000
         assert g["rate_bps"].mean() / 1e6 == pytest.approx(first.loc[scheme, "ave"], rel=1e-9)
+    # ... and drawn: Fig. 15 (MF, SMQ) and Fig. 16 (DMQ-2 alone in the quick mode).
+    _assert_figures(tmp_path, ["S3_fig15", "S3_fig16"])
 
 
 def test_nsfnet_explore_shares_the_700_kb_runs() -> None:

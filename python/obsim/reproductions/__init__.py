@@ -339,11 +339,13 @@ class Reproduction:
     comparison_plot: Dict[str, Any] = field(default_factory=dict)
     """Options of the paper-vs-measured figure: ``xlabel``, ``ylabel``,
     ``logx``, ``logy``. Rows whose ``x`` is NaN are not plotted."""
-    figures: Optional[Callable[[], List[Tuple[str, "Figure", str]]]] = None
+    figures: Optional[Callable[[Path], List[Tuple[str, "Figure", str]]]] = None
     """Figures of the reproduction's own, beyond the experiment's plots
-    (e.g. a paper figure redrawn from its model): ``(file stem, figure,
-    caption)`` each. ``run`` writes them as PNG and PDF under ``figures/``,
-    lists them in ``reproduction.json``, and the report embeds them."""
+    (e.g. a paper figure redrawn from its model, or from the files a
+    ``post_run`` hook wrote): given the result directory, ``(file stem,
+    figure, caption)`` each; a figure whose data is missing is left out.
+    ``run`` writes them as PNG and PDF under ``figures/``, lists them in
+    ``reproduction.json``, and the report embeds them."""
     seeds: Optional[SeedPlan] = None
     """The seed plan (replications by precision, selection seeds); None:
     the experiment's own fixed replication count, as before."""
@@ -520,7 +522,7 @@ class Reproduction:
             )
         atomic_write_parquet(root / "comparison.parquet", frame_to_arrow(table))
         figures = []
-        for stem, fig, caption in self.figures() if self.figures is not None else []:
+        for stem, fig, caption in self.figures(root) if self.figures is not None else []:
             png = save(fig, root / "figures" / stem)[0]
             figures.append({"file": str(png.relative_to(root)), "caption": caption})
         counts = tally(table)

@@ -37,7 +37,8 @@ means over the chosen flows; every flow's numbers are in ``fig6.parquet``.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from . import ExtraRuns, Reproduction, SeedPlan
 from . import ramantas_nsfnet as rn
@@ -46,6 +47,7 @@ from .pairing import by_seed, paired
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
+    from matplotlib.figure import Figure
 
 
 TIMEOUTS = ("1 ms", "5 ms", "10 ms", "100 ms")
@@ -463,6 +465,60 @@ compare = rn.comparison(rows_of)
 READINGS = rn.readings(build)
 """The readings shared by R1-R4 (docs/NSFNET_STUDIES.md 2.12)."""
 
+FIG6_SPAN_S = 0.5
+"""Time from a flow's arrival that Fig. 6 is drawn over (the paper's flows
+reach a 600-segment window within 0.194-0.405 s)."""
+
+FIG6_SEQ_MOD = 132
+"""Fig. 6(b) plots the sequence number modulo 132 (ramantas2008 §4)."""
+
+
+def figures(out: Path) -> List[Tuple[str, "Figure", str]]:
+    """Fig. 6 redrawn from ``fig6.parquet`` (:func:`fig6`) and the reruns'
+    traces: for each timer the first measured flow (lowest replication,
+    then flow id), (a) its congestion window and (b) the sequence number of
+    the segments it sends (``snd_nxt`` modulo :data:`FIG6_SEQ_MOD`) over
+    the first :data:`FIG6_SPAN_S` s after its arrival, one column per
+    timer as in the paper. Nothing without the file or its rows."""
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    from ..store import Store
+
+    path = Path(out) / "fig6.parquet"
+    if not path.is_file():
+        return []
+    flows = pd.read_parquet(path)
+    if flows.empty:
+        return []
+    extra = Store(Path(out) / "extra_runs")
+    firsts = flows.sort_values(["t_ms", "replication", "flow"]).groupby("t_ms", sort=True).head(1)
+    fig = Figure(figsize=(4 * len(firsts), 6), layout="tight")
+    axes = fig.subplots(2, len(firsts), squeeze=False)
+    for col, f in enumerate(firsts.to_dict("records")):
+        trace = extra.read_table(str(f["rerun_key"]), "trace").to_pandas()
+        tr = trace[trace["flow"] == int(f["flow"])].sort_values("time_s", kind="stable")
+        t = tr["time_s"].to_numpy() - float(f["start_s"])
+        near = t <= FIG6_SPAN_S
+        win, seq = axes[0][col], axes[1][col]
+        win.plot(t[near], tr["cwnd"].to_numpy()[near], drawstyle="steps-post")
+        win.axhline(WINDOW, linestyle=":", color="grey")
+        win.set(xlabel="time since arrival (s)", ylabel="cwnd (segments)", title=f"(a) {f['t_ms']:g} ms")
+        seq.plot(t[near], tr["snd_nxt"].to_numpy()[near] % FIG6_SEQ_MOD, ".", markersize=1.5)
+        seq.set(
+            xlabel="time since arrival (s)",
+            ylabel=f"sequence mod {FIG6_SEQ_MOD}",
+            title=f"(b) {f['t_ms']:g} ms",
+        )
+    caption = (
+        "ramantas2008 Fig. 6 redrawn: congestion window (a) and sequence number of the sent segments "
+        f"modulo {FIG6_SEQ_MOD} (b) of one lossless flow of the pair per timer, over the first "
+        f"{FIG6_SPAN_S:g} s after its arrival (the first flow chosen by choose_flows; dotted: "
+        f"{WINDOW} segments); every chosen flow's figures are in fig6.parquet"
+    )
+    return [("R4_fig6", fig, caption)]
+
+
 REPRODUCTION = Reproduction(
     id="R4",
     title="Flow throughput and transfer time of one NSFNET pair vs assembly timer (ramantas2007/2008 Fig. 5)",
@@ -472,6 +528,7 @@ REPRODUCTION = Reproduction(
     seeds=SEEDS,
     readings=READINGS,
     post_run=fig6,
+    figures=figures,
     notes=(
         "Same set-up and readings as R1-R3 (NSFNET, SACK, 50 flows/s per ordered pair, Pareto 40 KB "
         "minimum and 700 KB mean, per-flow 100 Mbit/s access pipes, 600 s with a 200 s warm-up), timers "

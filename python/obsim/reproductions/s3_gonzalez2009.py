@@ -73,6 +73,7 @@ sampled for one pair per run).
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..topologies import nsfnet_tcp
@@ -84,6 +85,7 @@ from .readings import Reading, rebuilt
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
+    from matplotlib.figure import Figure
 
     from ..experiment import Experiment
 
@@ -722,6 +724,56 @@ def figs15_16(extra: ExtraRuns, results: "pandas.DataFrame") -> "pandas.DataFram
     return results.assign(f15_mismatch=[mismatch.get(k, 0) for k in results["key"]])
 
 
+FIG15_SPAN_S = 10.0
+"""The detail span of Fig. 15(b) ("Detailed illustration for 10s span"),
+from the end of the warm-up."""
+
+
+def figures(out: Path) -> List[Tuple[str, "Figure", str]]:
+    """Figs. 15 and 16 redrawn from ``fig15_16.parquet`` (:func:`figs15_16`):
+    per figure, the pair's 3 ms aggregated rate over the measured time (a)
+    and over its first :data:`FIG15_SPAN_S` s (b), one line per scheme (MF
+    and SMQ; DMQ-2 and DMQ-4). Nothing without the file or its rows."""
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+    path = Path(out) / "fig15_16.parquet"
+    if not path.is_file():
+        return []
+    bins = pd.read_parquet(path)
+    figs: List[Tuple[str, "Figure", str]] = []
+    for stem, schemes, what in (
+        ("S3_fig15", ("MF", "SMQ"), "Fig. 15: MF and SMQ"),
+        ("S3_fig16", ("DMQ-2", "DMQ-4"), "Fig. 16: DMQ-2 and DMQ-4"),
+    ):
+        rows = bins[bins["scheme"].isin(schemes)]
+        if rows.empty:
+            continue
+        fig = Figure(figsize=(10, 6), layout="tight")
+        whole, detail = fig.subplots(2, 1)
+        t0 = float(rows["start_s"].min())
+        for scheme, g in rows.groupby("scheme", sort=False):
+            t, r = g["start_s"].to_numpy(), g["rate_bps"].to_numpy() / 1e6
+            whole.plot(t, r, linewidth=0.3, label=scheme)
+            near = t < t0 + FIG15_SPAN_S
+            detail.plot(t[near], r[near], linewidth=0.6, label=scheme)
+        whole.set(xlabel="time (s)", ylabel="rate (Mbit/s)", title="(a) after the warm-up")
+        detail.set(xlabel="time (s)", ylabel="rate (Mbit/s)", title=f"(b) the first {FIG15_SPAN_S:g} s")
+        for ax in (whole, detail):
+            ax.legend(loc="upper right")
+        seeds = ", ".join(str(int(x)) for x in sorted(rows["replication"].unique()))
+        figs.append(
+            (
+                stem,
+                fig,
+                f"gonzalez2009 {what} redrawn: the pair's TCP burst bytes into the first core router "
+                f"per 3 ms bin, as a rate (replication {seeds} of each scheme at full conversion, rerun "
+                "with metrics.pair_series; fig15_16.parquet)",
+            )
+        )
+    return figs
+
+
 REPRODUCTION = Reproduction(
     id="S3",
     title=(
@@ -734,6 +786,7 @@ REPRODUCTION = Reproduction(
     seeds=SEEDS,
     readings=READINGS,
     post_run=figs15_16,
+    figures=figures,
     notes=(
         "NSFNET (8 edge, 6 core nodes), 2 wavelengths x 10 Gbit/s, LAUC-VF, TCP SACK (ns-2.35 Sack1, MSS "
         "1000 B, W_M 128), Poisson arrivals of 50 flows/s per edge node, Pareto sizes with a 40 KB minimum "

@@ -219,7 +219,8 @@ def _compare(results: Optional["pandas.DataFrame"], exp: Any) -> "pandas.DataFra
     return comparison()
 
 
-def _figures() -> List[Tuple[str, "Figure", str]]:
+def _figures(_out: Path) -> List[Tuple[str, "Figure", str]]:
+    """Fig. 5 from the model (nothing read from the result directory)."""
     return [
         (
             "Y3_fig5",
