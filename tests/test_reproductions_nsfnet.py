@@ -149,6 +149,7 @@ def test_r2_quick(tmp_path: Path) -> None:
     # More flows share a burst when the timer is longer, run by run.
     by_t = res.assign(t=[float(str(t).split()[0]) for t in res[rn.AX_T]]).groupby("t")["fpb_mean"].mean()
     assert by_t[1.0] < by_t[5.0] < by_t[10.0]
+    _assert_figures(tmp_path, ["R2_fig2"])
 
 
 @pytest.mark.engine
@@ -163,6 +164,7 @@ def test_r3_quick(tmp_path: Path) -> None:
     res["t"] = [float(str(t).split()[0]) for t in res[rn.AX_T]]
     q = res.pivot(index="replication", columns="t", values="sent_q80")
     assert (q[1.0] > q[10.0]).all(), q
+    _assert_figures(tmp_path, ["R3_fig3_4"])
 
 
 @pytest.mark.engine

@@ -14,6 +14,7 @@ every reading are those of docs/NSFNET_STUDIES.md (module
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 
 from . import Reproduction, SeedPlan
@@ -23,6 +24,7 @@ from .pairing import by_seed, paired
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
+    from matplotlib.figure import Figure
 
 
 CAP = {1.0: 13, 5.0: 61, 10.0: 121}
@@ -175,12 +177,56 @@ compare = rn.comparison(rows_of)
 READINGS = rn.readings(build)
 """The readings shared by R1-R4 (docs/NSFNET_STUDIES.md 2.12)."""
 
+
+def figures(out: Path) -> List[Tuple[str, "Figure", str]]:
+    """Fig. 2 redrawn from the runs' bursts histograms (every burst in the
+    network after the warm-up), pooled over the seeds per timer: (a) the
+    distribution of the segments one flow has in a burst (log scale; the
+    spike at the access cap 13/61/121 is Fig. 2(a)'s), (b) the CDF of the
+    flows per burst. Nothing without results."""
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    hist = rn.stored_runs(out, "bursts")
+    if not hist or all(h.empty for h in hist.values()):
+        return []
+    fig = Figure(figsize=(10, 4), layout="tight")
+    seg_ax, fpb_ax = fig.subplots(1, 2)
+    for t_ms, h in hist.items():
+        for metric, ax in (("segments_per_flow", seg_ax), ("flows_per_burst", fpb_ax)):
+            d = h[h["metric"] == metric].groupby("value")["count"].sum().sort_index()
+            if d.empty:
+                continue
+            share = d.to_numpy(dtype=float) / float(d.sum())
+            if ax is seg_ax:
+                ax.semilogy(d.index, share, "-", label=f"{t_ms:g} ms")
+            else:
+                ax.step(d.index, np.cumsum(share), where="post", label=f"{t_ms:g} ms")
+    fpb_ax.axhline(0.8, linestyle=":", color="grey")
+    seg_ax.set(
+        xlabel="segments of one flow in a burst",
+        ylabel="share of (burst, flow) pairs",
+        title="(a) segments per burst per flow",
+    )
+    fpb_ax.set(
+        xscale="log", xlabel="flows per burst", ylabel="share of bursts (CDF)", title="(b) flows per burst"
+    )
+    for ax in (seg_ax, fpb_ax):
+        ax.legend()
+    caption = (
+        "ramantas2008 Fig. 2 redrawn from every burst sent after the warm-up, all pairs, pooled over the "
+        "seeds per timer (dotted: the 80% the claims read)"
+    )
+    return [("R2_fig2", fig, caption)]
+
+
 REPRODUCTION = Reproduction(
     id="R2",
     title="Segments of one flow and flows per burst on NSFNET (ramantas2008 Fig. 2)",
     paper=f"{rn.R08}, §3, Fig. 2; and {rn.R07}, §3",
     experiment=experiment,
     compare=compare,
+    figures=figures,
     seeds=SEEDS,
     readings=READINGS,
     notes=(

@@ -15,6 +15,7 @@ declared in :data:`CLAIMS` before any run (docs/NSFNET_STUDIES.md 1.3).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 
 from . import Reproduction, SeedPlan
@@ -24,6 +25,7 @@ from .pairing import by_seed, paired
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
+    from matplotlib.figure import Figure
 
 
 SENT_Q80 = {1.0: 80.0, 5.0: 40.0, 10.0: 34.0}
@@ -166,12 +168,81 @@ compare = rn.comparison(rows_of)
 READINGS = rn.readings(build)
 """The readings shared by R1-R4 (docs/NSFNET_STUDIES.md 2.12)."""
 
+SIZE_BIN_BYTES = 250e3
+"""Fig. 4 redrawn: flow sizes grouped in bins of this width."""
+
+
+def figures(out: Path) -> List[Tuple[str, "Figure", str]]:
+    """Figs. 3 and 4 redrawn from the runs' flow records of the pair (the
+    flows the claims use: arrived after the warm-up, finished), pooled over
+    the seeds per timer: (a) the CDF of bursts sent per flow (lost:
+    dashed), (b) mean bursts sent per flow against its size, in bins of
+    :data:`SIZE_BIN_BYTES`. Nothing without results."""
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    from ..experiment import experiment_from_stored
+    from ..store import Store
+
+    if not (Path(out) / "results.parquet").is_file():
+        return []
+    exp = experiment_from_stored(Store(out).experiment_doc())
+    flows = rn.stored_runs(out, "flow_records", exp.metrics["flows"].where)
+    if not flows or all(f.empty for f in flows.values()):
+        return []
+    fig = Figure(figsize=(10, 4), layout="tight")
+    cdf, size = fig.subplots(1, 2)
+    for t_ms, f in flows.items():
+        if f.empty:
+            continue
+        for col, style in (("bursts_sent", "-"), ("bursts_lost", "--")):
+            x = np.sort(f[col].to_numpy(dtype=float))
+            line = cdf.step(
+                x,
+                np.arange(1, len(x) + 1) / len(x),
+                where="post",
+                linestyle=style,
+                label=f"{t_ms:g} ms" if style == "-" else None,
+            )
+        edges = (f["size_bytes"] // SIZE_BIN_BYTES) * SIZE_BIN_BYTES + SIZE_BIN_BYTES / 2
+        mean = f.groupby(edges)["bursts_sent"].mean()
+        size.plot(
+            mean.index / 1e6,
+            mean.to_numpy(),
+            "o-",
+            markersize=3,
+            color=line[0].get_color(),
+            label=f"{t_ms:g} ms",
+        )
+    cdf.axhline(0.8, linestyle=":", color="grey")
+    cdf.set(
+        xscale="log",
+        xlabel="bursts per flow (sent; lost dashed)",
+        ylabel="share of flows",
+        title="(a) Fig. 3: bursts per flow",
+    )
+    size.set(
+        xlabel="flow size (MB)", ylabel="bursts sent per flow (mean)", title="(b) Fig. 4: bursts vs size"
+    )
+    cdf.legend(loc="lower right")
+    size.legend(loc="upper left")
+    n = sum(len(f) for f in flows.values())
+    caption = (
+        "ramantas2008 Figs. 3 and 4(a) (ramantas2007 Fig. 4) redrawn from the pair's flows that "
+        f"arrived after the warm-up and finished ({n} flows over every seed and timer; dotted: the 80% "
+        "the claims read); "
+        f"sizes in {SIZE_BIN_BYTES / 1e3:g} KB bins"
+    )
+    return [("R3_fig3_4", fig, caption)]
+
+
 REPRODUCTION = Reproduction(
     id="R3",
     title="Bursts sent and lost per flow on one NSFNET pair (ramantas2007/2008 Figs. 3-4)",
     paper=f"{rn.R08}, §3, Figs. 3-4; and {rn.R07}, §3",
     experiment=experiment,
     compare=compare,
+    figures=figures,
     seeds=SEEDS,
     readings=READINGS,
     notes=(

@@ -12,10 +12,14 @@ and decide different claims on it.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from ..topologies import nsfnet_tcp
 from .readings import Reading, rebuilt
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas
 
 R07 = (
     "ramantas2007: ONDM 2007, I. Tomkos et al. (Eds.), LNCS 4534, pp. 176-185 (the copy in "
@@ -204,6 +208,31 @@ def pair_flows(warmup: float, **extra: Any) -> Dict[str, Any]:
     """``where`` for the flows of :data:`PAIR` that arrived after the
     warm-up and finished (docs/NSFNET_STUDIES.md 2.9), plus ``extra``."""
     return {"src": PAIR[0], "dst": PAIR[1], "finished": True, "start_s": {"min": warmup}, **extra}
+
+
+def stored_runs(
+    out: Path, table: str, where: Optional[Mapping[str, Any]] = None
+) -> Dict[float, "pandas.DataFrame"]:
+    """Every finished run's ``table`` in the result directory ``out``, rows
+    kept by ``where`` (a metric's filter), pooled per assembly timer (ms):
+    what the R figures draw. Empty without results."""
+    import pandas as pd
+
+    from ..experiment.metrics import row_mask
+    from ..store import Store
+
+    path = Path(out) / "results.parquet"
+    if not path.is_file():
+        return {}
+    results = pd.read_parquet(path)
+    store = Store(out)
+    pooled: Dict[float, List["pandas.DataFrame"]] = {}
+    for row in results.to_dict("records"):
+        df = store.read_table(str(row["key"]), table).to_pandas()
+        for col, cond in (where or {}).items():
+            df = df[row_mask(df[col], cond)]
+        pooled.setdefault(float(str(row[AX_T]).split()[0]), []).append(df)
+    return {t: pd.concat(frames, ignore_index=True) for t, frames in sorted(pooled.items())}
 
 
 def readings(rebuild: Callable[..., Dict[str, Any]]) -> Tuple[Reading, ...]:
