@@ -192,16 +192,18 @@ def figures(out: Path) -> List[Tuple[str, "Figure", str]]:
         return []
     fig = Figure(figsize=(10, 4), layout="tight")
     cdf, size = fig.subplots(1, 2)
-    for t_ms, f in flows.items():
+    for i, (t_ms, f) in enumerate(flows.items()):
         if f.empty:
             continue
+        colour = f"C{i}"  # one colour per timer in both panels
         for col, style in (("bursts_sent", "-"), ("bursts_lost", "--")):
             x = np.sort(f[col].to_numpy(dtype=float))
-            line = cdf.step(
+            cdf.step(
                 x,
                 np.arange(1, len(x) + 1) / len(x),
                 where="post",
                 linestyle=style,
+                color=colour,
                 label=f"{t_ms:g} ms" if style == "-" else None,
             )
         edges = (f["size_bytes"] // SIZE_BIN_BYTES) * SIZE_BIN_BYTES + SIZE_BIN_BYTES / 2
@@ -211,7 +213,7 @@ def figures(out: Path) -> List[Tuple[str, "Figure", str]]:
             mean.to_numpy(),
             "o-",
             markersize=3,
-            color=line[0].get_color(),
+            color=colour,
             label=f"{t_ms:g} ms",
         )
     cdf.axhline(0.8, linestyle=":", color="grey")
