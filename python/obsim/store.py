@@ -108,6 +108,13 @@ class Store:
         fsync_dir(final.parent)
         return final
 
+    def spill_dir(self, key: str) -> Path:
+        """A fresh directory name for run ``key``'s spilled per-flow records
+        (``obsim.run(spill_dir=...)``), under ``.tmp`` beside its staging
+        directory (:meth:`prepare` clears it); the caller removes it once
+        the run is written."""
+        return self._tmp(key).with_suffix(".records")
+
     def _tmp(self, key: str) -> Path:
         """A fresh temporary directory name for run ``key`` (under ``.tmp``,
         which :meth:`prepare` clears)."""

@@ -34,7 +34,8 @@ pub struct RunResults {
     /// One row per UDP traffic source (`[[traffic]]`), in source-id order.
     pub traffic: Vec<TrafficResult>,
     /// One row per generated flow (`[[flow_generators]]`), in the order the
-    /// flows finished; flows still running at the end follow, by id.
+    /// flows finished; flows still running at the end follow, by id. Empty
+    /// when the records were streamed to a `engine::RecordSink`.
     pub flow_records: Vec<FlowRecord>,
     /// With `metrics.pair_series`: one row per whole bin after the warm-up
     /// of the path of `metrics.pair`, in time order (gonzalez2009 §4,
@@ -58,6 +59,9 @@ pub struct FlowGenStats {
     /// Time-average number of active generated flows after the warm-up
     /// (Little's L).
     pub mean_active: f64,
+    /// Most flow records held at once: every record without a record sink,
+    /// at most one chunk with one (`engine::RecordSink`).
+    pub records_held_peak: u64,
 }
 
 /// One generated flow (issue 12 item 4): what it was asked to send and what
