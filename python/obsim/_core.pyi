@@ -20,7 +20,7 @@ and ``links``."""
 
 RECORD_CHUNK: int
 """Rows per chunk handed to the ``records`` callback of :func:`run` when
-``record_chunk`` is not given (65 536)."""
+``record_chunk`` is not given (8 192)."""
 
 class ConfigError(ValueError):
     """The scenario is invalid.

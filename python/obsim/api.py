@@ -125,7 +125,7 @@ def run(
     ``spill_dir``: stream the per-flow records of generated flows
     (``flow_records``) to Arrow files in this directory while the run goes
     on, ``record_chunk`` rows at a time (default
-    ``obsim._core.RECORD_CHUNK``, 65 536), instead of holding them: memory
+    ``obsim._core.RECORD_CHUNK``, 8 192), instead of holding them: memory
     then grows with the flows live at once, not with the flows the run ever
     had (:mod:`obsim.spill`). ``results.flow_records`` is the same table,
     memory-mapped from the directory's files, and ``results.write`` writes

@@ -184,7 +184,7 @@ fn parse_scenario(py: Python<'_>, text: &str, format: &str) -> PyResult<String> 
 /// `records`, if given, receives the per-flow records of the generated flows
 /// as the run produces them instead of the `flow_records` table (which is
 /// then empty): it is called as `records(columns)` with a dict of columns
-/// as for a table, of `record_chunk` rows (default `RECORD_CHUNK`, 65 536;
+/// as for a table, of `record_chunk` rows (default `RECORD_CHUNK`, 8 192;
 /// only the last chunk shorter), in the
 /// order of `flow_records` (`obsim_core::engine::RecordSink`), so the run
 /// holds at most one chunk of records. Each chunk is converted to columns
@@ -266,7 +266,10 @@ fn run<'py>(
         };
         Converted::new(&results, resolved).map_err(Failure::Convert)
     });
-    match raised.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner) {
+    match raised
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
         // Ctrl-C: hand the results so far to Python with the interruption.
         // Should they fail to convert, the plain KeyboardInterrupt still stops.
         Some(e) if e.is_instance_of::<PyKeyboardInterrupt>(py) => match outcome {

@@ -99,10 +99,12 @@ pub fn run_observed(
 }
 
 /// Records per chunk handed to a [`RecordSink`] unless the caller names
-/// another size: 65 536 records, about 13 MB in memory at once (a
-/// [`FlowRecord`] is about 200 bytes with its names), and a multiple of
-/// Arrow's and Parquet's 1 024-row batches.
-pub const RECORD_CHUNK: usize = 1 << 16;
+/// another size: 8 192 records, about 2 MB in memory at once (a
+/// [`FlowRecord`] is about 250 bytes with its names), a multiple of Arrow's
+/// and Parquet's 1 024-row batches. Larger chunks only hold more: on R2's
+/// NSFNET scenario a 65 536-record chunk kept 45 000 flows (16 s) in one
+/// chunk and peaked 27 MB higher (docs/PERFORMANCE.md, session 11).
+pub const RECORD_CHUNK: usize = 1 << 13;
 
 /// Where a streamed run hands the per-flow records of its generated flows
 /// (issue 12 items 3 and 4: memory bounded by the flows live at once, not

@@ -824,8 +824,14 @@ size = "{size}"
         let kept = run_text(&text);
         let n = kept.flow_records.len();
         assert!(n > 300, "{n} records");
-        assert!(kept.flow_records.iter().any(|x| !x.finished), "unfinished flows too");
-        assert_eq!(kept.flowgen.records_held_peak, n as u64, "no sink: all held");
+        assert!(
+            kept.flow_records.iter().any(|x| !x.finished),
+            "unfinished flows too"
+        );
+        assert_eq!(
+            kept.flowgen.records_held_peak, n as u64,
+            "no sink: all held"
+        );
         for chunk in [1, 7, 64, n, 10 * n] {
             let (r, chunks) = run_streamed_text(&text, chunk, None);
             let r = r.unwrap();
