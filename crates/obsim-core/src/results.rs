@@ -1,6 +1,8 @@
 //! What a run produces. Column-oriented where a table is long (traces), so the
 //! Python layer can hand the vectors to Arrow without reshaping.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 /// Everything one run produces.
@@ -70,12 +72,14 @@ pub struct FlowGenStats {
 pub struct FlowRecord {
     /// Flow id, unique over the run and in arrival order.
     pub flow: u32,
-    /// Generator name (`flow_generators[i].name`).
-    pub generator: String,
-    /// Source node name.
-    pub src: String,
-    /// Destination node name.
-    pub dst: String,
+    /// Generator name (`flow_generators[i].name`). The names are shared
+    /// by every record that carries them (`Arc`): a record allocates
+    /// nothing for its names (issue 12: no allocation per flow).
+    pub generator: Arc<str>,
+    /// Source node name (shared, as `generator`).
+    pub src: Arc<str>,
+    /// Destination node name (shared, as `generator`).
+    pub dst: Arc<str>,
     /// Bytes the flow was to send (its drawn size).
     pub size_bytes: u64,
     /// Arrival time (the connection starts), s.

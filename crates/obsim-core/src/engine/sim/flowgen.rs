@@ -4,6 +4,8 @@
 //! [`FlowRecord`] and frees the slot. Packet handling is the same as for
 //! declared flows (`sim.rs`), through `flow_mut`.
 
+use std::sync::Arc;
+
 use super::{FlowState, Simulation};
 use crate::config::scenario::{Access, FlowGenSpec, Scenario};
 use crate::engine::event::Event;
@@ -130,6 +132,10 @@ pub(super) struct Generated {
     pub(super) records: Vec<FlowRecord>,
     /// Most records held at once (`FlowGenStats::records_held_peak`).
     pub(super) records_held_peak: usize,
+    /// Node names, by node index, and generator names, by generator index:
+    /// shared by the records (no allocation per record).
+    node_names: Vec<Arc<str>>,
+    generator_names: Vec<Arc<str>>,
     /// Flows created over the run.
     pub(super) created: u64,
     /// Data segments delivered in order by the generated flows that have
@@ -153,6 +159,16 @@ impl Generated {
             active: ActiveFlows::default(),
             records: Vec::new(),
             records_held_peak: 0,
+            node_names: scenario
+                .nodes
+                .iter()
+                .map(|n| Arc::from(n.name.as_str()))
+                .collect(),
+            generator_names: scenario
+                .flow_generators
+                .iter()
+                .map(|g| Arc::from(g.name.as_str()))
+                .collect(),
             created: 0,
             delivered_segments_ended: 0,
         }
@@ -266,7 +282,7 @@ impl Simulation<'_> {
         let fl = &g.state;
         let st = fl.sender.stats();
         let (bursts_sent, bursts_lost) = self.obs.flow_bursts(f);
-        let name = |n: NodeId| self.scenario.nodes[n.index()].name.clone();
+        let name = |n: NodeId| Arc::clone(&self.gen.node_names[n.index()]);
         let completion = end.map_or(f64::NAN, |e| (e - fl.start).as_secs_f64());
         let from = fl.start.max(SimTime::ZERO + self.scenario.warmup);
         let until = end.unwrap_or(self.now);
@@ -277,9 +293,7 @@ impl Simulation<'_> {
         };
         FlowRecord {
             flow: f.0,
-            generator: self.scenario.flow_generators[g.generator as usize]
-                .name
-                .clone(),
+            generator: Arc::clone(&self.gen.generator_names[g.generator as usize]),
             src: name(fl.src),
             dst: name(fl.dst),
             size_bytes: g.size,
@@ -470,8 +484,8 @@ size = "{size}"
         assert_eq!(by_id[0].flow, 0, "no declared flows: ids from 0");
         assert_eq!(u64::from(by_id.last().unwrap().flow) + 1, r.flowgen.created);
         for x in recs {
-            assert_eq!(x.generator, "web");
-            assert_eq!((x.src.as_str(), x.dst.as_str()), ("a", "b"));
+            assert_eq!(&*x.generator, "web");
+            assert_eq!((&*x.src, &*x.dst), ("a", "b"));
             assert_eq!(x.size_bytes, 30_000);
             if x.finished {
                 assert_eq!(x.bytes_delivered, x.size_bytes, "flow {}", x.flow);
@@ -621,7 +635,7 @@ size = "{size}"
     fn active_at(recs: &[crate::results::FlowRecord], t: f64, src: Option<&str>) -> u64 {
         recs.iter()
             .filter(|x| x.start_s <= t && (x.end_s.is_nan() || x.end_s > t))
-            .filter(|x| src.is_none_or(|s| x.src == s))
+            .filter(|x| src.is_none_or(|s| &*x.src == s))
             .count() as u64
     }
 
@@ -688,7 +702,7 @@ size = "{size}"
         let all = run_text(&text);
         let ab = run_text(&(text.clone() + "pair = [\"a\", \"b\"]\n"));
         let recs = &all.flow_records;
-        assert!(recs.iter().any(|x| x.src == "b"));
+        assert!(recs.iter().any(|x| &*x.src == "b"));
         let mut fewer = false;
         for (i, &t) in ab.series.time_s.iter().enumerate() {
             assert_eq!(all.series.active_flows[i], active_at(recs, t, None));
