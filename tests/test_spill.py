@@ -108,3 +108,26 @@ def test_sweep_run_spills_and_cleans_up(tmp_path: Path) -> None:
     stored.pop("run.json")
     assert stored == _hashes(tmp_path / "direct")
     assert scenario["flow_generators"]
+
+
+def test_interrupted_run_keeps_its_spilled_records(tmp_path: Path) -> None:
+    """Ctrl-C (a ``KeyboardInterrupt`` from ``progress``) during a spilling
+    run: the partial results carry the records streamed so far plus the
+    unfinished flows', memory-mapped, and write like any results."""
+    text = SCENARIO.format(secs=400, rate=30.0)
+
+    def stop(now_s: float, end_s: float, events: int) -> None:
+        if now_s > 20:
+            raise KeyboardInterrupt
+
+    with pytest.raises(obsim.RunInterrupted) as info:
+        obsim.run(text, seed=3, progress=stop, spill_dir=tmp_path / "spill", record_chunk=50)
+    res = info.value.results
+    assert res.partial
+    rec = res.flow_records
+    assert rec.num_rows > 500 and all(c.num_chunks == 1 for c in rec.columns)
+    ends = [e for e in rec.column("end_s").to_pylist() if e == e]
+    assert max(ends) <= res.meta["end_time_s"]
+    assert not all(rec.column("finished").to_pylist()), "the unfinished flows' records follow"
+    res.write(tmp_path / "out")
+    assert (tmp_path / "out" / "flow_records.parquet").is_file()
