@@ -113,7 +113,8 @@ class Store:
         (``obsim.run(spill_dir=...)``), under ``.tmp`` beside its staging
         directory (:meth:`prepare` clears it); the caller removes it once
         the run is written."""
-        return self._tmp(key).with_suffix(".records")
+        tmp = self._tmp(key)
+        return tmp.with_name(f"{tmp.name}.records")
 
     def _tmp(self, key: str) -> Path:
         """A fresh temporary directory name for run ``key`` (under ``.tmp``,
