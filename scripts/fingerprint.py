@@ -7,6 +7,10 @@ show them byte-identical after").
         [--scenario-dir DIR]
     python scripts/fingerprint.py --compare BEFORE.json AFTER.json
 
+It fingerprints the package of this tree (``python/``, with its built
+extension) unless ``PYTHONPATH`` names another (e.g. an older revision's,
+extracted with ``git archive``); the last line says which.
+
 Each scenario in `scenarios/` runs at seeds 1 and 7 and is written with
 `Results.write`; every file but `timing.json` is hashed byte for byte. Each
 reproduction runs `obsim reproduce ID --quick`; its per-run files (less
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -27,6 +32,13 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
+# The package under test is this tree's (python/, with its built extension), not
+# whatever `obsim` the interpreter would import (an editable install of another
+# checkout): unless PYTHONPATH names one, this tree's, for this process and the
+# `obsim reproduce` subprocesses alike.
+if not os.environ.get("PYTHONPATH"):
+    os.environ["PYTHONPATH"] = str(ROOT / "python")
+    sys.path.insert(0, str(ROOT / "python"))
 SEEDS = (1, 7)
 # Columns and keys that hold wall-clock facts, not simulation outputs.
 WALL = ("wall_s", "wall", "timing", "elapsed", "created", "host", "started", "finished")
@@ -163,7 +175,9 @@ def main() -> int:
     if args.only != "scenarios":
         result.update(reproductions(args.jobs, args.ids))
     args.out.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
-    print(f"{len(result)} fingerprints -> {args.out}")
+    import obsim
+
+    print(f"{len(result)} fingerprints -> {args.out} (obsim from {Path(obsim.__file__).parent})")
     return 0
 
 

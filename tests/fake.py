@@ -74,7 +74,15 @@ class FakeCore:
         self.trace_rows = trace_rows
         self.calls: list = []
 
-    def __call__(self, text: str, fmt: str, seed: Optional[int], progress: Any = None) -> Dict[str, Any]:
+    def __call__(
+        self,
+        text: str,
+        fmt: str,
+        seed: Optional[int],
+        progress: Any = None,
+        records: Any = None,
+        record_chunk: Optional[int] = None,
+    ) -> Dict[str, Any]:
         self.calls.append((text, fmt, seed))
         if self.error is not None:
             raise self.error

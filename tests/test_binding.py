@@ -136,7 +136,7 @@ def test_stub_declares_exactly_the_module_contents() -> None:
         else:
             assert isinstance(node, ast.AnnAssign)
             annotation = ast.unparse(node.annotation)
-            expected = {"str": str, "Tuple[str, ...]": tuple}[annotation]
+            expected = {"str": str, "int": int, "Tuple[str, ...]": tuple}[annotation]
             assert isinstance(obj, expected), name
 
 

@@ -18,6 +18,10 @@ OPTIONAL_TABLES: Tuple[str, ...]
 """The tables written only when they have rows: every table but ``flows``
 and ``links``."""
 
+RECORD_CHUNK: int
+"""Rows per chunk handed to the ``records`` callback of :func:`run` when
+``record_chunk`` is not given (8 192)."""
+
 class ConfigError(ValueError):
     """The scenario is invalid.
 
@@ -58,7 +62,8 @@ def parse_scenario(text: str, format: Literal["toml", "json"] = "toml") -> str:
 
     Raises:
         ConfigError: the scenario is invalid (every problem is listed).
-        ValueError: ``format`` is neither ``"toml"`` nor ``"json"``.
+        ValueError: ``format`` is neither ``"toml"`` nor ``"json"``, or
+            ``record_chunk`` is 0.
     """
 
 def run(
@@ -66,6 +71,8 @@ def run(
     format: Literal["toml", "json"] = "toml",
     seed: Optional[int] = None,
     progress: Optional[Callable[[float, float, int], object]] = None,
+    records: Optional[Callable[[Dict[str, Any]], object]] = None,
+    record_chunk: Optional[int] = None,
 ) -> Dict[str, Any]:
     """Parse, validate and run a scenario, releasing the GIL while it runs.
 
@@ -107,11 +114,23 @@ def run(
     :class:`RunInterrupted` carrying the results so far; any other exception
     raised by ``progress`` stops the run and propagates from here as is.
 
+    ``records``, if given, receives the per-flow records of the generated
+    flows while the run goes on, instead of the ``flow_records`` table
+    (which is then empty): it is called as ``records(columns)`` with a
+    column dict as above of ``record_chunk`` rows (default
+    :data:`RECORD_CHUNK`; only the last chunk is shorter), in the order of
+    ``flow_records`` (finished flows in the order they ended, then the
+    unfinished by id), so the run holds at most one chunk of records. An
+    exception raised by ``records`` stops the run and propagates from here
+    (a ``KeyboardInterrupt`` as :class:`RunInterrupted`, as for
+    ``progress``).
+
     Raises:
         ConfigError: the scenario is invalid.
         SimulationError: the run could not complete.
         RunInterrupted: Ctrl-C stopped the run (partial results attached).
-        ValueError: ``format`` is neither ``"toml"`` nor ``"json"``.
+        ValueError: ``format`` is neither ``"toml"`` nor ``"json"``, or
+            ``record_chunk`` is 0.
         OverflowError: ``seed`` is negative or does not fit in 64 bits.
     """
 

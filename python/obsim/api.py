@@ -21,6 +21,7 @@ from typing import Any, Callable, Literal, Mapping, Optional, Union
 from . import _core
 from ._core import RunInterrupted
 from .results import Results
+from .spill import RecordSpill
 
 ScenarioInput = Union[str, "os.PathLike[str]", Mapping[str, Any], "ScenarioSource"]
 """What :func:`run` and :func:`parse` accept."""
@@ -60,18 +61,14 @@ def load_source(scenario: ScenarioInput) -> ScenarioSource:
         if "\n" in scenario or "=" in scenario:
             return ScenarioSource(scenario, "toml")
         return _read(Path(scenario))
-    raise TypeError(
-        f"scenario must be a path, TOML text or a dict, not {type(scenario).__name__}"
-    )
+    raise TypeError(f"scenario must be a path, TOML text or a dict, not {type(scenario).__name__}")
 
 
 def _read(path: Path) -> ScenarioSource:
     if path.is_dir():
         found = sorted(p.name for p in path.iterdir() if p.suffix.lower() in (".toml", ".json"))
         hint = f" (it holds {', '.join(found[:5])}{', ...' if len(found) > 5 else ''})" if found else ""
-        raise IsADirectoryError(
-            f"{path} is a directory: give a scenario file (.toml or .json){hint}"
-        )
+        raise IsADirectoryError(f"{path} is a directory: give a scenario file (.toml or .json){hint}")
     if not path.is_file():
         raise FileNotFoundError(f"scenario file not found: {path}")
     text = path.read_text(encoding="utf-8")
@@ -107,6 +104,9 @@ def run(
     scenario: ScenarioInput,
     seed: Optional[int] = None,
     progress: Optional[Callable[[float, float, int], object]] = None,
+    *,
+    spill_dir: Optional[Union[str, "os.PathLike[str]"]] = None,
+    record_chunk: Optional[int] = None,
 ) -> Results:
     """Run a scenario and return its :class:`~obsim.Results`.
 
@@ -122,6 +122,17 @@ def run(
     (``results.partial`` is true; ``results.write`` marks them partial in
     ``meta.json``). Code that catches ``KeyboardInterrupt`` keeps working.
 
+    ``spill_dir``: stream the per-flow records of generated flows
+    (``flow_records``) to Arrow files in this directory while the run goes
+    on, ``record_chunk`` rows at a time (default
+    ``obsim._core.RECORD_CHUNK``, 8 192), instead of holding them: memory
+    then grows with the flows live at once, not with the flows the run ever
+    had (:mod:`obsim.spill`). ``results.flow_records`` is the same table,
+    memory-mapped from the directory's files, and ``results.write`` writes
+    the same bytes. The directory is created if needed (only when there are
+    records) and must be kept while the results are used; removing it is
+    the caller's. ``record_chunk`` without ``spill_dir`` changes nothing.
+
     Raises:
         ConfigError: the scenario is invalid.
         SimulationError: the scenario could not be simulated.
@@ -129,12 +140,34 @@ def run(
     """
     src = load_source(scenario)
     seed = _check_seed(seed)
+    spill = RecordSpill(Path(spill_dir)) if spill_dir is not None else None
     t0 = time.perf_counter()
     try:
-        raw = _core.run(src.text, src.format, seed, progress)
+        if spill is None:
+            raw = _core.run(src.text, src.format, seed, progress)
+        else:
+            raw = _core.run(src.text, src.format, seed, progress, records=spill, record_chunk=record_chunk)
     except RunInterrupted as e:
         wall = time.perf_counter() - t0
-        e.results = Results.from_raw(e.partial, source=src, seed_override=seed, wall_total_s=wall)
+        e.results = _results(e.partial, src, seed, wall, spill)
         raise
+    finally:
+        if spill is not None:
+            spill.close()
     wall = time.perf_counter() - t0
-    return Results.from_raw(raw, source=src, seed_override=seed, wall_total_s=wall)
+    return _results(raw, src, seed, wall, spill)
+
+
+def _results(
+    raw: Mapping[str, Any],
+    src: ScenarioSource,
+    seed: Optional[int],
+    wall: float,
+    spill: Optional[RecordSpill],
+) -> Results:
+    """The :class:`Results` of ``raw``, with the spilled records if any."""
+    res = Results.from_raw(raw, source=src, seed_override=seed, wall_total_s=wall)
+    records = spill.finish() if spill is not None else None
+    if records is not None:
+        res.flow_records = records
+    return res

@@ -132,7 +132,9 @@ class Results:
             time, goodput, segments sent and retransmitted, TD and TO events,
             bursts sent and lost, finished, and the seconds it was active
             after the warm-up (summed over flows / measured time = mean
-            active flows); empty without flow generators.
+            active flows); empty without flow generators. Memory-mapped
+            from the files of ``spill_dir`` when :func:`obsim.run` was
+            given one (:mod:`obsim.spill`).
         pair_bins: with ``metrics.pair_series``, one row per whole
             ``metrics.throughput_bin`` after the warm-up of the path of
             ``metrics.pair`` (``ingress``, ``egress``, ``start_s``,

@@ -108,6 +108,14 @@ class Store:
         fsync_dir(final.parent)
         return final
 
+    def spill_dir(self, key: str) -> Path:
+        """A fresh directory name for run ``key``'s spilled per-flow records
+        (``obsim.run(spill_dir=...)``), under ``.tmp`` beside its staging
+        directory (:meth:`prepare` clears it); the caller removes it once
+        the run is written."""
+        tmp = self._tmp(key)
+        return tmp.with_name(f"{tmp.name}.records")
+
     def _tmp(self, key: str) -> Path:
         """A fresh temporary directory name for run ``key`` (under ``.tmp``,
         which :meth:`prepare` clears)."""

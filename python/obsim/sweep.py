@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, 
 from .experiment import Experiment, Metric, eval_expr, experiment_from_stored
 from .experiment.metrics import reduce_values, row_mask
 from .files import atomic_write_json, atomic_write_parquet
+from .spill import remove as remove_spill
 from .store import STORE_SCHEMA, Store, canonical_json, frame_to_arrow, now_iso, run_key
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -56,28 +57,34 @@ def execute_run(
     key = task["key"]
     if store.is_done(key):
         return {"key": key, "status": "skipped", "error": None, "wall_s": store.run_record(key).get("wall_s")}
+    # The per-flow records stream to disk while the run goes on, so a run
+    # with many flows over its lifetime holds only those live at once.
+    spill = store.spill_dir(key)
     t0 = time.perf_counter()
     try:
-        res = obsim_run(task["scenario"], seed=int(task["seed"]), progress=progress)
-    except KeyboardInterrupt:
-        raise
-    except Exception as e:  # noqa: BLE001 - a failed run is recorded, the sweep goes on
-        path = getattr(e, "path", "")
-        msg = f"{type(e).__name__}: {e}"
-        if path and path not in str(e):
-            msg = f"{type(e).__name__}: {path}: {e}"
-        return {"key": key, "status": "error", "error": msg, "wall_s": time.perf_counter() - t0}
-    wall = time.perf_counter() - t0
-    record = {
-        "key": key,
-        "seed": int(task["seed"]),
-        "status": "ok",
-        "wall_s": wall,
-        "obsim_version": _version(),
-        "finished_at": now_iso(),
-    }
-    store.write_run(key, res, record)
-    return {"key": key, "status": "ok", "error": None, "wall_s": wall}
+        try:
+            res = obsim_run(task["scenario"], seed=int(task["seed"]), progress=progress, spill_dir=spill)
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:  # noqa: BLE001 - a failed run is recorded, the sweep goes on
+            path = getattr(e, "path", "")
+            msg = f"{type(e).__name__}: {e}"
+            if path and path not in str(e):
+                msg = f"{type(e).__name__}: {path}: {e}"
+            return {"key": key, "status": "error", "error": msg, "wall_s": time.perf_counter() - t0}
+        wall = time.perf_counter() - t0
+        record = {
+            "key": key,
+            "seed": int(task["seed"]),
+            "status": "ok",
+            "wall_s": wall,
+            "obsim_version": _version(),
+            "finished_at": now_iso(),
+        }
+        store.write_run(key, res, record)
+        return {"key": key, "status": "ok", "error": None, "wall_s": wall}
+    finally:
+        remove_spill(spill)
 
 
 # --------------------------------------------------------------------------

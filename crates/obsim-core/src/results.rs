@@ -1,6 +1,8 @@
 //! What a run produces. Column-oriented where a table is long (traces), so the
 //! Python layer can hand the vectors to Arrow without reshaping.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 /// Everything one run produces.
@@ -34,7 +36,8 @@ pub struct RunResults {
     /// One row per UDP traffic source (`[[traffic]]`), in source-id order.
     pub traffic: Vec<TrafficResult>,
     /// One row per generated flow (`[[flow_generators]]`), in the order the
-    /// flows finished; flows still running at the end follow, by id.
+    /// flows finished; flows still running at the end follow, by id. Empty
+    /// when the records were streamed to a `engine::RecordSink`.
     pub flow_records: Vec<FlowRecord>,
     /// With `metrics.pair_series`: one row per whole bin after the warm-up
     /// of the path of `metrics.pair`, in time order (gonzalez2009 §4,
@@ -58,6 +61,9 @@ pub struct FlowGenStats {
     /// Time-average number of active generated flows after the warm-up
     /// (Little's L).
     pub mean_active: f64,
+    /// Most flow records held at once: every record without a record sink,
+    /// at most one chunk with one (`engine::RecordSink`).
+    pub records_held_peak: u64,
 }
 
 /// One generated flow (issue 12 item 4): what it was asked to send and what
@@ -66,12 +72,14 @@ pub struct FlowGenStats {
 pub struct FlowRecord {
     /// Flow id, unique over the run and in arrival order.
     pub flow: u32,
-    /// Generator name (`flow_generators[i].name`).
-    pub generator: String,
-    /// Source node name.
-    pub src: String,
-    /// Destination node name.
-    pub dst: String,
+    /// Generator name (`flow_generators[i].name`). The names are shared
+    /// by every record that carries them (`Arc`): a record allocates
+    /// nothing for its names (issue 12: no allocation per flow).
+    pub generator: Arc<str>,
+    /// Source node name (shared, as `generator`).
+    pub src: Arc<str>,
+    /// Destination node name (shared, as `generator`).
+    pub dst: Arc<str>,
     /// Bytes the flow was to send (its drawn size).
     pub size_bytes: u64,
     /// Arrival time (the connection starts), s.

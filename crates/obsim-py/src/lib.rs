@@ -20,10 +20,11 @@ mod columns;
 mod tables;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Mutex;
 
 use obsim_core::config::{self, ConfigErrors, Scenario};
 use obsim_core::engine::{self, RunOptions, SimError};
-use obsim_core::results::RunResults;
+use obsim_core::results::{FlowRecord, RunResults};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -179,9 +180,21 @@ fn parse_scenario(py: Python<'_>, text: &str, format: &str) -> PyResult<String> 
 /// whether from the signal check or raised by `progress`) stops the run and
 /// raises [`RunInterrupted`] carrying the partial results in `.partial`; any
 /// other exception raised by `progress` stops the run and is re-raised here.
+///
+/// `records`, if given, receives the per-flow records of the generated flows
+/// as the run produces them instead of the `flow_records` table (which is
+/// then empty): it is called as `records(columns)` with a dict of columns
+/// as for a table, of `record_chunk` rows (default `RECORD_CHUNK`, 8 192;
+/// only the last chunk shorter), in the
+/// order of `flow_records` (`obsim_core::engine::RecordSink`), so the run
+/// holds at most one chunk of records. Each chunk is converted to columns
+/// without the GIL. An exception raised by `records` stops the run and is
+/// re-raised here (a `KeyboardInterrupt` as [`RunInterrupted`], as for
+/// `progress`).
 #[pyfunction]
-#[pyo3(signature = (text, format = "toml", seed = None, progress = None))]
-// `progress` is an owned handle because it must be `Send` to cross `detach`.
+#[pyo3(signature = (text, format = "toml", seed = None, progress = None, records = None, record_chunk = None))]
+// `progress` and `records` are owned handles because they must be `Send` to
+// cross `detach`.
 #[allow(clippy::needless_pass_by_value)]
 fn run<'py>(
     py: Python<'py>,
@@ -189,12 +202,26 @@ fn run<'py>(
     format: &str,
     seed: Option<u64>,
     progress: Option<Py<PyAny>>,
+    records: Option<Py<PyAny>>,
+    record_chunk: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let format = Format::from_str(format)?;
-    let mut raised: Option<PyErr> = None;
+    let record_chunk = record_chunk.unwrap_or(engine::RECORD_CHUNK);
+    if record_chunk == 0 {
+        return Err(PyValueError::new_err("record_chunk must be at least 1"));
+    }
+    // Set by whichever callback raised first (a `Mutex` only to be `Sync`
+    // across `detach`: both callbacks run on this thread).
+    let raised: Mutex<Option<PyErr>> = Mutex::new(None);
     let outcome = guarded(py, || {
         let scenario = parse(text, format)?;
         let resolved = resolved_json(&scenario)?;
+        let stop = |e: PyErr| {
+            if let Ok(mut r) = raised.lock() {
+                r.get_or_insert(e);
+            }
+            engine::Control::Abort
+        };
         let mut observer = |p: engine::Progress| -> engine::Control {
             Python::attach(|py| {
                 let step = py.check_signals().and_then(|()| match &progress {
@@ -203,23 +230,46 @@ fn run<'py>(
                         .map(drop),
                     None => Ok(()),
                 });
-                match step {
-                    Ok(()) => engine::Control::Continue,
-                    Err(e) => {
-                        raised = Some(e);
-                        engine::Control::Abort
-                    }
-                }
+                step.map_or_else(stop, |()| engine::Control::Continue)
             })
         };
-        let results = match engine::run_observed(&scenario, &RunOptions { seed }, &mut observer) {
+        let opts = RunOptions { seed };
+        let run = match &records {
+            None => engine::run_observed(&scenario, &opts, &mut observer),
+            Some(cb) => {
+                let mut write = |chunk: &[FlowRecord]| -> engine::Control {
+                    // Converted without the GIL, handed over with it.
+                    let cols = columns::rows_to_columns(chunk);
+                    Python::attach(|py| {
+                        let step = cols
+                            .map_err(|e| {
+                                SimulationError::new_err(format!(
+                                    "cannot convert the flow records: {e}"
+                                ))
+                            })
+                            .and_then(|c| columns::columns_to_py(py, c))
+                            .and_then(|d| cb.call1(py, (d,)).map(drop));
+                        step.map_or_else(stop, |()| engine::Control::Continue)
+                    })
+                };
+                let sink = engine::RecordSink {
+                    chunk: record_chunk,
+                    write: &mut write,
+                };
+                engine::run_streamed(&scenario, &opts, &mut observer, sink)
+            }
+        };
+        let results = match run {
             Ok(r) => r,
             Err(SimError::Interrupted { partial, .. }) => *partial,
             Err(e) => return Err(Failure::Sim(e)),
         };
         Converted::new(&results, resolved).map_err(Failure::Convert)
     });
-    match raised {
+    match raised
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
         // Ctrl-C: hand the results so far to Python with the interruption.
         // Should they fail to convert, the plain KeyboardInterrupt still stops.
         Some(e) if e.is_instance_of::<PyKeyboardInterrupt>(py) => match outcome {
@@ -305,6 +355,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "OPTIONAL_TABLES",
         PyTuple::new(py, tables::optional_names())?,
     )?;
+    m.add("RECORD_CHUNK", engine::RECORD_CHUNK)?;
     m.add_function(wrap_pyfunction!(parse_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(core_version, m)?)?;

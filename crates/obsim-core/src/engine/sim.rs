@@ -28,7 +28,7 @@ use crate::engine::links::{self, Link};
 use crate::engine::pipes::{LaneExit, PipeLanes};
 use crate::engine::queue::EventQueue;
 use crate::engine::timer::LazyTimer;
-use crate::engine::{Control, Progress, RunOptions, SimError, PROGRESS_EVERY};
+use crate::engine::{Control, Progress, RecordSink, RunOptions, SimError, PROGRESS_EVERY};
 use crate::ids::{FlowId, LinkId, NodeId, PipeId};
 use crate::metrics::aggregate::Moments;
 use crate::metrics::aggregate::{FlowSample, Sampler};
@@ -255,9 +255,24 @@ impl<'s> Simulation<'s> {
     /// [`PROGRESS_EVERY`] events; stops early if it answers [`Control::Abort`],
     /// returning [`SimError::Interrupted`] with the results so far.
     pub fn run_observed(
-        mut self,
+        self,
         observer: &mut dyn FnMut(Progress) -> Control,
     ) -> Result<RunResults, SimError> {
+        self.run_streamed(observer, None)
+    }
+
+    /// [`Simulation::run_observed`], handing the generated flows' records
+    /// to `sink` in chunks instead of keeping them, if there is one
+    /// ([`RecordSink`]).
+    pub fn run_streamed(
+        mut self,
+        observer: &mut dyn FnMut(Progress) -> Control,
+        sink: Option<RecordSink<'_>>,
+    ) -> Result<RunResults, SimError> {
+        let mut sink = sink.map(flowgen::Streamed::new);
+        // Without a sink the records are kept: the length check below never
+        // fires.
+        let chunk = sink.as_ref().map_or(usize::MAX, flowgen::Streamed::chunk);
         let wall = Instant::now();
         let end = SimTime::ZERO + self.scenario.duration;
         // Scheduled first, so it precedes any other event at `end`.
@@ -288,6 +303,20 @@ impl<'s> Simulation<'s> {
             if let Some(e) = self.gen_error.take() {
                 return Err(e);
             }
+            // At most one flow ends per event, so the records held never
+            // exceed one chunk.
+            if self.gen.records.len() >= chunk {
+                let s = sink.as_mut().expect("a chunk size only with a sink");
+                if s.flush(&mut self.gen.records) == Control::Abort {
+                    self.stop_reason = "interrupted";
+                    let at = self.now;
+                    let wall_s = wall.elapsed().as_secs_f64();
+                    return Err(SimError::Interrupted {
+                        at,
+                        partial: Box::new(self.collect(wall_s, sink.as_mut())),
+                    });
+                }
+            }
             if self.stop_reason == "flows_done" {
                 break;
             }
@@ -304,7 +333,7 @@ impl<'s> Simulation<'s> {
                 let wall_s = wall.elapsed().as_secs_f64();
                 return Err(SimError::Interrupted {
                     at,
-                    partial: Box::new(self.collect(wall_s)),
+                    partial: Box::new(self.collect(wall_s, sink.as_mut())),
                 });
             }
         }
@@ -314,7 +343,7 @@ impl<'s> Simulation<'s> {
             events: self.events,
         });
         let wall_s = wall.elapsed().as_secs_f64();
-        Ok(self.collect(wall_s))
+        Ok(self.collect(wall_s, sink.as_mut()))
     }
 
     /// Takes the next event. A channel's `Arrive` whose FIFO holds another
@@ -749,7 +778,7 @@ impl<'s> Simulation<'s> {
 
     // One statement per result column: long, but flat.
     #[allow(clippy::too_many_lines)]
-    fn collect(mut self, wall_s: f64) -> RunResults {
+    fn collect(mut self, wall_s: f64, sink: Option<&mut flowgen::Streamed<'_>>) -> RunResults {
         let sc = self.scenario;
         let end = self.now;
         let warm = if self.warmup_done {
@@ -916,8 +945,7 @@ impl<'s> Simulation<'s> {
             .map(|t| t.finish(&names))
             .unwrap_or_default();
         let optical = self.optical_results(measured);
-        let mut flow_records = std::mem::take(&mut self.gen.records);
-        flow_records.extend(self.unfinished_records());
+        let flow_records = self.final_records(sink);
         RunResults {
             meta,
             flows,
@@ -938,6 +966,7 @@ impl<'s> Simulation<'s> {
                 slots: self.gen.pool.slots() as u64,
                 peak_active: self.gen.active.peak,
                 mean_active: self.gen.active.mean(end),
+                records_held_peak: self.gen.records_held_peak as u64,
             },
         }
     }

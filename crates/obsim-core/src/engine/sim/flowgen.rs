@@ -4,13 +4,15 @@
 //! [`FlowRecord`] and frees the slot. Packet handling is the same as for
 //! declared flows (`sim.rs`), through `flow_mut`.
 
+use std::sync::Arc;
+
 use super::{FlowState, Simulation};
 use crate::config::scenario::{Access, FlowGenSpec, Scenario};
 use crate::engine::event::Event;
 use crate::engine::flowpool::FlowPool;
 use crate::engine::pipes::LaneExit;
 use crate::engine::timer::LazyTimer;
-use crate::engine::SimError;
+use crate::engine::{Control, RecordSink, SimError};
 use crate::ids::{FlowId, NodeId};
 use crate::metrics::judgement::FtoJudgements;
 use crate::net::access::AccessPipes;
@@ -125,7 +127,15 @@ pub(super) struct Generated {
     pub(super) pool: FlowPool<GenFlow>,
     /// Live generated flows over time (Little's law, `meta`).
     pub(super) active: ActiveFlows,
+    /// Records of the ended flows not yet handed to a record sink (all of
+    /// them without one).
     pub(super) records: Vec<FlowRecord>,
+    /// Most records held at once (`FlowGenStats::records_held_peak`).
+    pub(super) records_held_peak: usize,
+    /// Node names, by node index, and generator names, by generator index:
+    /// shared by the records (no allocation per record).
+    node_names: Vec<Arc<str>>,
+    generator_names: Vec<Arc<str>>,
     /// Flows created over the run.
     pub(super) created: u64,
     /// Data segments delivered in order by the generated flows that have
@@ -148,6 +158,17 @@ impl Generated {
             pool: FlowPool::new(base),
             active: ActiveFlows::default(),
             records: Vec::new(),
+            records_held_peak: 0,
+            node_names: scenario
+                .nodes
+                .iter()
+                .map(|n| Arc::from(n.name.as_str()))
+                .collect(),
+            generator_names: scenario
+                .flow_generators
+                .iter()
+                .map(|g| Arc::from(g.name.as_str()))
+                .collect(),
             created: 0,
             delivered_segments_ended: 0,
         }
@@ -239,7 +260,7 @@ impl Simulation<'_> {
     pub(super) fn end_generated(&mut self, f: FlowId) {
         let now = self.now;
         let rec = self.record(f, Some(now));
-        self.gen.records.push(rec);
+        self.gen.hold(rec);
         if let Some(g) = self.gen.pool.get(f) {
             self.gen.delivered_segments_ended += g.state.receiver.delivered_segments();
         }
@@ -261,7 +282,7 @@ impl Simulation<'_> {
         let fl = &g.state;
         let st = fl.sender.stats();
         let (bursts_sent, bursts_lost) = self.obs.flow_bursts(f);
-        let name = |n: NodeId| self.scenario.nodes[n.index()].name.clone();
+        let name = |n: NodeId| Arc::clone(&self.gen.node_names[n.index()]);
         let completion = end.map_or(f64::NAN, |e| (e - fl.start).as_secs_f64());
         let from = fl.start.max(SimTime::ZERO + self.scenario.warmup);
         let until = end.unwrap_or(self.now);
@@ -272,9 +293,7 @@ impl Simulation<'_> {
         };
         FlowRecord {
             flow: f.0,
-            generator: self.scenario.flow_generators[g.generator as usize]
-                .name
-                .clone(),
+            generator: Arc::clone(&self.gen.generator_names[g.generator as usize]),
             src: name(fl.src),
             dst: name(fl.dst),
             size_bytes: g.size,
@@ -310,14 +329,78 @@ impl Simulation<'_> {
         self.gen.delivered_segments_ended + live
     }
 
-    /// Records of the generated flows still running at the end, by id.
-    pub(super) fn unfinished_records(&mut self) -> Vec<FlowRecord> {
-        self.gen
-            .pool
-            .live_ids()
-            .into_iter()
-            .map(|f| self.record(f, None))
-            .collect()
+    /// The run's `flow_records`: the records held, then those of the flows
+    /// still running, by id. With a sink these go to it in chunks (after
+    /// the chunks it already had) and the result is empty.
+    pub(super) fn final_records(&mut self, sink: Option<&mut Streamed<'_>>) -> Vec<FlowRecord> {
+        let live = self.gen.pool.live_ids();
+        match sink {
+            None => {
+                for f in live {
+                    let rec = self.record(f, None);
+                    self.gen.hold(rec);
+                }
+                std::mem::take(&mut self.gen.records)
+            }
+            Some(s) => {
+                for f in live {
+                    let rec = self.record(f, None);
+                    self.gen.hold(rec);
+                    if self.gen.records.len() >= s.chunk() {
+                        s.flush(&mut self.gen.records);
+                    }
+                }
+                if !self.gen.records.is_empty() {
+                    s.flush(&mut self.gen.records);
+                }
+                Vec::new()
+            }
+        }
+    }
+}
+
+impl Generated {
+    /// Keeps `rec` until it is handed on (or returned at the end).
+    fn hold(&mut self, rec: FlowRecord) {
+        self.records.push(rec);
+        self.records_held_peak = self.records_held_peak.max(self.records.len());
+    }
+}
+
+/// A [`RecordSink`] in use: its chunk size, and whether it asked the run to
+/// stop (it is not called again then).
+pub(super) struct Streamed<'a> {
+    sink: RecordSink<'a>,
+    stopped: bool,
+}
+
+impl<'a> Streamed<'a> {
+    /// `sink`, with a chunk of at least one record.
+    pub(super) fn new(mut sink: RecordSink<'a>) -> Self {
+        sink.chunk = sink.chunk.max(1);
+        Self {
+            sink,
+            stopped: false,
+        }
+    }
+
+    /// Records per chunk.
+    pub(super) fn chunk(&self) -> usize {
+        self.sink.chunk
+    }
+
+    /// Hands `records` to the sink (unless it stopped the run) and empties
+    /// them, keeping their allocation; the sink's answer.
+    pub(super) fn flush(&mut self, records: &mut Vec<FlowRecord>) -> Control {
+        if !self.stopped && (self.sink.write)(records) == Control::Abort {
+            self.stopped = true;
+        }
+        records.clear();
+        if self.stopped {
+            Control::Abort
+        } else {
+            Control::Continue
+        }
     }
 }
 
@@ -401,8 +484,8 @@ size = "{size}"
         assert_eq!(by_id[0].flow, 0, "no declared flows: ids from 0");
         assert_eq!(u64::from(by_id.last().unwrap().flow) + 1, r.flowgen.created);
         for x in recs {
-            assert_eq!(x.generator, "web");
-            assert_eq!((x.src.as_str(), x.dst.as_str()), ("a", "b"));
+            assert_eq!(&*x.generator, "web");
+            assert_eq!((&*x.src, &*x.dst), ("a", "b"));
             assert_eq!(x.size_bytes, 30_000);
             if x.finished {
                 assert_eq!(x.bytes_delivered, x.size_bytes, "flow {}", x.flow);
@@ -552,7 +635,7 @@ size = "{size}"
     fn active_at(recs: &[crate::results::FlowRecord], t: f64, src: Option<&str>) -> u64 {
         recs.iter()
             .filter(|x| x.start_s <= t && (x.end_s.is_nan() || x.end_s > t))
-            .filter(|x| src.is_none_or(|s| x.src == s))
+            .filter(|x| src.is_none_or(|s| &*x.src == s))
             .count() as u64
     }
 
@@ -619,7 +702,7 @@ size = "{size}"
         let all = run_text(&text);
         let ab = run_text(&(text.clone() + "pair = [\"a\", \"b\"]\n"));
         let recs = &all.flow_records;
-        assert!(recs.iter().any(|x| x.src == "b"));
+        assert!(recs.iter().any(|x| &*x.src == "b"));
         let mut fewer = false;
         for (i, &t) in ab.series.time_s.iter().enumerate() {
             assert_eq!(all.series.active_flows[i], active_at(recs, t, None));
@@ -707,5 +790,98 @@ size = "{size}"
             (l - lw).abs() < 3.0 * se,
             "L = {l}, λW = {lw} (se {se}, n {n}, W {mean})"
         );
+    }
+
+    // ---- Streamed records (issue 12 items 3 and 4) ----
+
+    /// Runs `text` with a record sink of `chunk` records; returns the
+    /// results and the chunks it was handed.
+    fn run_streamed_text(
+        text: &str,
+        chunk: usize,
+        stop_after: Option<usize>,
+    ) -> (
+        Result<RunResults, crate::engine::SimError>,
+        Vec<Vec<crate::results::FlowRecord>>,
+    ) {
+        use crate::engine::{run_streamed, Control, RecordSink};
+        let sc = parse_toml(text).unwrap_or_else(|e| panic!("{e}"));
+        let mut chunks = Vec::new();
+        let mut write = |recs: &[crate::results::FlowRecord]| {
+            chunks.push(recs.to_vec());
+            if stop_after == Some(chunks.len()) {
+                Control::Abort
+            } else {
+                Control::Continue
+            }
+        };
+        let r = run_streamed(
+            &sc,
+            &RunOptions::default(),
+            &mut |_| Control::Continue,
+            RecordSink {
+                chunk,
+                write: &mut write,
+            },
+        );
+        (r, chunks)
+    }
+
+    /// With a sink the run never holds more than one chunk of records;
+    /// every chunk but the last is full; the chunks, concatenated, are
+    /// exactly the records of the same run without a sink (finished flows
+    /// in end order, then the unfinished by id), and every other result is
+    /// unchanged.
+    #[test]
+    fn streamed_records_equal_kept_records_and_hold_one_chunk() {
+        let text = scenario(20.0, "30 KB", 20, 0);
+        let kept = run_text(&text);
+        let n = kept.flow_records.len();
+        assert!(n > 300, "{n} records");
+        assert!(
+            kept.flow_records.iter().any(|x| !x.finished),
+            "unfinished flows too"
+        );
+        assert_eq!(
+            kept.flowgen.records_held_peak, n as u64,
+            "no sink: all held"
+        );
+        for chunk in [1, 7, 64, n, 10 * n] {
+            let (r, chunks) = run_streamed_text(&text, chunk, None);
+            let r = r.unwrap();
+            assert!(r.flow_records.is_empty(), "streamed, not kept");
+            assert!(
+                r.flowgen.records_held_peak <= chunk as u64,
+                "chunk {chunk}: {} held",
+                r.flowgen.records_held_peak
+            );
+            let (last, full) = chunks.split_last().unwrap();
+            assert!(full.iter().all(|c| c.len() == chunk), "chunk {chunk}");
+            assert!((1..=chunk).contains(&last.len()), "chunk {chunk}");
+            let all: Vec<_> = chunks.concat();
+            assert_eq!(format!("{all:?}"), format!("{:?}", kept.flow_records));
+            assert_eq!(format!("{:?}", r.flows), format!("{:?}", kept.flows));
+            assert_eq!(r.meta.events, kept.meta.events);
+            assert_eq!(r.meta.segments_delivered, kept.meta.segments_delivered);
+            assert_eq!(r.flowgen.created, kept.flowgen.created);
+        }
+        // 0 is taken as 1.
+        let (_, chunks) = run_streamed_text(&text, 0, None);
+        assert!(chunks.iter().all(|c| c.len() == 1) && chunks.len() == n);
+    }
+
+    /// A sink answering `Abort` stops the run as a progress observer does
+    /// (interrupted, with the results so far) and is not called again.
+    #[test]
+    fn a_sink_that_aborts_stops_the_run() {
+        let text = scenario(20.0, "30 KB", 20, 0);
+        let (r, chunks) = run_streamed_text(&text, 10, Some(3));
+        let Err(crate::engine::SimError::Interrupted { at, partial }) = r else {
+            panic!("expected an interruption");
+        };
+        assert_eq!(chunks.len(), 3, "not called after Abort");
+        assert_eq!(partial.meta.stop_reason, "interrupted");
+        assert!(at.as_secs_f64() < 20.0 && at.as_secs_f64() > 0.0);
+        assert!(partial.flow_records.is_empty());
     }
 }
