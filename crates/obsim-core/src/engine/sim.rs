@@ -308,13 +308,7 @@ impl<'s> Simulation<'s> {
             if self.gen.records.len() >= chunk {
                 let s = sink.as_mut().expect("a chunk size only with a sink");
                 if s.flush(&mut self.gen.records) == Control::Abort {
-                    self.stop_reason = "interrupted";
-                    let at = self.now;
-                    let wall_s = wall.elapsed().as_secs_f64();
-                    return Err(SimError::Interrupted {
-                        at,
-                        partial: Box::new(self.collect(wall_s, sink.as_mut())),
-                    });
+                    return Err(self.interrupted(wall, sink.as_mut()));
                 }
             }
             if self.stop_reason == "flows_done" {
@@ -327,14 +321,7 @@ impl<'s> Simulation<'s> {
                     events: self.events,
                 }) == Control::Abort
             {
-                // Keep what was simulated: collect as at a normal end.
-                self.stop_reason = "interrupted";
-                let at = self.now;
-                let wall_s = wall.elapsed().as_secs_f64();
-                return Err(SimError::Interrupted {
-                    at,
-                    partial: Box::new(self.collect(wall_s, sink.as_mut())),
-                });
+                return Err(self.interrupted(wall, sink.as_mut()));
             }
         }
         observer(Progress {
@@ -774,6 +761,19 @@ impl<'s> Simulation<'s> {
         }
         self.traffic.on_warmup_end();
         self.gen.active.reopen(self.now);
+    }
+
+    /// The run stopped by its observer or its record sink at the current
+    /// time: what was simulated, collected as at a normal end, as
+    /// [`SimError::Interrupted`].
+    fn interrupted(mut self, wall: Instant, sink: Option<&mut flowgen::Streamed<'_>>) -> SimError {
+        self.stop_reason = "interrupted";
+        let at = self.now;
+        let wall_s = wall.elapsed().as_secs_f64();
+        SimError::Interrupted {
+            at,
+            partial: Box::new(self.collect(wall_s, sink)),
+        }
     }
 
     // One statement per result column: long, but flat.
