@@ -235,30 +235,23 @@ impl BurstCounts {
     }
 
     /// Counts a newly assembled burst against the flows with data in it,
-    /// and in the histograms when `measured` (after the warm-up).
+    /// and in the histograms when `measured` (after the warm-up). A run of
+    /// consecutive segments of one flow (a window sent back to back) is
+    /// looked up once.
     pub fn on_sent(&mut self, burst: &Burst, measured: bool) {
         self.stamp += 1;
         self.touched.clear();
         self.stray.clear();
-        let stamp = self.stamp;
-        for p in &burst.packets {
-            if !p.is_data() {
-                continue;
-            }
-            let f = p.flow.index();
-            match self.counted(f) {
-                Counted::Flow(c) => {
-                    if c.mark.0 == stamp {
-                        c.mark.1 += 1;
-                    } else {
-                        c.mark = (stamp, 1);
-                        c.bursts.0 += 1;
-                        self.touched.push(f as u32);
-                    }
-                }
-                Counted::Stray(n) => *n += 1,
+        let mut run = (u32::MAX, 0u32);
+        for p in burst.packets.iter().filter(|p| p.is_data()) {
+            if p.flow.0 == run.0 {
+                run.1 += 1;
+            } else {
+                self.count_sent(run);
+                run = (p.flow.0, 1);
             }
         }
+        self.count_sent(run);
         if measured {
             bump(&mut self.hist_flows, self.touched.len());
             bump(&mut self.hist_packets, burst.packets.len());
@@ -272,19 +265,44 @@ impl BurstCounts {
         }
     }
 
+    /// Counts `n` segments of flow `f` in the burst being counted (nothing
+    /// for `f = u32::MAX`, no flow yet).
+    #[inline]
+    fn count_sent(&mut self, (f, n): (u32, u32)) {
+        if f == u32::MAX {
+            return;
+        }
+        let stamp = self.stamp;
+        match self.counted(f as usize) {
+            Counted::Flow(c) => {
+                if c.mark.0 == stamp {
+                    c.mark.1 += n;
+                } else {
+                    c.mark = (stamp, n);
+                    c.bursts.0 += 1;
+                    self.touched.push(f);
+                }
+            }
+            Counted::Stray(s) => *s += n,
+        }
+    }
+
     /// Counts a lost burst against every flow with data in it.
     pub fn on_lost(&mut self, burst: &Burst) {
         self.stamp += 1;
         self.touched.clear();
         self.stray.clear();
         let stamp = self.stamp;
+        let mut prev = u32::MAX;
         for p in &burst.packets {
-            if p.data_seq().is_some() {
-                if let Counted::Flow(c) = self.counted(p.flow.index()) {
-                    if c.mark.0 != stamp {
-                        c.mark = (stamp, 0);
-                        c.bursts.1 += 1;
-                    }
+            if p.data_seq().is_none() || p.flow.0 == prev {
+                continue;
+            }
+            prev = p.flow.0;
+            if let Counted::Flow(c) = self.counted(p.flow.index()) {
+                if c.mark.0 != stamp {
+                    c.mark = (stamp, 0);
+                    c.bursts.1 += 1;
                 }
             }
         }
