@@ -338,7 +338,7 @@ impl Assembler {
     /// Flow `flow` has ended: per-flow edge state kept for it (the window
     /// estimate) is freed, and so is its queue slot when the policy frees
     /// ended flows' slots: now if the slot already behaves as no slot
-    /// ([`QueueSelection::forgettable`]: a late packet of the flow, still
+    /// (`QueueSelection::forgettable` in `select.rs`: a late packet of the flow, still
     /// in the network, is then treated exactly as before), else once it
     /// does (its last cycle closes; checked at later ends, so the kept
     /// slots are those of flows that ended within about one cycle). The
