@@ -8,7 +8,11 @@
 //! disassembled and its packets go on as packets (SYSTEM.md, "bursts are
 //! the unit in the core").
 
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
 use crate::config::scenario::{AckHandling, EdgeSpec};
+use crate::engine::flowpool::IdHasher;
 use crate::ids::NodeId;
 use crate::net::Payload;
 use crate::obs::assembly::Assembler;
@@ -88,15 +92,53 @@ impl Edge {
     }
 }
 
+/// The map from a live generated flow's id to its counts, hashed as the
+/// flow pool's id map is ([`IdHasher`]); only looked up, never iterated, so
+/// its hashing orders nothing.
+type LiveCounts = HashMap<u32, FlowCount, BuildHasherDefault<IdHasher>>;
+
+/// One flow's burst counts, with the scratch mark of the burst being
+/// counted.
+#[derive(Clone, Copy, Debug)]
+struct FlowCount {
+    /// Bursts carrying its data, and those lost.
+    bursts: (u64, u64),
+    /// Stamp of the last burst that counted it, and its segments in that
+    /// burst.
+    mark: (u64, u32),
+}
+
+impl FlowCount {
+    const NEW: FlowCount = FlowCount {
+        bursts: (0, 0),
+        mark: (u64::MAX, 0),
+    };
+}
+
 /// Burst statistics of the edges.
+///
+/// Memory follows the flows alive at once, not the flows created over the
+/// run (issue 12, item 3): the declared flows (ids below `dense`, alive for
+/// the whole run) have a dense table; a generated flow has an entry in
+/// `live` from [`BurstCounts::start_flow`] to [`BurstCounts::end_flow`],
+/// which the engine calls after writing the flow's record, the only reader
+/// of its counts. A burst may still carry segments of a flow that has
+/// ended (a spurious retransmission, a late duplicate): they count in the
+/// histograms exactly as before, through the per-burst scratch `stray`,
+/// and in no per-flow total (no record reads it any more, and flow ids are
+/// never reused), so they leave nothing behind.
 #[derive(Clone, Debug, Default)]
 pub struct BurstCounts {
-    /// Per flow: bursts carrying its data, and those lost.
-    flow_bursts: Vec<(u64, u64)>,
-    /// Per flow scratch: stamp of the last burst that counted it, and its
-    /// segments in that burst.
-    mark: Vec<(u64, u32)>,
+    /// Declared flows, by id: their counts and scratch marks.
+    dense: Vec<FlowCount>,
+    /// Live generated flows (ids `dense.len()` and above).
+    live: LiveCounts,
+    /// Scratch for the burst being counted: `(flow, segments)` of flows
+    /// with neither a dense nor a live entry (ended generated flows).
+    /// Rare, so searched linearly; cleared at every burst.
+    stray: Vec<(u32, u32)>,
     stamp: u64,
+    /// Flows met in the burst being counted.
     touched: Vec<u32>,
     /// Histograms (index = value): flows per burst, segments per flow per
     /// burst (gurel2008 §1, ramantas2007 §3), packets per burst.
@@ -127,72 +169,152 @@ fn hist_mean(h: &[u64]) -> f64 {
     }
 }
 
+/// Where a flow's counts live during one burst's counting.
+enum Counted<'a> {
+    /// A declared or live generated flow.
+    Flow(&'a mut FlowCount),
+    /// An ended generated flow: its segments in this burst only.
+    Stray(&'a mut u32),
+}
+
 impl BurstCounts {
-    /// Counters for `n_flows` TCP flows.
+    /// Counters for `n_flows` declared TCP flows (ids `0..n_flows`);
+    /// generated flows (ids from `n_flows` on) are counted between
+    /// [`BurstCounts::start_flow`] and [`BurstCounts::end_flow`].
     pub fn new(n_flows: usize) -> Self {
         Self {
-            flow_bursts: vec![(0, 0); n_flows],
-            mark: vec![(u64::MAX, 0); n_flows],
+            dense: vec![FlowCount::NEW; n_flows],
             ..Self::default()
         }
     }
 
+    /// Generated flow `f` has started: its counts start at zero.
+    pub fn start_flow(&mut self, f: usize) {
+        if f >= self.dense.len() {
+            self.live.insert(f as u32, FlowCount::NEW);
+        }
+    }
+
+    /// Generated flow `f` has ended (its record is written): its counts
+    /// are dropped, and its segments still in bursts count in the
+    /// histograms only (type docs).
+    pub fn end_flow(&mut self, f: usize) {
+        self.live.remove(&(f as u32));
+    }
+
+    /// Generated flows with counts now (live ones).
+    pub fn live_flows(&self) -> usize {
+        self.live.len()
+    }
+
+    /// Entries the live-flow map can hold without growing: about the most
+    /// generated flows alive at once.
+    pub fn live_capacity(&self) -> usize {
+        self.live.capacity()
+    }
+
+    /// The counts of flow `f` in the burst being counted (stamped
+    /// `self.stamp`).
+    #[inline]
+    fn counted(&mut self, f: usize) -> Counted<'_> {
+        if let Some(c) = self.dense.get_mut(f) {
+            return Counted::Flow(c);
+        }
+        if let Some(c) = self.live.get_mut(&(f as u32)) {
+            return Counted::Flow(c);
+        }
+        let f = f as u32;
+        let i = if let Some(i) = self.stray.iter().position(|s| s.0 == f) {
+            i
+        } else {
+            self.stray.push((f, 0));
+            self.touched.push(f);
+            self.stray.len() - 1
+        };
+        Counted::Stray(&mut self.stray[i].1)
+    }
+
     /// Counts a newly assembled burst against the flows with data in it,
-    /// and in the histograms when `measured` (after the warm-up).
+    /// and in the histograms when `measured` (after the warm-up). A run of
+    /// consecutive segments of one flow (a window sent back to back) is
+    /// looked up once.
     pub fn on_sent(&mut self, burst: &Burst, measured: bool) {
         self.stamp += 1;
         self.touched.clear();
-        for p in &burst.packets {
-            if !p.is_data() {
-                continue;
-            }
-            let f = p.flow.index();
-            self.grow(f);
-            if self.mark[f].0 == self.stamp {
-                self.mark[f].1 += 1;
+        self.stray.clear();
+        let mut run = (u32::MAX, 0u32);
+        for p in burst.packets.iter().filter(|p| p.is_data()) {
+            if p.flow.0 == run.0 {
+                run.1 += 1;
             } else {
-                self.mark[f] = (self.stamp, 1);
-                self.touched.push(f as u32);
-                self.flow_bursts[f].0 += 1;
+                self.count_sent(run);
+                run = (p.flow.0, 1);
             }
         }
+        self.count_sent(run);
         if measured {
             bump(&mut self.hist_flows, self.touched.len());
             bump(&mut self.hist_packets, burst.packets.len());
-            for &f in &self.touched {
-                bump(&mut self.hist_segments, self.mark[f as usize].1 as usize);
+            for i in 0..self.touched.len() {
+                let n = match self.counted(self.touched[i] as usize) {
+                    Counted::Flow(c) => c.mark.1,
+                    Counted::Stray(n) => *n,
+                };
+                bump(&mut self.hist_segments, n as usize);
             }
+        }
+    }
+
+    /// Counts `n` segments of flow `f` in the burst being counted (nothing
+    /// for `f = u32::MAX`, no flow yet).
+    #[inline]
+    fn count_sent(&mut self, (f, n): (u32, u32)) {
+        if f == u32::MAX {
+            return;
+        }
+        let stamp = self.stamp;
+        match self.counted(f as usize) {
+            Counted::Flow(c) => {
+                if c.mark.0 == stamp {
+                    c.mark.1 += n;
+                } else {
+                    c.mark = (stamp, n);
+                    c.bursts.0 += 1;
+                    self.touched.push(f);
+                }
+            }
+            Counted::Stray(s) => *s += n,
         }
     }
 
     /// Counts a lost burst against every flow with data in it.
     pub fn on_lost(&mut self, burst: &Burst) {
         self.stamp += 1;
+        self.touched.clear();
+        self.stray.clear();
+        let stamp = self.stamp;
+        let mut prev = u32::MAX;
         for p in &burst.packets {
-            if p.data_seq().is_some() {
-                let f = p.flow.index();
-                self.grow(f);
-                if self.mark[f].0 != self.stamp {
-                    self.mark[f] = (self.stamp, 0);
-                    self.flow_bursts[f].1 += 1;
+            if p.data_seq().is_none() || p.flow.0 == prev {
+                continue;
+            }
+            prev = p.flow.0;
+            if let Counted::Flow(c) = self.counted(p.flow.index()) {
+                if c.mark.0 != stamp {
+                    c.mark = (stamp, 0);
+                    c.bursts.1 += 1;
                 }
             }
         }
     }
 
-    /// Makes room for flow index `f` (generated flows have ids beyond the
-    /// declared flows; issue 12). The tables grow with the largest id seen.
-    #[inline]
-    fn grow(&mut self, f: usize) {
-        if f >= self.flow_bursts.len() {
-            self.flow_bursts.resize(f + 1, (0, 0));
-            self.mark.resize(f + 1, (u64::MAX, 0));
-        }
-    }
-
-    /// Bursts sent and lost carrying data of flow `f`.
+    /// Bursts sent and lost carrying data of flow `f` (declared, or
+    /// generated and live).
     pub fn flow(&self, f: usize) -> (u64, u64) {
-        self.flow_bursts.get(f).copied().unwrap_or((0, 0))
+        match self.dense.get(f) {
+            Some(c) => c.bursts,
+            None => self.live.get(&(f as u32)).map_or((0, 0), |c| c.bursts),
+        }
     }
 
     /// Mean flows per burst (gonzalez2009 Fig. 5; NaN without bursts).
@@ -274,6 +396,35 @@ mod tests {
         assert_eq!(t.value, [2, 1, 2, 4]);
         assert_eq!(t.count, [1, 1, 1, 1]);
         assert!(BurstCounts::new(1).flows_per_burst_mean().is_nan());
+    }
+
+    /// Generated flows (ids from 2 here) are counted from their start to
+    /// their end; segments of an ended flow still count in the histograms,
+    /// as before, and leave no per-flow entry (issue 12, item 3).
+    #[test]
+    fn generated_flows_are_counted_while_alive_and_leave_nothing() {
+        let mut c = BurstCounts::new(2);
+        for f in 2..1_000 {
+            c.start_flow(f);
+            let b = burst(vec![data(f as u32, 1), data(0, 1), data(f as u32, 2)]);
+            c.on_sent(&b, true);
+            c.on_lost(&b);
+            assert_eq!(c.flow(f), (1, 1));
+            c.end_flow(f);
+            assert_eq!(c.flow(f), (0, 0), "dropped at its end");
+            // A late duplicate of the ended flow, with a live one's segment.
+            c.on_sent(
+                &burst(vec![data(f as u32, 2), data(0, 2), data(f as u32, 3)]),
+                true,
+            );
+            c.on_lost(&burst(vec![data(f as u32, 2)]));
+            assert_eq!(c.live_flows(), 0);
+        }
+        assert_eq!(c.flow(0), (1_996, 998));
+        // Every burst: 2 flows, one with 2 segments and one with 1.
+        assert!((c.flows_per_burst_mean() - 2.0).abs() < 1e-12);
+        assert!((c.segments_per_flow_mean() - 1.5).abs() < 1e-12);
+        assert!(c.live_capacity() < 8, "{}", c.live_capacity());
     }
 
     #[test]

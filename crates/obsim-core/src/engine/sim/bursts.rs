@@ -124,8 +124,13 @@ impl Obs {
                     let others: Vec<NodeId> =
                         edge_ids.iter().copied().filter(|&x| x != me).collect();
                     let rng = stream(seed, &format!("assembly/{}", nd.name));
+                    let mut edge = Edge::new(e, me, &others, rng, n);
+                    // Generated flow ids start after the declared flows
+                    // and the UDP sources (`Generated::new`).
+                    edge.assembler
+                        .set_generated_from((sc.flows.len() + sc.traffic.len()) as u32);
                     EdgeNode {
-                        edge: Edge::new(e, me, &others, rng, n),
+                        edge,
                         timer: LazyTimer::default(),
                     }
                 })
@@ -178,12 +183,26 @@ impl Obs {
         }
     }
 
-    /// Flow `f` has ended: every edge frees the per-flow state it kept
-    /// for it (window estimates).
+    /// Generated flow `f` has started: its burst counts start (issue 12,
+    /// item 3: per-flow OBS state lives only while the flow does).
+    pub(super) fn start_flow(&mut self, f: FlowId) {
+        self.counts.start_flow(f.index());
+    }
+
+    /// Flow `f` has ended (its record is written): every edge frees the
+    /// per-flow state it kept for it (window estimates), and its burst
+    /// counts are dropped.
     pub(super) fn end_flow(&mut self, f: FlowId) {
         for e in self.edges.iter_mut().flatten() {
             e.edge.assembler.end_flow(f);
         }
+        self.counts.end_flow(f.index());
+    }
+
+    /// The burst counters (tests of bounded per-flow state).
+    #[cfg(test)]
+    pub(super) fn counts(&self) -> &BurstCounts {
+        &self.counts
     }
 
     /// Bursts sent and lost carrying flow `f`'s data.
@@ -261,11 +280,15 @@ impl Simulation<'_> {
         // counts as window 1 and leaves no per-flow state.
         let estimates = e.edge.assembler.estimates_window();
         let egress = self.egress(node, pkt.dst);
+        let mut ended = false;
         let sender_cwnd = if pkt.datagram_source().is_some() {
             Some(0.0)
         } else {
             match self.flow(pkt.flow) {
-                None => Some(1.0),
+                None => {
+                    ended = true;
+                    Some(1.0)
+                }
                 Some(_) if estimates => None,
                 Some(f) => Some(f.sender.cwnd()),
             }
@@ -280,9 +303,15 @@ impl Simulation<'_> {
         };
         #[cfg(test)]
         window_tests::tap::packet(node, &pkt, cwnd, true_cwnd, &e.edge.assembler);
+        let flow = pkt.flow;
         e.edge
             .assembler
             .on_packet(self.now, egress, pkt, cwnd, &mut closed);
+        if ended {
+            // A late packet of an ended flow may have given it a slot
+            // again: it is freed as at the flow's end (issue 12, item 3).
+            e.edge.assembler.end_flow(flow);
+        }
         self.launch(node, &mut closed);
         self.obs.closed = closed;
         self.sync_assembly_timer(node);

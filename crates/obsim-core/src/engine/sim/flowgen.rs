@@ -251,6 +251,7 @@ impl Simulation<'_> {
         };
         self.gen.created += 1;
         self.gen.active.up(now);
+        self.obs.start_flow(id);
         // The start path of declared flows too (`start_flow`): the SYN
         // first under `tcp.syn`.
         self.start_flow(id);
@@ -272,7 +273,8 @@ impl Simulation<'_> {
         }
         self.gen.pool.remove(f);
         self.gen.active.down(now);
-        // Per-flow edge state (window estimates) is freed with the flow.
+        // Per-flow edge state (window estimates, burst counts) is freed
+        // with the flow, after its record has read it.
         self.obs.end_flow(f);
     }
 

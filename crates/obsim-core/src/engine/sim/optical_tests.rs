@@ -470,3 +470,99 @@ fn pair_series_bins_match_the_streamed_statistics() {
     );
     assert_eq!((min, max), (path.bin_rate_min_bps, path.bin_rate_max_bps));
 }
+
+/// Many short generated flows, few at once, through a DMQ (proactive)
+/// ingress and a lossy optical link (so retransmissions, some of them late,
+/// cross the edges): the edges' per-flow state follows the flows alive at
+/// once, not the flows created (issue 12, item 3). At every event, the
+/// burst counts hold exactly the live flows, and the ingress's slots are
+/// those of live flows plus ended ones whose last assembly cycle is open.
+#[test]
+fn obs_per_flow_state_is_bounded_by_concurrent_flows() {
+    let text = r#"
+[simulation]
+duration = "20 s"
+[tcp]
+variant = "newreno"
+mss = "1000 B"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "E1"
+kind = "edge"
+[nodes.assembly]
+timeout = "1 ms"
+selection = "dmq"
+queues = 4
+[[nodes]]
+name = "E2"
+kind = "edge"
+[nodes.assembly]
+timeout = "1 ms"
+[[nodes]]
+name = "b"
+[[links]]
+from = "a"
+to = "E1"
+rate = "100 Mbit/s"
+delay = "1 ms"
+buffer = "1000 packets"
+[[links]]
+from = "E1"
+to = "E2"
+kind = "optical"
+rate = "10 Gbit/s"
+delay = "5 ms"
+burst_loss = { p = 0.05, pattern = "random" }
+[[links]]
+from = "E2"
+to = "b"
+rate = "100 Mbit/s"
+delay = "1 ms"
+buffer = "1000 packets"
+[[flow_generators]]
+name = "web"
+from = "a"
+to = "b"
+rate = 200
+size = "10 KB"
+"#;
+    let sc = parse_toml(text).unwrap_or_else(|e| panic!("{e}"));
+    let mut sim = Simulation::new(&sc, &RunOptions::default()).unwrap();
+    sim.queue.push(SimTime::ZERO + sc.duration, Event::Stop);
+    sim.start_flow_generators();
+    let (mut max_slots, mut max_retired) = (0, 0);
+    // The engine's loop (`run_streamed`), watched at every event.
+    while let Some((t, ev)) = sim.next_event() {
+        sim.now = t;
+        if sim.dispatch(ev) {
+            break;
+        }
+        let live = sim.gen.pool.live();
+        assert_eq!(sim.obs.counts().live_flows(), live, "at {t:?}");
+        let e1 = &sim.obs.edges[1].as_ref().expect("E1 is an edge").edge;
+        let (slots, retired) = e1.assembler.flow_slots();
+        assert!(
+            slots <= live + retired,
+            "{slots} slots, {live} live, {retired} retired"
+        );
+        max_slots = max_slots.max(slots);
+        max_retired = max_retired.max(retired);
+    }
+    let created = sim.gen.created;
+    let peak = sim.gen.pool.slots();
+    assert!(created > 3_000, "{created} flows");
+    assert!((peak as u64) < created / 30, "{peak} flows at once");
+    assert!(sim.obs.counts().live_capacity() <= 2 * peak + 4);
+    assert!(max_slots <= 2 * peak, "{max_slots} slots, peak {peak}");
+    // Flows end an RTT after their last data segment crossed E1, whose
+    // cycles last 1 ms: few (if any) wait for a cycle to close.
+    assert!(max_retired < 20, "{max_retired} retired");
+    let lost = sim
+        .net
+        .links
+        .iter()
+        .map(|l| l.channel.stats.bursts_lost)
+        .sum::<u64>();
+    assert!(lost > 100, "{lost} bursts lost");
+}

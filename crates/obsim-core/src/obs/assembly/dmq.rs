@@ -100,16 +100,36 @@ impl QueueSelection for Dmq {
             return;
         }
         for p in burst.packets.iter().filter(|p| p.is_data()) {
-            if let Some(slot) = t.flows.get_mut(p.flow.index()) {
-                let same_egress = t
-                    .queues
-                    .get(slot.queue as usize)
-                    .is_some_and(|q| q.egress == burst.egress);
-                if same_egress {
+            let Some(q) = t.existing_slot(p.flow).map(|s| s.queue) else {
+                continue;
+            };
+            let same_egress = t
+                .queues
+                .get(q as usize)
+                .is_some_and(|q| q.egress == burst.egress);
+            if same_egress {
+                if let Some(slot) = t.existing_slot(p.flow) {
                     slot.realloc = true;
                 }
             }
         }
+    }
+
+    /// Proactive only: every flow's allocation ends with its cycle, so an
+    /// ended flow's slot is dropped once its cycle is over. (A posteriori
+    /// keeps a flow's queue until a loss, as random mapping does.)
+    fn frees_ended_flows(&self) -> bool {
+        self.allocation == DmqAllocation::Proactive
+    }
+
+    /// A slot that needs a new allocation is drawn anew at the flow's next
+    /// segment exactly as a missing one (the same draw, the same new
+    /// state), and a lost burst only marks it for re-allocation, which it
+    /// already needs. The cycle is compared modulo 2^32 ([`Slot::cycle`]):
+    /// a dropped slot could differ only for a packet arriving after its
+    /// queue closed 2^32 more bursts.
+    fn forgettable(&self, slot: &Slot, queue_cycle: u64) -> bool {
+        needs_allocation(self.allocation, slot, queue_cycle)
     }
 }
 

@@ -215,6 +215,9 @@ pub struct Assembler {
     /// The window estimator (window-based assembly with
     /// `window_source = "estimated"` only).
     estimator: Option<WindowEstimator>,
+    /// Ended flows whose slot is kept until it becomes forgettable (their
+    /// last cycle is still open; [`Assembler::end_flow`]).
+    retired: Vec<u32>,
 }
 
 impl Assembler {
@@ -233,6 +236,8 @@ impl Assembler {
                 groups: Vec::with_capacity(egresses.len()),
                 queues: Vec::new(),
                 flows: Vec::new(),
+                sparse: select::SlotMap::default(),
+                sparse_from: u32::MAX,
                 rng,
                 stats: AssemblyStats::default(),
                 timer: cfg.trigger.timer(),
@@ -247,6 +252,7 @@ impl Assembler {
                 } => Some(WindowEstimator::new(rtt_fallback)),
                 _ => None,
             },
+            retired: Vec::new(),
         };
         for &e in egresses {
             a.group(e);
@@ -316,12 +322,59 @@ impl Assembler {
         }
     }
 
+    /// Flows from id `first` on are generated flows, which end during the
+    /// run ([`Assembler::end_flow`]): if the queue-selection policy can free
+    /// an ended flow's slot (proactive DMQ), their slots are kept in a map
+    /// by id, so they take memory for the flows alive at once, not for
+    /// every flow of the run (issue 12, item 3). Other policies keep the
+    /// dense table indexed by flow id: a flow's queue is meant for the whole
+    /// run, and a late packet of an ended flow must still find it.
+    pub fn set_generated_from(&mut self, first: u32) {
+        if self.selector.frees_ended_flows() {
+            self.table.sparse_from = first;
+        }
+    }
+
     /// Flow `flow` has ended: per-flow edge state kept for it (the window
-    /// estimate) is freed.
+    /// estimate) is freed, and so is its queue slot when the policy frees
+    /// ended flows' slots: now if the slot already behaves as no slot
+    /// (`QueueSelection::forgettable` in `select.rs`: a late packet of the flow, still
+    /// in the network, is then treated exactly as before), else once it
+    /// does (its last cycle closes; checked at later ends, so the kept
+    /// slots are those of flows that ended within about one cycle). The
+    /// engine calls it again after a late packet of an ended flow, which
+    /// may have given the flow a slot anew.
     pub fn end_flow(&mut self, flow: crate::ids::FlowId) {
         if let Some(e) = self.estimator.as_mut() {
             e.end_flow(flow);
         }
+        if flow.0 < self.table.sparse_from {
+            return;
+        }
+        let t = &mut self.table;
+        let selector = &self.selector;
+        let forget = |f: u32, t: &mut QueueTable| -> bool {
+            let Some(slot) = t.sparse.get(&f) else {
+                return true;
+            };
+            let cycle = t.cycle(slot.queue).unwrap_or(0);
+            if selector.forgettable(slot, cycle) {
+                t.sparse.remove(&f);
+                true
+            } else {
+                false
+            }
+        };
+        self.retired.retain(|&f| !forget(f, t));
+        if !forget(flow.0, t) && !self.retired.contains(&flow.0) {
+            self.retired.push(flow.0);
+        }
+    }
+
+    /// Slots of flows kept in the map now, and ended flows among them
+    /// waiting for their cycle to close (tests of bounded state).
+    pub fn flow_slots(&self) -> (usize, usize) {
+        (self.table.sparse.len(), self.retired.len())
     }
 
     /// The window estimator, if this assembler estimates windows.

@@ -10,6 +10,10 @@
 
 use super::{dmq, mixed, per_egress, per_flow, smq, window};
 use super::{AssemblyStats, Group, Queue, Selection};
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+use crate::engine::flowpool::IdHasher;
 use crate::ids::{FlowId, NodeId};
 use crate::obs::burst::Burst;
 use crate::rng::SimRng;
@@ -39,6 +43,10 @@ impl Slot {
     };
 }
 
+/// Slots by flow id, hashed as the flow pool's id map is ([`IdHasher`]);
+/// only looked up, never iterated, so its hashing orders nothing.
+pub(super) type SlotMap = HashMap<u32, Slot, BuildHasherDefault<IdHasher>>;
+
 /// The assembler's queues, as a policy sees and changes them: the egress
 /// groups, every queue, the per-flow slots, the random stream and the
 /// per-queue counters.
@@ -48,9 +56,16 @@ pub(super) struct QueueTable {
     pub(super) groups: Vec<Group>,
     /// Every queue of the ingress, by index.
     pub(super) queues: Vec<Queue>,
-    /// Per-flow state, indexed by flow id. A slot whose queue belongs to
-    /// another egress group is treated as unallocated in this one.
+    /// Per-flow state, indexed by flow id, of the flows below
+    /// `sparse_from` (all of them unless the policy frees ended flows). A
+    /// slot whose queue belongs to another egress group is treated as
+    /// unallocated in this one.
     pub(super) flows: Vec<Slot>,
+    /// Per-flow state of the flows from `sparse_from` on (generated flows,
+    /// when the policy frees ended flows' slots: issue 12, item 3), by id.
+    pub(super) sparse: SlotMap,
+    /// First flow id kept in `sparse` (`u32::MAX`: none).
+    pub(super) sparse_from: u32,
     /// The assembler's random stream (random mapping, DMQ allocation).
     pub(super) rng: SimRng,
     /// Counters.
@@ -70,15 +85,29 @@ impl QueueTable {
     /// demand; a slot allocated in another group is reset.
     #[inline]
     pub fn slot(&mut self, g: u32, flow: FlowId) -> &mut Slot {
-        let i = flow.index();
-        if i >= self.flows.len() {
-            self.flows.resize(i + 1, Slot::EMPTY);
-        }
-        let slot = &mut self.flows[i];
+        let slot = if flow.0 >= self.sparse_from {
+            self.sparse.entry(flow.0).or_insert(Slot::EMPTY)
+        } else {
+            let i = flow.index();
+            if i >= self.flows.len() {
+                self.flows.resize(i + 1, Slot::EMPTY);
+            }
+            &mut self.flows[i]
+        };
         if slot.queue != Slot::NONE && self.queues[slot.queue as usize].group != g {
             *slot = Slot::EMPTY;
         }
         slot
+    }
+
+    /// The slot of `flow`, if it has one (no slot is made).
+    #[inline]
+    pub fn existing_slot(&mut self, flow: FlowId) -> Option<&mut Slot> {
+        if flow.0 >= self.sparse_from {
+            self.sparse.get_mut(&flow.0)
+        } else {
+            self.flows.get_mut(flow.index())
+        }
     }
 
     /// The current cycle (bursts closed so far) of queue `q`, if it exists.
@@ -134,6 +163,20 @@ pub(super) trait QueueSelection {
     fn select(&self, t: &mut QueueTable, g: u32, flow: FlowId, cwnd: f64) -> u32;
     /// `burst` (assembled here) was lost in the core. The default ignores it.
     fn on_burst_lost(&self, _burst: &Burst, _t: &mut QueueTable) {}
+    /// Whether the slot of a flow that has ended can be dropped once
+    /// [`QueueSelection::forgettable`] holds for it (issue 12, item 3). The
+    /// default, no: the policy keeps a flow's queue for the run (random
+    /// mapping, PF), so a late packet of the ended flow (a spurious
+    /// retransmission still in the network) must find it.
+    fn frees_ended_flows(&self) -> bool {
+        false
+    }
+    /// Whether `slot`, whose queue is in cycle `queue_cycle`, behaves as
+    /// no slot at all for every later packet or lost burst: then dropping
+    /// it changes nothing. The default, never.
+    fn forgettable(&self, _slot: &Slot, _queue_cycle: u64) -> bool {
+        false
+    }
 }
 
 /// Declares the registry: the [`Selector`] enum, its static dispatch, and
@@ -195,6 +238,20 @@ macro_rules! selectors {
                 }
             }
 
+            /// See [`QueueSelection::frees_ended_flows`].
+            pub(super) fn frees_ended_flows(&self) -> bool {
+                match self {
+                    $(Selector::$variant(p) => p.frees_ended_flows(),)+
+                }
+            }
+
+            /// See [`QueueSelection::forgettable`].
+            pub(super) fn forgettable(&self, slot: &Slot, queue_cycle: u64) -> bool {
+                match self {
+                    $(Selector::$variant(p) => p.forgettable(slot, queue_cycle),)+
+                }
+            }
+
             /// See [`QueueSelection::on_burst_lost`].
             pub(super) fn on_burst_lost(&self, burst: &Burst, t: &mut QueueTable) {
                 match self {
@@ -223,6 +280,8 @@ pub(super) fn table_for<P: QueueSelection>(policy: &P, groups: u32) -> QueueTabl
         groups: Vec::new(),
         queues: Vec::new(),
         flows: Vec::new(),
+        sparse: SlotMap::default(),
+        sparse_from: u32::MAX,
         rng: crate::rng::stream(1, "select"),
         stats: AssemblyStats::default(),
         timer,

@@ -755,3 +755,97 @@ fn burst_flow_helpers() {
     assert!(b[0].carries_data_of(FlowId(9)) && !b[0].carries_data_of(FlowId(3)));
     assert_eq!(b[0].data_segments(), 4);
 }
+
+// ---- per-flow state of ended flows (issue 12, item 3) ----------------------
+
+/// Proactive DMQ with generated flows from id 0: short flows, each ending
+/// after its packets, some of which come back late (after the flow's end,
+/// as a spurious retransmission would). The bursts are exactly those of an
+/// assembler that keeps every slot, while the slots kept follow the flows
+/// alive at once.
+#[test]
+fn dmq_frees_ended_flows_slots_without_changing_any_burst() {
+    let c = cfg(
+        Trigger::Timer(MS),
+        Selection::Dmq {
+            queues: 4,
+            allocation: DmqAllocation::Proactive,
+        },
+    );
+    let mut keep = assembler(&c, 3);
+    let mut free = assembler(&c, 3);
+    free.set_generated_from(0);
+    let (mut out_keep, mut out_free) = (Vec::new(), Vec::new());
+    let mut max = (0, 0);
+    // Flow f sends at 0.3 ms steps from 0.7 f ms for 2 ms, so about three
+    // are alive at once; it ends at its last packet, and every fifth flow
+    // sends one more packet 1.2 ms after its end (a late duplicate).
+    let mut events: Vec<(u64, u32, bool)> = Vec::new();
+    for f in 0..5_000u32 {
+        let start = u64::from(f) * 700_000;
+        for k in 0..7 {
+            events.push((start + k * 300_000, f, k == 6));
+        }
+        if f % 5 == 0 {
+            events.push((start + 1_800_000 + 1_200_000, f, false));
+        }
+    }
+    events.sort_by_key(|&(t, f, _)| (t, f));
+    let mut ended = std::collections::BTreeSet::new();
+    for (i, &(t, f, last)) in events.iter().enumerate() {
+        let now = SimTime(t);
+        for (a, out) in [(&mut keep, &mut out_keep), (&mut free, &mut out_free)] {
+            while let Some(d) = a.next_deadline().filter(|&d| d < now) {
+                a.on_timer(d, out);
+            }
+            a.on_packet(now, E, pkt(f, i as u64, now), 1.0, out);
+        }
+        if last || ended.contains(&f) {
+            // The engine ends the flow, and again after a late packet.
+            ended.insert(f);
+            keep.end_flow(FlowId(f));
+            free.end_flow(FlowId(f));
+        }
+        let (slots, retired) = free.flow_slots();
+        max = (max.0.max(slots), max.1.max(retired));
+    }
+    for (a, out) in [(&mut keep, &mut out_keep), (&mut free, &mut out_free)] {
+        while let Some(d) = a.next_deadline() {
+            a.on_timer(d, out);
+        }
+    }
+    let key = |b: &Burst| {
+        (
+            b.queue,
+            b.closed,
+            b.packets.iter().map(seq_of).collect::<Vec<_>>(),
+        )
+    };
+    assert_eq!(out_keep.len(), out_free.len());
+    assert!(
+        out_keep.iter().map(key).eq(out_free.iter().map(key)),
+        "same bursts"
+    );
+    assert_eq!(keep.flow_slots(), (0, 0), "dense table: nothing in the map");
+    assert!(max.0 <= 12 && max.1 >= 1, "slots, retired at most: {max:?}");
+}
+
+/// Policies whose queue is kept for the run (random mapping) keep their
+/// dense table: a late packet must find its flow's queue.
+#[test]
+fn random_mapping_keeps_ended_flows_queues() {
+    let c = cfg(
+        Trigger::Timer(MS),
+        Selection::PerEgress {
+            m: 4,
+            mapping: FlowMapping::Random,
+        },
+    );
+    let mut a = assembler(&c, 3);
+    a.set_generated_from(0);
+    let mut out = Vec::new();
+    a.on_packet(SimTime(0), E, pkt(9, 0, SimTime(0)), 1.0, &mut out);
+    a.end_flow(FlowId(9));
+    assert_eq!(a.flow_slots(), (0, 0));
+    assert_eq!(a.table.flows.len(), 10, "the slot stays in the dense table");
+}
