@@ -13,6 +13,7 @@ use super::tcp::{parse_tcp, resolve_tcp, TcpOverrides};
 use super::units::quote;
 use super::walk::{array, choice, index, Errors, Table, Val};
 use crate::ids::NodeId;
+use crate::tcp::config::FtoDetection;
 use crate::time::{SimDuration, SimTime};
 
 /// Keys of a `[[flow_generators]]` table.
@@ -190,6 +191,23 @@ pub(super) fn build(
             .raw("tcp")
             .map(|tv| parse_tcp(errs, &t.key_path("tcp"), tv));
         let tcp = resolve_tcp(errs, tcp_top, group_tcp.as_ref());
+        if let Some(cfg) = &tcp {
+            // The OBS edges send burst signals (yu2004 §IV.B-C: BACK, BNAK)
+            // to declared flows only (`obs/signalling.rs` keeps one scratch
+            // entry per declared flow); a generated flow that waited for
+            // them would get none, so such a scenario is refused.
+            if matches!(
+                cfg.fto,
+                FtoDetection::Back { .. } | FtoDetection::Bnak { .. }
+            ) {
+                errs.push(
+                    t.key_path("tcp.fto_detection"),
+                    "expected \"none\" or \"ble\" for generated flows (burst signals, BACK and BNAK, \
+                     reach declared [[flows]] only), found a detection that reads burst signals"
+                        .to_string(),
+                );
+            }
+        }
         let acc = access(errs, &t);
 
         let mut routed = true;
@@ -342,10 +360,27 @@ mod tests {
                 "flow_generators[0].access_rate",
                 "only read by access = \"pipe\"",
             ),
+            (
+                "rate = 1\n[flow_generators.tcp]\nfto_detection = \"back\"",
+                "flow_generators[0].tcp.fto_detection",
+                "reach declared [[flows]] only",
+            ),
+            (
+                "rate = 1\n[flow_generators.tcp]\nfto_detection = \"bnak\"",
+                "flow_generators[0].tcp.fto_detection",
+                "reach declared [[flows]] only",
+            ),
         ] {
             let e = errors(&format!("{base}{extra}"));
             assert!(e.contains(path) && e.contains(words), "{extra}: {e}");
         }
+        // BLE reads no burst signal: generated flows may use it.
+        assert_eq!(
+            errors(&format!(
+                "{base}rate = 1\n[flow_generators.tcp]\nfto_detection = \"ble\""
+            )),
+            ""
+        );
         let e = errors("from = \"a\"\nto = [\"b\", \"c\"]\nrate = 1\nsize = \"1 KB\"");
         assert!(
             e.contains("flow_generators[0].to[1]") && e.contains("no route"),
