@@ -38,7 +38,7 @@ fi
 if ! command -v ip >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     echo "==> installing iproute2 (for the obsim emulate tests)"
     { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q iproute2; } >/dev/null 2>&1 \
-        || echo "    iproute2 could not be installed: the emulate tests will fail"
+        || echo "    iproute2 could not be installed: the emulate tests will be skipped"
 fi
 
 echo "==> pytest (Python package, CLI, end to end)"
