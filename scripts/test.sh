@@ -32,6 +32,15 @@ if ! command -v ns >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$
         || echo "    ns2 could not be installed: the ns-2 differential tests will be skipped"
 fi
 
+# obsim emulate's tests (tests/test_emulate.py) create network namespaces
+# with iproute2's `ip`: install it if it is missing and we can; without
+# root they are skipped with the command's own reason.
+if ! command -v ip >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "==> installing iproute2 (for the obsim emulate tests)"
+    { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q iproute2; } >/dev/null 2>&1 \
+        || echo "    iproute2 could not be installed: the emulate tests will be skipped"
+fi
+
 echo "==> pytest (Python package, CLI, end to end)"
 python -m pytest "$@" || status=1
 

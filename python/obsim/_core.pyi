@@ -142,3 +142,44 @@ def _panic_for_tests(message: str) -> None:
 
     For the test suite only: proves that panics never cross into Python.
     """
+
+class Emulator:
+    """The emulated path of one scenario flow, with its two TUN devices
+    open (the Rust crate ``obsim-emulate``; see :mod:`obsim.emulate`)."""
+
+    def __init__(
+        self,
+        text: str,
+        devices: Tuple[str, str],
+        format: str = "toml",
+        flow: Optional[str] = None,
+        seed: Optional[int] = None,
+    ) -> None:
+        """Reads the path of ``flow`` (the first flow when None) and opens TUN
+        devices ``devices = (source side, destination side)``.
+
+        Raises:
+            ConfigError: the scenario is invalid.
+            ValueError: the emulator cannot run this scenario (the message
+                names the key).
+            OSError: the devices cannot be opened (no CAP_NET_ADMIN).
+        """
+
+    def path(self) -> Dict[str, Any]:
+        """The path as plain data: flow, src, dst, seed, devices, forward and
+        reverse stages."""
+
+    def close(self) -> None:
+        """Closes the devices (idempotent)."""
+
+    def run(
+        self,
+        duration: Optional[float] = None,
+        spin_us: int = 100,
+        stop_check_ms: int = 20,
+        stop: Optional[Callable[[], bool]] = None,
+        fifo_priority: int = 10,
+    ) -> Dict[str, Any]:
+        """Forwards packets in real time until ``duration`` seconds pass,
+        ``stop()`` returns true, or Ctrl-C; returns the report (counters per
+        direction, the loop's lateness, the per-burst log as columns)."""

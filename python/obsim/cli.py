@@ -100,6 +100,33 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="validate a scenario without running it")
     c.add_argument("scenario", type=Path, help="scenario file (.toml or .json)")
 
+    e = sub.add_parser(
+        "emulate",
+        help="run real kernel TCP across a scenario flow's OBS path in real time (needs root)",
+        description="Creates two network namespaces standing for the flow's hosts and forwards their "
+        "packets across the scenario's path as obsim models it (access links, burst assembly, "
+        "JET offset, burst loss), in real time. Without --recv/--send, runs a bounded transfer of "
+        "--bytes with the kernel's TCP. Removes the namespaces on exit and on Ctrl-C.",
+    )
+    e.add_argument("scenario", type=Path, help="scenario file (.toml or .json)")
+    e.add_argument("--flow", default=None, help="the flow whose path is emulated (default: the first)")
+    e.add_argument("--seed", type=_seed, default=None, help="override simulation.seed (burst loss draws)")
+    e.add_argument("--bytes", type=_positive_int, default=10_000_000, help="bytes of the built-in transfer")
+    e.add_argument("--cc", default=None, help="the sender's TCP congestion control (reno, cubic, ...)")
+    e.add_argument("--sack", choices=("on", "off"), default=None, help="SACK in both namespaces")
+    e.add_argument(
+        "--timeout", type=float, default=120.0, help="give up after this many seconds (default 120)"
+    )
+    e.add_argument("--recv", default=None, help="receiver command line, run in the destination namespace")
+    e.add_argument("--send", default=None, help="sender command line, run in the source namespace")
+    e.add_argument(
+        "--fifo-priority",
+        type=int,
+        default=10,
+        help="SCHED_FIFO priority of the forwarding loop, 0 for normal scheduling (default 10)",
+    )
+    e.add_argument("--out", type=Path, default=None, help="write emulation.json and burst_log.parquet here")
+
     from .experiment_cli import add_parsers
 
     add_parsers(sub)
@@ -171,6 +198,8 @@ def _main(argv: Optional[Sequence[str]]) -> int:
         from .experiment_cli import dispatch
 
         return dispatch(args)
+    if args.command == "emulate":
+        return _emulate(args)
     try:
         src = load_source(args.scenario)
     except (OSError, UnicodeDecodeError) as e:
@@ -185,6 +214,61 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     except SimulationError as e:
         _err(f"error: simulation failed: {e}")
         return EXIT_SIM_ERROR
+
+
+def _emulate(args: argparse.Namespace) -> int:
+    import shlex
+
+    from .emulate import EmulateError, emulate, privilege_problem
+
+    problem = privilege_problem()
+    if problem:
+        _err(f"error: {problem}")
+        return EXIT_CONFIG_ERROR
+    if (args.recv is None) != (args.send is None):
+        _err("error: --recv and --send go together (or neither, for the built-in transfer)")
+        return EXIT_CONFIG_ERROR
+    try:
+        src = load_source(args.scenario)
+    except (OSError, UnicodeDecodeError) as e:
+        _err(f"error: cannot read scenario: {e}")
+        return EXIT_CONFIG_ERROR
+    if args.out is not None:
+        from .results import MIN_FREE_BYTES, output_problem
+
+        out_problem = output_problem(args.out, MIN_FREE_BYTES)
+        if out_problem is not None:
+            _err(f"error: --out {out_problem}")
+            return EXIT_CONFIG_ERROR
+    commands = None if args.recv is None else (shlex.split(args.recv), shlex.split(args.send))
+    try:
+        em = emulate(
+            src.text,
+            fmt=src.format,
+            flow=args.flow,
+            seed=args.seed,
+            nbytes=args.bytes,
+            congestion_control=args.cc,
+            sack=None if args.sack is None else args.sack == "on",
+            timeout_s=args.timeout,
+            fifo_priority=args.fifo_priority,
+            commands=commands,
+        )
+    except ConfigError as e:
+        return _report_config_error(args.scenario, e)
+    except (EmulateError, ValueError, OSError) as e:
+        _err(f"error: {e}")
+        return EXIT_SIM_ERROR
+    summary = em.summary()
+    for k, v in summary.items():
+        print(f"{k:>20}: {v:.6g}" if isinstance(v, float) else f"{k:>20}: {v}")
+    if args.out is not None:
+        try:
+            em.write(args.out)
+        except OSError as e:
+            _err(f"error: cannot write to --out: {e}")
+            return EXIT_OUTPUT_ERROR
+    return EXIT_INTERRUPTED if em.interrupted else EXIT_OK
 
 
 def _check(args: argparse.Namespace, src: ScenarioSource) -> int:
@@ -283,7 +367,7 @@ def _interrupted(e: RunInterrupted, out: Optional[Path], end_s: float) -> int:
         _err(f"{at}; the partial results could not be written to {out} ({_reason(f)}); they are lost")
         return EXIT_INTERRUPTED
     if res.partial:
-        _err(f"{at}; partial results written to {out} (meta.json: \"partial\": true)")
+        _err(f'{at}; partial results written to {out} (meta.json: "partial": true)')
     else:  # Ctrl-C as the run ended: its results are complete
         _err(f"{at}; the run had ended: complete results written to {out}")
     return EXIT_INTERRUPTED

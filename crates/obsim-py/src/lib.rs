@@ -17,6 +17,7 @@
 //!   one list the Python package derives its table names from.
 
 mod columns;
+mod emulate;
 mod tables;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -360,5 +361,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(core_version, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
+    m.add_class::<emulate::Emulator>()?;
     Ok(())
 }
