@@ -12,7 +12,7 @@ import pytest
 
 from obsim import _core
 from obsim.cli import main
-from obsim.emulate import EmulateError, emulate, privilege_problem
+from obsim.emulate import EmulateError, emulate, privilege_problem, tbf_args
 
 CHAIN = """
 name = "emu-chain"
@@ -171,3 +171,32 @@ def test_scenarios_the_emulator_cannot_run_are_refused_by_key(edit: tuple[str, s
     # The path is read before any device is opened: no privileges needed.
     with pytest.raises(ValueError, match=message.replace("[", r"\[")):
         _core.Emulator(text, ("obsx0s", "obsx0d"))
+
+
+def test_tbf_shapes_the_declared_access_link() -> None:
+    # 20 Mbit/s: the bucket is two full packets (1 ms at the rate is 2500 B);
+    # the queue holds the declared buffer in bytes.
+    assert tbf_args(20_000_000, 1000, None) == [
+        "tbf",
+        "rate",
+        "20000000bit",
+        "burst",
+        "3000",
+        "limit",
+        "1500000",
+    ]
+    assert tbf_args(1_000_000_000, None, 64_000)[3:] == ["burst", "125000", "limit", "64000"]
+
+
+@needs_root
+def test_kernel_access_shaping_leaves_the_first_link_to_the_kernel() -> None:
+    em = emulate(CHAIN, nbytes=300_000, timeout_s=60, access_shaping="kernel")
+    assert em.path["access_shaping"] == "kernel"
+    assert em.path["forward_access"]["rate_bps"] == 20_000_000
+    first = em.path["forward"][0]
+    assert first["rate_bps"] is None and first["delay_s"] == pytest.approx(0.001)
+    assert em.receiver is not None and em.receiver["bytes"] == 300_000
+    # No packet can wait in the emulator's copy of the access link.
+    assert em.report["forward"]["drops_buffer"] == 0
+    with pytest.raises(ValueError, match="access_shaping"):
+        emulate(CHAIN, access_shaping="nic")

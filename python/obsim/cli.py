@@ -125,6 +125,13 @@ def _parser() -> argparse.ArgumentParser:
         default=10,
         help="SCHED_FIFO priority of the forwarding loop, 0 for normal scheduling (default 10)",
     )
+    e.add_argument(
+        "--access-shaping",
+        choices=("kernel", "emulator"),
+        default="kernel",
+        help="shape each sender's access link in its namespace's kernel (tbf; TCP small queues act, as "
+        "on a real host) or in the forwarder (default kernel)",
+    )
     e.add_argument("--out", type=Path, default=None, help="write emulation.json and burst_log.parquet here")
 
     from .experiment_cli import add_parsers
@@ -252,6 +259,7 @@ def _emulate(args: argparse.Namespace) -> int:
             sack=None if args.sack is None else args.sack == "on",
             timeout_s=args.timeout,
             fifo_priority=args.fifo_priority,
+            access_shaping=args.access_shaping,
             commands=commands,
         )
     except ConfigError as e:

@@ -38,6 +38,29 @@ MTU = 1500
 """MTU of both devices (the emulator reads at most 2048 bytes a packet)."""
 PORT = 5001
 """Port of the built-in bounded transfer."""
+ACCESS_SHAPING = ("kernel", "emulator")
+"""Where each direction's first link (the sending host's access link) is
+shaped: ``"kernel"`` (the default), by a ``tbf`` qdisc on the sending
+namespace's device, so the kernel's TCP sees the link as its own interface
+and TCP small queues limit what it queues, as on a real host; or
+``"emulator"``, in the forwarder like every other link, so the kernel hands
+packets over at once and they wait in the emulated drop-tail buffer (as a
+simulated sender's do)."""
+
+
+def tbf_args(rate_bps: int, buffer_packets: Optional[int], buffer_bytes: Optional[int]) -> List[str]:
+    """``tc qdisc ... tbf`` arguments for a link of ``rate_bps`` with the
+    given drop-tail buffer: the bucket holds two full packets or 1 ms at the
+    rate (tbf needs at least rate/HZ), and the queue limit is the buffer in
+    bytes (packets x MTU; 100 MB for an unlimited buffer)."""
+    burst = max(2 * MTU, rate_bps // 8 // 1000)
+    if buffer_packets is not None:
+        limit = max(1, buffer_packets) * MTU
+    elif buffer_bytes is not None:
+        limit = max(MTU, buffer_bytes)
+    else:
+        limit = 100_000_000
+    return ["tbf", "rate", f"{rate_bps}bit", "burst", str(burst), "limit", str(limit)]
 
 
 class EmulateError(RuntimeError):
@@ -208,6 +231,7 @@ def emulate(
     timeout_s: float = 120.0,
     spin_us: int = 100,
     fifo_priority: int = 10,
+    access_shaping: str = "kernel",
     commands: Optional[Sequence[Sequence[str]]] = None,
 ) -> Emulation:
     """Runs one emulation of ``flow`` of the scenario.
@@ -219,8 +243,11 @@ def emulate(
     ``timeout_s``. With ``commands = (receiver, sender)``, those two command
     lines run in the destination and source namespaces instead (the
     receiver first; the sender reaches it at ``10.201.0.2``), and the run
-    ends when the sender exits.
+    ends when the sender exits. ``access_shaping`` is one of
+    :data:`ACCESS_SHAPING`.
     """
+    if access_shaping not in ACCESS_SHAPING:
+        raise ValueError(f"access_shaping: {access_shaping!r}; allowed: {', '.join(ACCESS_SHAPING)}")
     problem = privilege_problem()
     if problem:
         raise EmulateError(problem)
@@ -229,7 +256,14 @@ def emulate(
     if sack is not None:
         extra["net.ipv4.tcp_sack"] = "1" if sack else "0"
     try:
-        em = _core.Emulator(scenario_text, (names.src_dev, names.dst_dev), format=fmt, flow=flow, seed=seed)
+        em = _core.Emulator(
+            scenario_text,
+            (names.src_dev, names.dst_dev),
+            format=fmt,
+            flow=flow,
+            seed=seed,
+            kernel_access=access_shaping == "kernel",
+        )
     except OSError as e:
         raise EmulateError(str(e)) from None
     procs: List[subprocess.Popen[str]] = []
@@ -238,6 +272,15 @@ def emulate(
     netstat: Dict[str, int] = {}
     try:
         names.setup(extra)
+        path = em.path()
+        if access_shaping == "kernel":
+            for ns, dev, link in (
+                (names.src_ns, names.src_dev, path["forward_access"]),
+                (names.dst_ns, names.dst_dev, path["reverse_access"]),
+            ):
+                if link is not None:
+                    args = tbf_args(link["rate_bps"], link["buffer_packets"], link["buffer_bytes"])
+                    _ip("tc", "qdisc", "add", "dev", dev, "root", *args, ns=ns)
         env = _child_env()
         with tempfile.TemporaryDirectory(prefix="obsim-emulate-") as tmp:
             ready = Path(tmp) / "ready"
@@ -288,8 +331,9 @@ def emulate(
             )
             if ns_out.returncode == 0:
                 netstat = json.loads(ns_out.stdout.strip().splitlines()[-1])
+        path["access_shaping"] = access_shaping
         return Emulation(
-            path=em.path(),
+            path=path,
             report=report,
             sender=sender_out,
             receiver=receiver_out,

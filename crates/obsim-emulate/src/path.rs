@@ -162,6 +162,35 @@ impl EmuPath {
         }
     }
 
+    /// The path with each direction's first link left to the kernel: the
+    /// front end shapes the sending namespace's device to that link's rate
+    /// and buffer (a `tbf` qdisc), so the kernel's TCP sees its access link
+    /// as its own interface (TCP small queues then hold back what it
+    /// queues, as on a real host), and the emulator keeps only the link's
+    /// propagation delay. Nothing changes if a direction starts with an
+    /// optical stretch.
+    #[must_use]
+    pub fn with_kernel_access(mut self) -> Self {
+        for stages in [&mut self.forward, &mut self.reverse] {
+            if let Some(Stage::Link(l)) = stages.first_mut() {
+                l.name
+                    .push_str(" (delay only; rate and buffer in the kernel)");
+                l.rate_bps = u64::MAX;
+                l.buffer = Buffer::Unlimited;
+            }
+        }
+        self
+    }
+
+    /// The first link of direction `d` as the scenario declares it (rate
+    /// and buffer), if the direction starts with one.
+    pub fn first_link(&self, d: Dir) -> Option<&LinkStage> {
+        match self.stages(d).first() {
+            Some(Stage::Link(l)) => Some(l),
+            _ => None,
+        }
+    }
+
     /// Reads the path of flow `flow` (the first flow when `None`) off
     /// `sc`.
     pub fn from_scenario(sc: &Scenario, flow: Option<&str>) -> Result<Self, PathError> {
@@ -449,6 +478,19 @@ to = "b"
         assert!(r.hops.iter().all(|h| h.loss.is_none()));
         // C's and E1's Δ on the way back.
         assert_eq!(r.offset, SimDuration::from_micros(50));
+    }
+
+    #[test]
+    fn kernel_access_keeps_only_the_first_links_delay() {
+        let sc = obsim_core::config::parse_toml(CHAIN).unwrap();
+        let p = EmuPath::from_scenario(&sc, None).unwrap();
+        let k = p.clone().with_kernel_access();
+        for d in [Dir::Forward, Dir::Reverse] {
+            let (a, b) = (p.first_link(d).unwrap(), k.first_link(d).unwrap());
+            assert_eq!(a.delay, b.delay);
+            assert_eq!((b.rate_bps, b.buffer), (u64::MAX, Buffer::Unlimited));
+            assert_eq!(p.stages(d)[1..], k.stages(d)[1..]);
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use std::sync::Mutex;
 
+use obsim_core::config::scenario::Buffer;
 use obsim_emulate::path::{Dir, EmuPath, Stage};
 use obsim_emulate::{LoopConfig, Pipeline, Tun};
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -16,6 +17,10 @@ use crate::{parse, Failure, Format};
 /// The emulated path of one scenario flow, with its two TUN devices open.
 #[pyclass(module = "obsim._core")]
 pub struct Emulator {
+    /// The path as the scenario declares it.
+    declared: EmuPath,
+    /// The path the forwarder runs (the first links' rate and buffer left
+    /// to the kernel with `kernel_access`).
     path: EmuPath,
     seed: u64,
     /// `None` once [`Emulator::close`] closed them.
@@ -28,9 +33,15 @@ fn stage_dict<'py>(py: Python<'py>, s: &Stage) -> PyResult<Bound<'py, PyDict>> {
         Stage::Link(l) => {
             d.set_item("kind", "link")?;
             d.set_item("name", &l.name)?;
-            d.set_item("rate_bps", l.rate_bps)?;
             d.set_item("delay_s", l.delay.as_secs_f64())?;
-            d.set_item("buffer", format!("{:?}", l.buffer))?;
+            let (packets, bytes) = match l.buffer {
+                Buffer::Packets(n) => (Some(u64::from(n)), None),
+                Buffer::Bytes(n) => (None, Some(n)),
+                Buffer::Unlimited => (None, None),
+            };
+            d.set_item("buffer_packets", packets)?;
+            d.set_item("buffer_bytes", bytes)?;
+            d.set_item("rate_bps", (l.rate_bps != u64::MAX).then_some(l.rate_bps))?;
         }
         Stage::Optical(o) => {
             d.set_item("kind", "optical")?;
@@ -53,10 +64,12 @@ impl Emulator {
     /// destination side)` in the caller's namespace. Raises `ConfigError`
     /// for an invalid scenario, `ValueError` for a scenario the emulator
     /// cannot run (naming the key), `OSError` when the devices cannot be
-    /// opened (no `CAP_NET_ADMIN`, no `/dev/net/tun`).
+    /// opened (no `CAP_NET_ADMIN`, no `/dev/net/tun`). With `kernel_access`,
+    /// each direction's first link keeps only its delay here
+    /// (`EmuPath::with_kernel_access`): the caller shapes the devices.
     #[new]
     #[allow(clippy::needless_pass_by_value)] // pyo3 extracts the tuple by value
-    #[pyo3(signature = (text, devices, format = "toml", flow = None, seed = None))]
+    #[pyo3(signature = (text, devices, format = "toml", flow = None, seed = None, kernel_access = false))]
     fn new(
         py: Python<'_>,
         text: &str,
@@ -64,17 +77,23 @@ impl Emulator {
         format: &str,
         flow: Option<&str>,
         seed: Option<u64>,
+        kernel_access: bool,
     ) -> PyResult<Self> {
         let format = Format::from_str(format)?;
         let sc = parse(text, format).map_err(|f: Failure| f.into_pyerr(py))?;
-        let path =
+        let mut path =
             EmuPath::from_scenario(&sc, flow).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let declared = path.clone();
+        if kernel_access {
+            path = path.with_kernel_access();
+        }
         let open = |name: &str| {
             Tun::open(name)
                 .map_err(|e| PyOSError::new_err(format!("cannot open TUN device {name}: {e}")))
         };
         let tuns = [open(&devices.0)?, open(&devices.1)?];
         Ok(Emulator {
+            declared,
             path,
             seed: seed.unwrap_or(sc.seed),
             tuns: Some(tuns),
@@ -103,14 +122,18 @@ impl Emulator {
             for s in self.path.stages(dir) {
                 l.append(stage_dict(py, s)?)?;
             }
-            d.set_item(
-                if dir == Dir::Forward {
-                    "forward"
-                } else {
-                    "reverse"
-                },
-                l,
-            )?;
+            let (key, access) = match dir {
+                Dir::Forward => ("forward", "forward_access"),
+                Dir::Reverse => ("reverse", "reverse_access"),
+            };
+            d.set_item(key, l)?;
+            // The first link as declared (what the kernel shapes with
+            // `kernel_access`), or None.
+            let first = match self.declared.first_link(dir) {
+                Some(s) => Some(stage_dict(py, &Stage::Link(s.clone()))?),
+                None => None,
+            };
+            d.set_item(access, first)?;
         }
         Ok(d)
     }
