@@ -64,9 +64,11 @@ impl PrrState {
     /// DeliveredData`, then `sndcnt` from `pipe` (the caller's estimate of
     /// the segments in flight before anything this ACK releases), and
     /// cwnd = pipe + sndcnt, so that the sending rule "cwnd − pipe ≥ 1
-    /// segment" (RFC 6675 §5 (C)) releases exactly `sndcnt` segments (the
-    /// form Linux `tcp_cwnd_reduction` and ns-3 `TcpPrrRecovery` use, and
-    /// RFC 9937, which obsoletes RFC 6937, writes).
+    /// segment" (RFC 6675 §5 (C)) releases exactly `sndcnt` segments: RFC
+    /// 6937 §3 gives only sndcnt; cwnd = pipe + sndcnt is the form Linux
+    /// (`tcp_cwnd_reduction`) and ns-3 (`TcpPrrRecovery::DoRecovery`) use.
+    /// obsim keeps cwnd at least 1 segment, so with nothing in flight an
+    /// ACK may release one segment where `PRR-CRB` gives 0.
     pub fn on_ack(&mut self, cb: &mut ControlBlock, delivered_data: u64, pipe: u64) {
         self.delivered += delivered_data;
         self.sndcnt = self.sndcnt(delivered_data, pipe, cb.ssthresh);
@@ -109,8 +111,9 @@ impl PrrState {
     }
 
     /// The ACK that ends recovery: cwnd = ssthresh, the window PRR steered
-    /// the flight towards (RFC 9937, which obsoletes RFC 6937, sets it so on
-    /// the ACK that ends recovery; Linux `tcp_end_cwnd_reduction`). RFC
+    /// the flight towards (RFC 6937 §4: "PRR will converge to exactly the
+    /// target window chosen by the congestion control algorithm"; Linux
+    /// `tcp_end_cwnd_reduction`, ns-3 `TcpPrrRecovery::ExitRecovery`). RFC
     /// 6675's own exit leaves cwnd = ssthresh too.
     pub fn exit(&mut self, cb: &mut ControlBlock) {
         cb.cwnd = cb.ssthresh;

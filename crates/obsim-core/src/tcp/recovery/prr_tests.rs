@@ -191,8 +191,8 @@ fn rfc6937_burst_loss_crb_versus_ssrb() {
     );
 }
 
-/// The ACK that ends recovery sets cwnd = ssthresh (RFC 9937; Linux
-/// `tcp_end_cwnd_reduction`), here up from PRR-SSRB's 8, and opens
+/// The ACK that ends recovery sets cwnd = ssthresh (Linux
+/// `tcp_end_cwnd_reduction`, ns-3 `TcpPrrRecovery::ExitRecovery`), here up from PRR-SSRB's 8, and opens
 /// nothing more.
 #[test]
 fn ending_recovery_sets_cwnd_to_ssthresh() {
