@@ -108,6 +108,42 @@ fn a_generated_flow_allocates_nothing() {
     }
 }
 
+/// The same with Proportional Rate Reduction (RFC 6937, `tcp.prr =
+/// "ssrb"`) in the RFC 6675 SACK and `NewReno` recoveries of the rfc
+/// profile: PRR's per-ACK work (DeliveredData, sndcnt) allocates nothing.
+#[test]
+fn a_generated_prr_flow_allocates_nothing() {
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for variant in ["sack", "newreno"] {
+        let measure = |secs| {
+            let text = scenario(variant, secs)
+                .replace("profile = \"ns2\"", "profile = \"rfc\"\nprr = \"ssrb\"");
+            let sc = parse_toml(&text).unwrap();
+            assert!(sc.flow_generators[0].tcp.prr != obsim_core::tcp::config::Prr::Off);
+            let (n, r) = allocations(|| run(&sc, &RunOptions::default()).unwrap());
+            (
+                n,
+                r.flowgen.created,
+                r.flow_records.iter().map(|x| x.retransmits).sum::<u64>(),
+            )
+        };
+        let (n1, f1, rtx1) = measure(20);
+        let (n2, f2, rtx2) = measure(40);
+        assert!(f2 > f1 + 800, "{variant}: {f1} then {f2} flows");
+        assert!(
+            rtx2 > rtx1 + 100,
+            "{variant}: the flows must recover losses"
+        );
+        let per_flow = n2.saturating_sub(n1) as f64 / (f2 - f1) as f64;
+        assert!(
+            per_flow < 0.1,
+            "{variant}: {n1} then {n2}: {per_flow} allocations per flow"
+        );
+    }
+}
+
 /// Short generated flows through an OBS ingress with proactive DMQ and a
 /// lossy optical link: the per-flow state of the edges (burst counts, DMQ
 /// slots), kept only while a flow lives (issue 12, item 3), reuses the
@@ -202,6 +238,13 @@ fn configs() -> Vec<TcpConfig> {
             c.variant = variant;
             out.push(c);
         }
+    }
+    // The two recoveries that read `tcp.prr` (RFC 6937), with it on.
+    for variant in [Variant::NewReno, Variant::Sack] {
+        let mut c = profile("rfc").unwrap();
+        c.variant = variant;
+        c.prr = obsim_core::tcp::config::Prr::Ssrb;
+        out.push(c);
     }
     out
 }

@@ -11,8 +11,8 @@ use super::fields::{bytes_in, duration, positive_duration, Quantity};
 use super::units::SIZE_UNITS;
 use super::walk::{boolean, choice, count_in, join, named, u32_in, Errors, Table, Val};
 use crate::tcp::config::{
-    BackSource, BnakMode, FtoDetection, RecoverCheck, RecoveryExit, RtoEstimator, SackOptionSize,
-    SackRecovery, SsthreshBasis, TcpConfig, Variant,
+    BackSource, BnakMode, FtoDetection, Prr, RecoverCheck, RecoveryExit, RtoEstimator,
+    SackOptionSize, SackRecovery, SsthreshBasis, TcpConfig, Variant,
 };
 use crate::tcp::profile::{profile, PROFILES};
 use crate::time::SimDuration;
@@ -50,6 +50,7 @@ key_table! {
     partial_window_deflation: bool = boolean => partial_window_deflation;
     precision_reduce: bool = boolean => precision_reduce;
     recovery_exit: RecoveryExit = |v| named(v, &RecoveryExit::ALL) => recovery_exit;
+    prr: Prr = |v| named(v, &Prr::ALL) => prr;
     limited_transmit_any_state: bool = boolean => limited_transmit_any_state;
     recovery_max_burst: u32 = |v| u32_in(v, 0, u32::MAX) => recovery_max_burst;
     recover_check: RecoverCheck = |v| named(v, &RecoverCheck::ALL) => recover_check;

@@ -117,6 +117,34 @@ impl RecoveryExit {
     ];
 }
 
+/// Proportional Rate Reduction (RFC 6937) during fast recovery
+/// (`tcp.prr`): how many segments each ACK in recovery releases. Read by
+/// `NewReno` and by RFC 6675 SACK recovery (`recovery/prr.rs`); Tahoe,
+/// Reno and ns-2's `Agent/TCP/Sack1` ignore it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Prr {
+    /// No PRR: the variant's own recovery window (RFC 5681 §3.2 / RFC 6582
+    /// inflation, RFC 6675 §5 cwnd = ssthresh). Every existing profile.
+    Off,
+    /// PRR with the slow-start reduction bound (RFC 6937 §3 `PRR-SSRB`,
+    /// the one RFC 6937 §6 recommends deploying; Linux
+    /// `tcp_cwnd_reduction`): once pipe is at or below ssthresh, each ACK
+    /// may send what it delivered plus one segment, up to ssthresh.
+    Ssrb,
+    /// PRR with the conservative reduction bound (RFC 6937 §3 `PRR-CRB`):
+    /// once pipe is at or below ssthresh, no more is sent than was
+    /// delivered (the strong packet conservation bound, RFC 6937
+    /// Appendix A).
+    Crb,
+}
+
+impl Prr {
+    /// Every mode with its name in scenarios (`tcp.prr`).
+    pub const ALL: [(&'static str, Prr); 3] =
+        [("off", Prr::Off), ("ssrb", Prr::Ssrb), ("crb", Prr::Crb)];
+}
+
 /// When duplicate ACKs may start a new fast retransmit after an earlier
 /// episode (or timeout) whose recovery point is `recover` (= `snd_nxt` when
 /// it began, one past the highest segment sent).
@@ -444,6 +472,11 @@ pub struct TcpConfig {
     pub precision_reduce: bool,
     /// What the ACK that ends Reno/`NewReno` fast recovery does to cwnd.
     pub recovery_exit: RecoveryExit,
+    /// Proportional Rate Reduction in `NewReno` and RFC 6675 SACK fast
+    /// recovery (RFC 6937); `Off` in every profile. With PRR the ACK that
+    /// ends recovery sets cwnd = ssthresh whatever `recovery_exit` says, and
+    /// `partial_window_deflation` is not read (PRR sets the window).
+    pub prr: Prr,
     /// Limited transmit also outside the Open state (after a timeout, while
     /// go-back-N is under way): ns-2 `RenoTcpAgent::recv` calls `send_one()`
     /// on the first and second duplicate ACK whatever happened before

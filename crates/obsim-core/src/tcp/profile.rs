@@ -6,7 +6,7 @@
 //! docs/MODEL.md has the table with citations.
 
 use crate::tcp::config::{
-    FtoDetection, RecoverCheck, RecoveryExit, RtoConfig, RtoEstimator, SackOptionSize,
+    FtoDetection, Prr, RecoverCheck, RecoveryExit, RtoConfig, RtoEstimator, SackOptionSize,
     SackRecovery, SsthreshBasis, TcpConfig, Variant,
 };
 use crate::time::SimDuration;
@@ -76,8 +76,9 @@ fn rfc() -> TcpConfig {
         partial_window_deflation: true,       // RFC 6582 §3.2 step 5
         precision_reduce: false,              // (cwnd basis only; ns-2 `precisionReduce_`)
         recovery_exit: RecoveryExit::Deflate, // RFC 5681 §3.2 step 6, RFC 6582 §3.2 step 6 (2)
-        limited_transmit_any_state: false,    // RFC 5681 §3.2 step 1: previously unsent data
-        recovery_max_burst: 0,                // RFC 6582 sets no per-ACK limit
+        prr: Prr::Off, // RFC 6937 is Experimental; RFC 5681/6582/6675 windows
+        limited_transmit_any_state: false, // RFC 5681 §3.2 step 1: previously unsent data
+        recovery_max_burst: 0, // RFC 6582 sets no per-ACK limit
         recover_check: RecoverCheck::Reached, // RFC 6675 §5.1: HighACK >= RecoveryPoint
         // Bulk transfer after connection set-up (RFC 9293 §3.5): the
         // handshake is over before the modelled transfer starts.
@@ -124,6 +125,7 @@ fn ns2() -> TcpConfig {
         partial_window_deflation: true,      // partial_window_deflation_ 1 since 2003-05-05
         precision_reduce: true,              // precisionReduce_ true (2006-01-24)
         recovery_exit: RecoveryExit::Open,   // recv(): dupwnd_ = 0, recv_newack_helper -> opencwnd
+        prr: Prr::Off,                       // ns-2.35 has no PRR
         limited_transmit_any_state: true,    // recv(): send_one() on dupacks 1-2 in any state
         recovery_max_burst: 2, // NewReno recv(): send_much(0, 0, 2), newreno_changes_ 0
         recover_check: RecoverCheck::Passed, // dupack_action(): highest_ack_ > recover_

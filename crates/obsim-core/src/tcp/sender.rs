@@ -661,6 +661,12 @@ impl TcpSender {
         &self.cb
     }
 
+    /// The loss-recovery plug-in, read-only (for traces and plug-in tests:
+    /// its pipe, its PRR state).
+    pub fn loss_recovery(&self) -> &dyn LossRecovery {
+        self.recovery.as_ref()
+    }
+
     /// Counters.
     pub fn stats(&self) -> &SenderStats {
         &self.stats

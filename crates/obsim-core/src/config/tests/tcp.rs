@@ -106,6 +106,21 @@ pub(super) const BAD: &[Row] = &[
         "\"flight_size\", \"cwnd\"",
     ),
     (
+        "unknown prr bound",
+        &[("mss = \"1000 B\"", "prr = \"rfc6937\"")],
+        "tcp.prr",
+        "expected one of \"off\", \"ssrb\", \"crb\", found \"rfc6937\"",
+    ),
+    (
+        "prr as a boolean in a flow group",
+        &[(
+            "to = \"b\"\n\n[trace]",
+            "to = \"b\"\ntcp = { prr = true }\n\n[trace]",
+        )],
+        "flows[0].tcp.prr",
+        "expected one of \"off\", \"ssrb\", \"crb\"",
+    ),
+    (
         "bad bnak_mode",
         &[(
             "mss = \"1000 B\"",

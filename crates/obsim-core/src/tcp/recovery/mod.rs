@@ -6,6 +6,7 @@
 
 mod newreno;
 mod ns2_sack1;
+mod prr;
 mod reno;
 mod sack;
 mod scoreboard;
@@ -13,6 +14,7 @@ mod tahoe;
 
 pub use newreno::NewReno;
 pub use ns2_sack1::Ns2Sack1;
+pub use prr::PrrState;
 pub use reno::Reno;
 pub use sack::Sack;
 pub use scoreboard::Scoreboard;
@@ -89,6 +91,12 @@ pub trait LossRecovery: std::fmt::Debug {
     /// of a timeout's ssthresh.
     fn sacked_out(&self, _cb: &ControlBlock) -> u64 {
         0
+    }
+
+    /// The Proportional Rate Reduction state (RFC 6937), when `tcp.prr` is
+    /// on and this algorithm reads it (for tests and traces).
+    fn prr(&self) -> Option<&PrrState> {
+        None
     }
 
     /// RFC 6675 §4 `SetPipe()`, if this algorithm keeps a scoreboard.

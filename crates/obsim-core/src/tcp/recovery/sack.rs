@@ -1,14 +1,16 @@
 //! SACK-based loss recovery: RFC 6675 (conservative loss recovery with the
 //! RFC 2018 SACK option). Loss is inferred from the scoreboard (`IsLost`), the
 //! data in flight is estimated by `pipe`, and `NextSeg` (§4) chooses what to
-//! send whenever cwnd - pipe >= 1 segment.
+//! send whenever cwnd - pipe >= 1 segment. With `tcp.prr` on, cwnd in
+//! recovery follows Proportional Rate Reduction (RFC 6937, `prr.rs`) over
+//! this pipe instead of staying at ssthresh.
 
 use crate::tcp::cc::{LossSignal, WindowGrowth};
 use crate::tcp::config::TcpConfig;
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::recovery::{
     algorithm, dupack_triggers, new_ack_outside_recovery, Actions, Algorithm, LossRecovery,
-    Scoreboard,
+    PrrState, Scoreboard,
 };
 use crate::tcp::segment::Ack;
 
@@ -25,6 +27,12 @@ pub struct Sack {
     /// `RescueRxt` (§4 `NextSeg` rule 4), the recovery point at the time of
     /// the rescue retransmission.
     rescue: Option<u64>,
+    /// Proportional Rate Reduction (RFC 6937), when `tcp.prr` is on.
+    prr: PrrState,
+    /// RFC 6937 `DeliveredData` of the ACK being processed: measured by
+    /// [`LossRecovery::on_ack_info`] (with PRR on), used and cleared by the
+    /// `on_dup_ack` / `on_new_ack` that follows.
+    delivered: u64,
 }
 
 impl Sack {
@@ -41,6 +49,8 @@ impl Sack {
             pipe: 0,
             rxt_next: 0,
             rescue: None,
+            prr: PrrState::new(cfg.prr),
+            delivered: 0,
         }
     }
 
@@ -87,16 +97,33 @@ impl LossRecovery for Sack {
     }
 
     fn on_ack_info(&mut self, cb: &ControlBlock, ack: &Ack) {
-        // RFC 6675 §5 (A): update the scoreboard from the SACK blocks.
+        if !self.prr.is_on() {
+            // RFC 6675 §5 (A): update the scoreboard from the SACK blocks.
+            self.sb.advance(cb.snd_una);
+            self.sb.update(&ack.sack_blocks(), cb.snd_nxt);
+            return;
+        }
+        // RFC 6937 §2: "DeliveredData = change_in(snd.una) +
+        // change_in(SACKd)", SACKd counted over the scoreboard (segments
+        // SACKed before and now cumulatively acknowledged cancel out).
+        let una_before = self.sb.una();
+        let sacked_before = self.sb.sacked_count();
         self.sb.advance(cb.snd_una);
         self.sb.update(&ack.sack_blocks(), cb.snd_nxt);
+        let advanced = cb.snd_una.saturating_sub(una_before) + self.sb.sacked_count();
+        self.delivered = advanced.saturating_sub(sacked_before);
     }
 
     fn on_dup_ack(&mut self, cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, out: &mut Actions) {
         match cb.state {
             // RFC 6675 §5 (C): in recovery, recompute pipe; NextSeg runs in
             // `next_segment`.
-            CaState::Recovery => self.pipe = self.sb.pipe(cb.snd_nxt),
+            CaState::Recovery => {
+                self.pipe = self.sb.pipe(cb.snd_nxt);
+                if self.prr.is_on() {
+                    self.prr.on_ack(cb, self.delivered, self.pipe);
+                }
+            }
             // §5 (A)-(B): DupThresh duplicates, or IsLost(HighACK + 1), with
             // no new recovery before RecoveryPoint is acknowledged (§5.1).
             CaState::Open => {
@@ -107,6 +134,7 @@ impl LossRecovery for Sack {
             }
             CaState::Loss => {}
         }
+        self.delivered = 0;
     }
 
     fn on_new_ack(
@@ -116,6 +144,7 @@ impl LossRecovery for Sack {
         acked: u64,
         out: &mut Actions,
     ) {
+        let delivered = std::mem::take(&mut self.delivered);
         if cb.state != CaState::Recovery {
             new_ack_outside_recovery(cb, cc, acked, out);
             return;
@@ -123,11 +152,17 @@ impl LossRecovery for Sack {
         out.restart_timer = true;
         if cb.snd_una >= cb.recover {
             // §5 step (B) ends: HighACK >= RecoveryPoint terminates recovery;
-            // cwnd stays at ssthresh.
+            // cwnd stays at ssthresh (PRR: is set to it).
             cb.state = CaState::Open;
             cb.dupacks = 0;
+            if self.prr.is_on() {
+                self.prr.exit(cb);
+            }
         } else {
             self.pipe = self.sb.pipe(cb.snd_nxt);
+            if self.prr.is_on() {
+                self.prr.on_ack(cb, delivered, self.pipe);
+            }
         }
     }
 
@@ -151,6 +186,14 @@ impl LossRecovery for Sack {
         self.rxt_next = cb.snd_una;
         self.rescue = None;
         self.pipe = self.sb.pipe(cb.snd_nxt);
+        if self.prr.is_on() {
+            // RFC 6937 §3: PRR starts with the episode (after ssthresh =
+            // CongCtrlAlg()); the ACK that started it is its first ACK
+            // (none when a timeout plug-in starts it: DeliveredData 0).
+            self.prr.enter(cb);
+            let delivered = std::mem::take(&mut self.delivered);
+            self.prr.on_ack(cb, delivered, self.pipe);
+        }
         out.retransmit = Some(cb.snd_una);
         out.entered_recovery = true;
         out.restart_timer = true;
@@ -158,6 +201,10 @@ impl LossRecovery for Sack {
 
     fn sacked_out(&self, cb: &ControlBlock) -> u64 {
         self.sb.sacked_in(cb.snd_una, cb.snd_nxt)
+    }
+
+    fn prr(&self) -> Option<&PrrState> {
+        self.prr.is_on().then_some(&self.prr)
     }
 
     fn pipe_estimate(&self, cb: &ControlBlock) -> Option<u64> {
@@ -207,6 +254,9 @@ impl LossRecovery for Sack {
         if cb.state == CaState::Recovery {
             // (C.4) pipe += segment sent.
             self.pipe += 1;
+            if self.prr.is_on() {
+                self.prr.on_transmit();
+            }
         }
     }
 

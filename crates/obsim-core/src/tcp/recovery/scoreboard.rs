@@ -111,6 +111,20 @@ impl Scoreboard {
             .count() as u64
     }
 
+    /// RFC 6937 `SACKd`: how many segments at or above `una` are `SACKed`
+    /// (the bits below `una` are cleared by [`Scoreboard::advance`], those
+    /// at or above `nxt` are never set).
+    pub fn sacked_count(&self) -> u64 {
+        self.sacked.iter().map(|w| u64::from(w.count_ones())).sum()
+    }
+
+    /// The oldest segment tracked (`snd_una` at the last
+    /// [`Scoreboard::advance`]).
+    #[inline]
+    pub fn una(&self) -> u64 {
+        self.una
+    }
+
     /// True when `seq` was retransmitted since it was last sent new.
     #[inline]
     pub fn is_retransmitted(&self, seq: u64) -> bool {
