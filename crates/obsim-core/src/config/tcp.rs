@@ -27,7 +27,7 @@ key_table! {
     /// What one `[tcp]` or `[flows.tcp]` table sets.
     struct TcpKeys for TcpConfig, keys TCP_KEYS;
     profile: &'static str = |v| choice(v, PROFILES);
-    variant: Variant = |v| named(v, &Variant::ALL) => variant;
+    variant: Variant = variant_name => variant;
     congestion_control: CongestionControl =
         |v| named(v, &CongestionControl::ALL) => congestion_control;
     mss: u32 = |v| bytes_in(v, &SEG_SIZE, 1, 65535) => mss;
@@ -86,6 +86,17 @@ key_table! {
     fast_convergence: bool = boolean => cubic.fast_convergence;
     reno_friendly: bool = boolean => cubic.reno_friendly;
     target_rtt: CubicRtt = |v| named(v, &CubicRtt::ALL) => cubic.target_rtt;
+}
+
+/// `variant`: the loss recovery; a window-growth name (`"cubic"`) is
+/// pointed to `congestion_control`.
+fn variant_name(v: &Val) -> Result<Variant, String> {
+    named(v, &Variant::ALL).map_err(|e| match v {
+        Val::Str(s) if CongestionControl::ALL.iter().any(|(n, _)| n == s) => {
+            format!("{e}; window growth is chosen with congestion_control = \"{s}\"")
+        }
+        _ => e,
+    })
 }
 
 /// A finite number (an integer is accepted), or `None`.

@@ -49,6 +49,12 @@ pub(super) const BAD: &[Row] = &[
         "expected one of \"tahoe\", \"reno\", \"newreno\", \"sack\"",
     ),
     (
+        "cubic as a variant",
+        &[("mss = \"1000 B\"", "variant = \"cubic\"")],
+        "tcp.variant",
+        "found \"cubic\"; window growth is chosen with congestion_control = \"cubic\"",
+    ),
+    (
         "unknown profile",
         &[("mss = \"1000 B\"", "profile = \"ns3\"")],
         "tcp.profile",
