@@ -583,24 +583,30 @@ fn a_timeout_plugin_can_turn_an_expiry_into_a_fast_retransmit() {
 
 #[test]
 fn random_loss_invariants_hold_for_every_variant() {
-    for v in [
-        Variant::Tahoe,
-        Variant::Reno,
-        Variant::NewReno,
-        Variant::Sack,
+    use crate::tcp::config::CongestionControl;
+    for (v, cc) in [
+        (Variant::Tahoe, CongestionControl::Reno),
+        (Variant::Reno, CongestionControl::Reno),
+        (Variant::NewReno, CongestionControl::Reno),
+        (Variant::Sack, CongestionControl::Reno),
+        (Variant::Tahoe, CongestionControl::Cubic),
+        (Variant::Reno, CongestionControl::Cubic),
+        (Variant::NewReno, CongestionControl::Cubic),
+        (Variant::Sack, CongestionControl::Cubic),
     ] {
         for (k, p) in [0.001, 0.01, 0.05].into_iter().enumerate() {
             for seed in 1..=3u64 {
                 for prof in ["ns2", "rfc"] {
                     let mut c = profile(prof).unwrap();
                     c.variant = v;
+                    c.congestion_control = cc;
                     let bytes = 400_000 - 123; // last segment partial
                     let path = path().with_loss(p, seed * 10 + k as u64);
                     let mut h = Harness::new(&c, Some(bytes), path);
                     // The harness asserts cwnd >= 1 and snd_una <= snd_nxt
                     // after every event.
                     let done = h.run_to_completion(secs(5_000));
-                    let what = format!("{v:?} {prof} p={p} seed={seed}");
+                    let what = format!("{v:?} {cc:?} {prof} p={p} seed={seed}");
                     assert!(done.is_some(), "{what}: incomplete");
                     assert_eq!(h.receiver.delivered_bytes(), bytes, "{what}");
                     assert_eq!(h.receiver.delivered_segments(), 400, "{what}");

@@ -56,10 +56,10 @@ pub struct Cubic {
     cwnd_epoch: f64,
     /// `W_est` (§4.3): the AIMD(α_cubic, β_cubic) estimate of cwnd.
     w_est: f64,
-    /// The next congestion-avoidance stage starts the curve at its own
-    /// cwnd (K = 0, `W_max` = `cwnd_epoch`): after a timeout (§4.8) and
-    /// when slow start ends without a congestion event (§4.10).
-    restart_curve: bool,
+    /// The last congestion event's signal, `None` before the first.
+    last_event: Option<LossSignal>,
+    /// Slow start has run since the last congestion event (or the start).
+    slow_started: bool,
 }
 
 impl Cubic {
@@ -77,7 +77,8 @@ impl Cubic {
             t_epoch: None,
             cwnd_epoch: 0.0,
             w_est: 0.0,
-            restart_curve: true,
+            last_event: None,
+            slow_started: false,
         }
     }
 
@@ -125,13 +126,20 @@ impl Cubic {
         self.t_epoch = Some(cb.now);
         self.cwnd_epoch = cb.cwnd;
         self.w_est = cb.cwnd;
-        if self.restart_curve {
-            // §4.8 (first stage after a timeout) and §4.10 (slow start
-            // ended without a congestion event): "K is set to 0, and W_max
-            // is set to the congestion window size at the beginning of the
-            // current congestion avoidance stage"; §4.10 also sets
-            // cwnd_prior = cwnd.
-            self.restart_curve = false;
+        // The curve starts at this stage's own cwnd (K = 0, W_max =
+        // cwnd_epoch) in the first stage, with no W_max yet (§4.10: slow
+        // start ended without a congestion event), and in the first stage
+        // after a timeout (§4.8), i.e. after the slow start from the loss
+        // window. A timeout answered as a triple-duplicate loss (Burst TCP's
+        // FTO: cwnd = ssthresh, no slow start) keeps §4.2's K.
+        let restart = match self.last_event {
+            None => true,
+            Some(signal) => signal == LossSignal::Timeout && self.slow_started,
+        };
+        if restart {
+            // §4.8 and §4.10: "K is set to 0, and W_max is set to the
+            // congestion window size at the beginning of the current
+            // congestion avoidance stage"; §4.10 also sets cwnd_prior = cwnd.
             self.k = 0.0;
             self.w_max = cb.cwnd;
             if self.cwnd_prior.is_none() {
@@ -156,6 +164,7 @@ impl WindowGrowth for Cubic {
             // §4.10: "CUBIC MUST employ a slow-start algorithm" below
             // ssthresh: RFC 5681's (HyStart++ is not modelled yet).
             cb.cwnd += slow_start_increase(self.abc, acked);
+            self.slow_started = true;
             return;
         }
         let t_epoch = match self.t_epoch {
@@ -214,7 +223,8 @@ impl WindowGrowth for Cubic {
         self.cwnd_prior = Some(cwnd);
         self.t_epoch = None;
         // §4.8: after a timeout the next stage restarts the curve.
-        self.restart_curve = signal == LossSignal::Timeout;
+        self.last_event = Some(signal);
+        self.slow_started = false;
         // §4.6: ssthresh = flight_size * β_cubic, at least 2 segments (the
         // sender's cut then sets cwnd = ssthresh, §4.6's max(ssthresh, 2)).
         // Linux: cwnd * β (`ssthresh_basis = "cwnd"`).
@@ -428,6 +438,22 @@ mod tests {
         c.on_ack(&mut cb, 1);
         assert_eq!(c.t_epoch(), Some(cb.now));
         assert_eq!((c.k(), c.w_max()), (0.0, 72.5));
+    }
+
+    #[test]
+    fn a_timeout_answered_without_slow_start_keeps_k() {
+        // Burst TCP's FTO response: ssthresh of a timeout, cwnd = ssthresh
+        // (no slow start): the stage uses §4.2's K, not §4.8's restart.
+        let cfg = cfg();
+        let mut c = Cubic::for_config(&cfg);
+        let mut cb = cb_with(&cfg, 100.0, SimTime::ZERO);
+        let ss = c.ssthresh(&cb, LossSignal::Timeout);
+        cb.ssthresh = ss;
+        cb.cwnd = ss;
+        c.reset();
+        c.on_ack(&mut cb, 1);
+        assert_eq!(c.w_max(), 100.0);
+        close(c.k(), 75f64.cbrt());
     }
 
     #[test]
