@@ -8,6 +8,7 @@ use std::sync::Mutex;
 
 use obsim_core::config::parse_toml;
 use obsim_core::engine::{run, RunOptions};
+use obsim_core::tcp::config::CongestionControl;
 use obsim_core::tcp::profile::profile;
 use obsim_core::tcp::{Segment, TcpConfig, TcpReceiver, TcpSender, Variant};
 use obsim_core::time::SimTime;
@@ -29,8 +30,8 @@ fn allocations<R>(f: impl FnOnce() -> R) -> (u64, R) {
 
 /// A lossy dumbbell path with one Poisson generator of 200 KB flows
 /// (55 flows/s on 100 Mbit/s: about 90% load, losses at the 20-packet
-/// buffer), TCP `variant` under the ns2 profile.
-fn scenario(variant: &str, secs: u32) -> String {
+/// buffer), TCP `variant` with window growth `cc` under the ns2 profile.
+fn scenario(variant: &str, cc: &str, secs: u32) -> String {
     format!(
         r#"
 [simulation]
@@ -38,6 +39,7 @@ duration = "{secs} s"
 [tcp]
 profile = "ns2"
 variant = "{variant}"
+congestion_control = "{cc}"
 mss = "1000 B"
 [[nodes]]
 name = "a"
@@ -81,9 +83,14 @@ fn a_generated_flow_allocates_nothing() {
     let _one = ONE_AT_A_TIME
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    for variant in ["sack", "newreno", "reno"] {
+    for (variant, cc) in [
+        ("sack", "reno"),
+        ("newreno", "reno"),
+        ("reno", "reno"),
+        ("sack", "cubic"),
+    ] {
         let measure = |secs| {
-            let sc = parse_toml(&scenario(variant, secs)).unwrap();
+            let sc = parse_toml(&scenario(variant, cc, secs)).unwrap();
             let (n, r) = allocations(|| run(&sc, &RunOptions::default()).unwrap());
             (
                 n,
@@ -224,7 +231,7 @@ size = "10 KB"
 }
 
 /// Configurations of every loss recovery (`Sack1` of the ns2 profile and
-/// RFC 6675 of the rfc one).
+/// RFC 6675 of the rfc one), then two with CUBIC window growth.
 fn configs() -> Vec<TcpConfig> {
     let mut out = Vec::new();
     for name in ["ns2", "rfc"] {
@@ -244,6 +251,12 @@ fn configs() -> Vec<TcpConfig> {
         let mut c = profile("rfc").unwrap();
         c.variant = variant;
         c.prr = obsim_core::tcp::config::Prr::Ssrb;
+        out.push(c);
+    }
+    for (name, variant) in [("ns2", Variant::Sack), ("rfc", Variant::NewReno)] {
+        let mut c = profile(name).unwrap();
+        c.variant = variant;
+        c.congestion_control = CongestionControl::Cubic;
         out.push(c);
     }
     out

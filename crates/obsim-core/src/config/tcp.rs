@@ -11,8 +11,8 @@ use super::fields::{bytes_in, duration, positive_duration, Quantity};
 use super::units::SIZE_UNITS;
 use super::walk::{boolean, choice, count_in, join, named, u32_in, Errors, Table, Val};
 use crate::tcp::config::{
-    BackSource, BnakMode, FtoDetection, Prr, RecoverCheck, RecoveryExit, RtoEstimator,
-    SackOptionSize, SackRecovery, SsthreshBasis, TcpConfig, Variant,
+    BackSource, BnakMode, CongestionControl, CubicRtt, FtoDetection, Prr, RecoverCheck,
+    RecoveryExit, RtoEstimator, SackOptionSize, SackRecovery, SsthreshBasis, TcpConfig, Variant,
 };
 use crate::tcp::profile::{profile, PROFILES};
 use crate::time::SimDuration;
@@ -27,7 +27,9 @@ key_table! {
     /// What one `[tcp]` or `[flows.tcp]` table sets.
     struct TcpKeys for TcpConfig, keys TCP_KEYS;
     profile: &'static str = |v| choice(v, PROFILES);
-    variant: Variant = |v| named(v, &Variant::ALL) => variant;
+    variant: Variant = variant_name => variant;
+    congestion_control: CongestionControl =
+        |v| named(v, &CongestionControl::ALL) => congestion_control;
     mss: u32 = |v| bytes_in(v, &SEG_SIZE, 1, 65535) => mss;
     header: u32 = |v| bytes_in(v, &HDR_SIZE, 0, 65535) => header;
     max_window: u32 = segments => max_window;
@@ -61,6 +63,7 @@ key_table! {
     bnak_mode: BnakMode = |v| named(v, &BnakMode::ALL);
     max_consecutive_fto: u32 = |v| u32_in(v, 0, u32::MAX);
     [rto]: RtoKeys;
+    [cubic]: CubicKeys;
 }
 
 key_table! {
@@ -73,6 +76,58 @@ key_table! {
     granularity: SimDuration = positive_duration => rto.granularity;
     max_backoff: u32 = |v| u32_in(v, 1, u32::MAX) => rto.max_backoff;
     ns2_rfc2988: bool = boolean => rto.ns2_rfc2988;
+}
+
+key_table! {
+    /// What one `[tcp.cubic]` or `[flows.tcp.cubic]` table sets (RFC 9438
+    /// CUBIC, read with `congestion_control = "cubic"`).
+    struct CubicKeys for TcpConfig, keys CUBIC_KEYS;
+    beta: f64 = cubic_beta => cubic.beta;
+    c: f64 = cubic_c => cubic.c;
+    fast_convergence: bool = boolean => cubic.fast_convergence;
+    reno_friendly: bool = boolean => cubic.reno_friendly;
+    target_rtt: CubicRtt = |v| named(v, &CubicRtt::ALL) => cubic.target_rtt;
+}
+
+/// `variant`: the loss recovery; a window-growth name (`"cubic"`) is
+/// pointed to `congestion_control`.
+fn variant_name(v: &Val) -> Result<Variant, String> {
+    named(v, &Variant::ALL).map_err(|e| match v {
+        Val::Str(s) if CongestionControl::ALL.iter().any(|(n, _)| n == s) => {
+            format!("{e}; window growth is chosen with congestion_control = \"{s}\"")
+        }
+        _ => e,
+    })
+}
+
+/// A finite number (an integer is accepted), or `None`.
+fn number(v: &Val) -> Option<f64> {
+    match v {
+        Val::Int(i) => Some(*i as f64),
+        Val::Float(f) if f.is_finite() => Some(*f),
+        _ => None,
+    }
+}
+
+/// `cubic.beta`: β_cubic in (0, 1) (RFC 9438 §4.6 multiplies the window
+/// by it; 0 or 1 would leave no window or cut nothing).
+fn cubic_beta(v: &Val) -> Result<f64, String> {
+    number(v).filter(|b| *b > 0.0 && *b < 1.0).ok_or_else(|| {
+        format!(
+            "expected a number in (0, 1), exclusive, like 0.7 (RFC 9438 β_cubic), found {}",
+            v.describe()
+        )
+    })
+}
+
+/// `cubic.c`: C > 0 in segments/s³ (RFC 9438 §4.2).
+fn cubic_c(v: &Val) -> Result<f64, String> {
+    number(v).filter(|c| *c > 0.0).ok_or_else(|| {
+        format!(
+            "expected a number > 0 like 0.4 (RFC 9438 C, segments/s³), found {}",
+            v.describe()
+        )
+    })
 }
 
 const SEG_SIZE: Quantity = Quantity {

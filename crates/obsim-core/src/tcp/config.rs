@@ -39,6 +39,102 @@ impl Variant {
     }
 }
 
+/// The window-growth rule (`tcp.congestion_control`, Linux's
+/// `net.ipv4.tcp_congestion_control` names), independent of the
+/// loss-recovery [`Variant`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CongestionControl {
+    /// RFC 5681 §3.1 slow start and congestion avoidance, ssthresh per eq.
+    /// (4) (`tcp/cc/rfc5681.rs`): every profile's.
+    Reno,
+    /// RFC 9438 CUBIC (`tcp/cc/cubic.rs`), parameters in [`CubicConfig`].
+    Cubic,
+}
+
+impl CongestionControl {
+    /// Every rule with its name in scenarios (`tcp.congestion_control`).
+    pub const ALL: [(&'static str, CongestionControl); 2] = [
+        ("reno", CongestionControl::Reno),
+        ("cubic", CongestionControl::Cubic),
+    ];
+
+    /// The rule's name, as in [`CongestionControl::ALL`].
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, v)| *v == self)
+            .map_or("", |(n, _)| n)
+    }
+
+    /// True for [`CongestionControl::Reno`] (left out of the resolved
+    /// scenario, which then reads as before the key existed).
+    #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if signature
+    pub fn is_reno(&self) -> bool {
+        *self == CongestionControl::Reno
+    }
+}
+
+/// Which RTT CUBIC adds to `t` for its target `W_cubic(t + RTT)`
+/// (`tcp.cubic.target_rtt`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CubicRtt {
+    /// RFC 9438 §4.2 and §4.1.2: "RTT: Smoothed round-trip time in
+    /// seconds, calculated as described in [RFC6298]".
+    Srtt,
+    /// Linux tcp_cubic.c `bictcp_update`: `t += delay_min`, the smallest
+    /// RTT sample of the connection.
+    MinRtt,
+}
+
+impl CubicRtt {
+    /// Every choice with its name in scenarios (`tcp.cubic.target_rtt`).
+    pub const ALL: [(&'static str, CubicRtt); 2] =
+        [("srtt", CubicRtt::Srtt), ("min_rtt", CubicRtt::MinRtt)];
+}
+
+/// RFC 9438 CUBIC parameters (`[tcp.cubic]`); read only with
+/// `congestion_control = "cubic"`. Defaults are the RFC's
+/// ([`CubicConfig::RFC9438`]); docs/MODEL.md "CUBIC" lists Linux's.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct CubicConfig {
+    /// β_cubic, the multiplicative window decrease factor (RFC 9438 §4.1.1
+    /// and §4.6: 0.7; Linux `beta` 717/1024 = 0.7002). In (0, 1).
+    pub beta: f64,
+    /// C, the cubic scaling constant in segments/s³ (RFC 9438 §4.1.1: 0.4;
+    /// Linux `bic_scale` 41 -> 410/1024 = 0.4004). > 0.
+    pub c: f64,
+    /// Fast convergence (RFC 9438 §4.7; Linux `fast_convergence` 1): a
+    /// congestion event below the previous `W_max` lowers `W_max` to
+    /// cwnd·(1 + β)/2.
+    pub fast_convergence: bool,
+    /// The Reno-friendly region (RFC 9438 §4.3: "SHOULD"; Linux
+    /// `tcp_friendliness` 1): cwnd is at least the AIMD estimate `W_est`.
+    pub reno_friendly: bool,
+    /// The RTT of the target `W_cubic(t + RTT)` (RFC 9438 §4.2: SRTT; Linux:
+    /// the minimum RTT).
+    pub target_rtt: CubicRtt,
+}
+
+impl CubicConfig {
+    /// RFC 9438's values: β = 0.7, C = 0.4, fast convergence and the
+    /// Reno-friendly region on, target one SRTT ahead.
+    pub const RFC9438: CubicConfig = CubicConfig {
+        beta: 0.7,
+        c: 0.4,
+        fast_convergence: true,
+        reno_friendly: true,
+        target_rtt: CubicRtt::Srtt,
+    };
+
+    /// True for [`CubicConfig::RFC9438`] (left out of the resolved
+    /// scenario, which then reads as before the table existed).
+    pub fn is_rfc9438(&self) -> bool {
+        *self == Self::RFC9438
+    }
+}
+
 /// How the retransmission timer is computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -382,6 +478,12 @@ impl BackSource {
 pub struct TcpConfig {
     /// Loss-recovery variant.
     pub variant: Variant,
+    /// Window-growth rule (RFC 5681 in every profile).
+    #[serde(skip_serializing_if = "CongestionControl::is_reno")]
+    pub congestion_control: CongestionControl,
+    /// CUBIC's parameters (read with `congestion_control = "cubic"`).
+    #[serde(skip_serializing_if = "CubicConfig::is_rfc9438")]
+    pub cubic: CubicConfig,
     /// Maximum segment size: payload bytes per full segment.
     pub mss: u32,
     /// Header bytes added to every segment on the wire; an ACK is `header` bytes.

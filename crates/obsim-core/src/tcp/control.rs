@@ -3,6 +3,7 @@
 //! in ns-3's `TcpSocketState`. Sequence numbers count segments.
 
 use crate::tcp::config::{RecoverCheck, TcpConfig};
+use crate::time::{SimDuration, SimTime};
 
 /// Congestion-control state of the sender (the Linux/ns-3 names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +82,23 @@ pub struct ControlBlock {
     /// RFC 6675 `pipe` when the loss-recovery plug-in keeps a scoreboard,
     /// set just before a window cut (`ssthresh_basis = "pipe"`).
     pub pipe_est: Option<u64>,
+    /// The time of the event the sender is handling (an ACK, the timer, a
+    /// burst signal), set by the sender before any plug-in runs: the clock
+    /// of time-based window growth (RFC 9438 §4.1.2 `current_time`, read
+    /// by CUBIC's `t`). Zero before the first event.
+    pub now: SimTime,
+    /// The latest valid RTT sample (RFC 6298 §2 R', Karn's rule: one timed
+    /// segment at a time, never a retransmitted one), set by the sender
+    /// when the ACK that gives it arrives, before the plug-ins see that
+    /// ACK; `None` before the first. What RFC 9406 HyStart++ rounds read.
+    pub rtt_latest: Option<SimDuration>,
+    /// The smallest RTT sample of the connection so far (Linux CUBIC's
+    /// `delay_min`; not windowed); `None` before the first sample.
+    pub rtt_min: Option<SimDuration>,
+    /// RFC 6298 SRTT after the latest sample (RFC 9438 §4.1.2 `RTT`, "the
+    /// smoothed round-trip time"), `None` before the first sample. The
+    /// sender keeps it equal to its RTO estimator's.
+    pub srtt: Option<SimDuration>,
 }
 
 impl ControlBlock {
@@ -112,6 +130,10 @@ impl ControlBlock {
             first_segment_fr: cfg.syn && cfg.bugfix_ss,
             sacked_out: 0,
             pipe_est: None,
+            now: SimTime::ZERO,
+            rtt_latest: None,
+            rtt_min: None,
+            srtt: None,
         }
     }
 

@@ -5,6 +5,7 @@
 //! the notes in `tcl/test/test-suite-*.tcl` on when each default changed.
 //! docs/MODEL.md has the table with citations.
 
+use crate::tcp::config::{CongestionControl, CubicConfig};
 use crate::tcp::config::{
     FtoDetection, Prr, RecoverCheck, RecoveryExit, RtoConfig, RtoEstimator, SackOptionSize,
     SackRecovery, SsthreshBasis, TcpConfig, Variant,
@@ -38,6 +39,9 @@ fn rfc() -> TcpConfig {
     let mss = 1000;
     TcpConfig {
         variant: Variant::NewReno,
+        // RFC 5681 §3.1 growth (CUBIC's parameters read with "cubic" only).
+        congestion_control: CongestionControl::Reno,
+        cubic: CubicConfig::RFC9438,
         mss,
         header: 40,
         // 65535-byte window: the largest without RFC 7323 window scaling.
@@ -92,6 +96,9 @@ fn rfc() -> TcpConfig {
 fn ns2() -> TcpConfig {
     TcpConfig {
         variant: Variant::Reno,
+        // opencwnd(): RFC 5681 growth (CUBIC's parameters read with "cubic" only).
+        congestion_control: CongestionControl::Reno,
+        cubic: CubicConfig::RFC9438,
         mss: 1000,                                     // packetSize_ 1000
         header: 40,                                    // tcpip_base_hdr_size_ 40, useHeaders_ true
         max_window: 20,                                // window_ 20

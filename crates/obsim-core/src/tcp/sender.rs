@@ -293,6 +293,7 @@ impl TcpSender {
         if !self.started || self.is_complete() {
             return;
         }
+        self.cb.now = now;
         match self.syn {
             SynState::Open => {}
             SynState::Sent => return self.on_syn_ack(now),
@@ -355,10 +356,7 @@ impl TcpSender {
     /// outstanding: the timer stops (RFC 6298 §5.2) until data go out.
     fn on_syn_ack(&mut self, now: SimTime) {
         if let Some(sent) = self.syn_sent_at.take() {
-            let r = now - sent;
-            self.rtt.on_sample(r, sent);
-            self.stats.rtt_samples += 1;
-            self.stats.rtt_sum += r;
+            self.rtt_sample(now - sent, sent);
         }
         self.syn = SynState::Open;
         self.cb.cwnd = self.initial_cwnd;
@@ -413,13 +411,22 @@ impl TcpSender {
     fn take_rtt_sample(&mut self, now: SimTime, ack: u64) {
         if let Some((seq, sent)) = self.timing {
             if ack > seq {
-                let r = now - sent;
-                self.rtt.on_sample(r, sent);
-                self.stats.rtt_samples += 1;
-                self.stats.rtt_sum += r;
+                self.rtt_sample(now - sent, sent);
                 self.timing = None;
             }
         }
+    }
+
+    /// One valid RTT sample `r` of a segment sent at `sent`: the RTO
+    /// estimator (RFC 6298 §2), the counters, and the RTT facts the
+    /// plug-ins read in the control block (latest, minimum, SRTT).
+    fn rtt_sample(&mut self, r: SimDuration, sent: SimTime) {
+        self.rtt.on_sample(r, sent);
+        self.stats.rtt_samples += 1;
+        self.stats.rtt_sum += r;
+        self.cb.rtt_latest = Some(r);
+        self.cb.rtt_min = Some(self.cb.rtt_min.map_or(r, |m| m.min(r)));
+        self.cb.srtt = self.rtt.srtt();
     }
 
     /// The retransmission timer expired (the engine calls this when `now >=
@@ -429,6 +436,7 @@ impl TcpSender {
             Some(d) if now >= d => {}
             _ => return LossDecision::Nothing,
         }
+        self.cb.now = now;
         if self.syn == SynState::Sent {
             return self.on_syn_timeout(now);
         }
@@ -495,6 +503,7 @@ impl TcpSender {
         if !self.started || self.cb.snd_nxt <= self.cb.snd_una {
             return LossDecision::Nothing;
         }
+        self.cb.now = now;
         match self
             .timeout
             .on_burst_signal(&mut self.cb, self.cc.as_mut(), sig)

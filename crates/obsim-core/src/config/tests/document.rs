@@ -464,7 +464,9 @@ fn names_are_the_serialised_names() {
     // scenario (meta.json) prints the same names through serde.
     use crate::config::scenario::{AckHandling, Conversion, ConverterSharing, LengthDistribution};
     use crate::config::traffic::OnOffDistribution;
-    use crate::tcp::config::{BackSource, RtoEstimator, SackOptionSize, SackRecovery};
+    use crate::tcp::config::{
+        BackSource, CongestionControl, CubicRtt, RtoEstimator, SackOptionSize, SackRecovery,
+    };
     #[track_caller]
     fn check<T: serde::Serialize>(all: &[(&str, T)]) {
         for (name, v) in all {
@@ -477,6 +479,8 @@ fn names_are_the_serialised_names() {
     check(&RtoEstimator::ALL);
     check(&SackRecovery::ALL);
     check(&SackOptionSize::ALL);
+    check(&CongestionControl::ALL);
+    check(&CubicRtt::ALL);
     check(&Routing::ALL);
     check(&NodeKind::ALL);
     check(&Conversion::ALL);
@@ -485,6 +489,9 @@ fn names_are_the_serialised_names() {
     check(&AckHandling::ALL);
     check(&OnOffDistribution::ALL);
     for (name, v) in Variant::ALL {
+        assert_eq!(v.name(), name);
+    }
+    for (name, v) in CongestionControl::ALL {
         assert_eq!(v.name(), name);
     }
 }
@@ -505,7 +512,7 @@ fn every_listed_key_is_read() {
     use crate::config::obs::{ASSEMBLY_KEYS, BURST_LOSS_KEYS};
     use crate::config::optical::{GENERATOR_KEYS, SWITCH_KEYS};
     use crate::config::schema::{SIM_KEYS, TOP_KEYS};
-    use crate::config::tcp::{RTO_KEYS, TCP_KEYS};
+    use crate::config::tcp::{CUBIC_KEYS, RTO_KEYS, TCP_KEYS};
     use crate::config::trace::TRACE_KEYS;
     use crate::config::traffic::TRAFFIC_KEYS;
     let traffic = format!("{}{}", *BASE, super::traffic::TRAFFIC);
@@ -519,6 +526,7 @@ fn every_listed_key_is_read() {
         (&BASE, &["simulation"], SIM_KEYS),
         (&BASE, &["tcp"], TCP_KEYS),
         (&BASE, &["tcp", "rto"], RTO_KEYS),
+        (&BASE, &["tcp", "cubic"], CUBIC_KEYS),
         (&BASE, &["nodes", "1"], NODE_KEYS),
         (&BASE, &["links", "1"], LINK_KEYS),
         (&BASE, &["flows", "0"], FLOW_KEYS),

@@ -26,7 +26,7 @@ fn key_lists() -> Vec<&'static [&'static str]> {
     use crate::config::obs::{ASSEMBLY_KEYS, BURST_LOSS_KEYS};
     use crate::config::optical::{GENERATOR_KEYS, SWITCH_KEYS};
     use crate::config::schema::{SIM_KEYS, TOP_KEYS};
-    use crate::config::tcp::{RTO_KEYS, TCP_KEYS};
+    use crate::config::tcp::{CUBIC_KEYS, RTO_KEYS, TCP_KEYS};
     use crate::config::trace::TRACE_KEYS;
     use crate::config::traffic::TRAFFIC_KEYS;
     let mut lists = vec![
@@ -34,6 +34,7 @@ fn key_lists() -> Vec<&'static [&'static str]> {
         SIM_KEYS,
         TCP_KEYS,
         RTO_KEYS,
+        CUBIC_KEYS,
         NODE_KEYS,
         LINK_KEYS,
         FLOW_KEYS,

@@ -49,6 +49,12 @@ pub(super) const BAD: &[Row] = &[
         "expected one of \"tahoe\", \"reno\", \"newreno\", \"sack\"",
     ),
     (
+        "cubic as a variant",
+        &[("mss = \"1000 B\"", "variant = \"cubic\"")],
+        "tcp.variant",
+        "found \"cubic\"; window growth is chosen with congestion_control = \"cubic\"",
+    ),
+    (
         "unknown profile",
         &[("mss = \"1000 B\"", "profile = \"ns3\"")],
         "tcp.profile",
@@ -176,6 +182,66 @@ pub(super) const BAD: &[Row] = &[
         )],
         "flows[0].tcp.rto.max",
         "rto.min <= rto.max",
+    ),
+    (
+        "unknown congestion_control",
+        &[("mss = \"1000 B\"", "congestion_control = \"bbr\"")],
+        "tcp.congestion_control",
+        "expected one of \"reno\", \"cubic\", found \"bbr\"",
+    ),
+    (
+        "cubic beta of 1",
+        &[("mss = \"1000 B\"", "cubic = { beta = 1.0 }")],
+        "tcp.cubic.beta",
+        "expected a number in (0, 1), exclusive, like 0.7 (RFC 9438 β_cubic), found",
+    ),
+    (
+        "cubic beta of 0 in a group",
+        &[(
+            "to = \"b\"\n\n[trace]",
+            "to = \"b\"\n[flows.tcp.cubic]\nbeta = 0\n\n[trace]",
+        )],
+        "flows[0].tcp.cubic.beta",
+        "expected a number in (0, 1)",
+    ),
+    (
+        "cubic beta as a string",
+        &[("mss = \"1000 B\"", "cubic.beta = \"0.7\"")],
+        "tcp.cubic.beta",
+        "found \"0.7\"",
+    ),
+    (
+        "cubic c of 0",
+        &[(
+            "mss = \"1000 B\"",
+            "congestion_control = \"cubic\"\ncubic = { c = 0 }",
+        )],
+        "tcp.cubic.c",
+        "expected a number > 0 like 0.4 (RFC 9438 C, segments/s³)",
+    ),
+    (
+        "cubic c negative",
+        &[("mss = \"1000 B\"", "cubic = { c = -0.4 }")],
+        "tcp.cubic.c",
+        "expected a number > 0",
+    ),
+    (
+        "cubic fast_convergence not bool",
+        &[("mss = \"1000 B\"", "cubic = { fast_convergence = 1 }")],
+        "tcp.cubic.fast_convergence",
+        "expected true or false",
+    ),
+    (
+        "unknown cubic target_rtt",
+        &[("mss = \"1000 B\"", "cubic = { target_rtt = \"rtt\" }")],
+        "tcp.cubic.target_rtt",
+        "expected one of \"srtt\", \"min_rtt\"",
+    ),
+    (
+        "unknown key in tcp.cubic",
+        &[("mss = \"1000 B\"", "cubic = { hystart = true }")],
+        "tcp.cubic.hystart",
+        "allowed keys: beta, c, fast_convergence",
     ),
     (
         "huge window",
@@ -338,4 +404,49 @@ fn bnak_mode_defaults_then_layers() {
     assert_eq!(mode(&s, 0), BnakMode::EarlyResponse);
     assert_eq!(mode(&s, 1), BnakMode::EarlyResponse);
     assert_eq!(mode(&s, 2), BnakMode::Yu2004);
+}
+
+#[test]
+fn congestion_control_and_cubic_keys_layer() {
+    use crate::tcp::config::{CongestionControl, CubicConfig, CubicRtt};
+    // Every profile grows by RFC 5681 with RFC 9438's CUBIC parameters
+    // ready.
+    let s = ok(&BASE);
+    assert_eq!(s.flows[0].tcp.congestion_control, CongestionControl::Reno);
+    assert_eq!(s.flows[0].tcp.cubic, CubicConfig::RFC9438);
+    // [tcp] picks CUBIC and Linux's β; a group keeps them and changes C
+    // and the target RTT; another goes back to Reno.
+    let s = ok(&edit(&[
+        (
+            "mss = \"1000 B\"",
+            "congestion_control = \"cubic\"\ncubic = { beta = 0.7001953125 }",
+        ),
+        (
+            "to = \"b\"\n\n[trace]",
+            "to = \"b\"\n\n[[flows]]\nfrom = \"a\"\nto = \"b\"\n[flows.tcp.cubic]\nc = 1\ntarget_rtt = \"min_rtt\"\nfast_convergence = false\n\n[[flows]]\nfrom = \"a\"\nto = \"b\"\ntcp = { congestion_control = \"reno\" }\n\n[trace]",
+        ),
+    ]));
+    let t: Vec<_> = s
+        .flows
+        .iter()
+        .map(|f| (f.tcp.congestion_control, f.tcp.cubic))
+        .collect();
+    let linux_beta = CubicConfig {
+        beta: 717.0 / 1024.0,
+        ..CubicConfig::RFC9438
+    };
+    assert_eq!(t[0], (CongestionControl::Cubic, linux_beta));
+    assert_eq!(
+        t[1],
+        (
+            CongestionControl::Cubic,
+            CubicConfig {
+                c: 1.0,
+                fast_convergence: false,
+                target_rtt: CubicRtt::MinRtt,
+                ..linux_beta
+            }
+        )
+    );
+    assert_eq!(t[2].0, CongestionControl::Reno);
 }

@@ -2,11 +2,13 @@
 //! what ssthresh a loss sets. One trait, one file per algorithm; ns-3's
 //! `TcpCongestionOps` with `GetSsThresh` returning a value.
 
+mod cubic;
 mod rfc5681;
 
+pub use cubic::Cubic;
 pub use rfc5681::Rfc5681;
 
-use crate::tcp::config::TcpConfig;
+use crate::tcp::config::{CongestionControl, SsthreshBasis, TcpConfig};
 use crate::tcp::control::ControlBlock;
 
 /// What signalled the loss a window cut answers (RFC 5681 §3.1 vs §3.2).
@@ -23,9 +25,15 @@ pub trait WindowGrowth: std::fmt::Debug {
     /// Opens cwnd for an ACK that newly acknowledged `acked` segments while
     /// not in recovery (RFC 5681 §3.1).
     fn on_ack(&mut self, cb: &mut ControlBlock, acked: u64);
-    /// The ssthresh a loss should set (RFC 5681 eq. (4)); returns the value
-    /// and leaves the control block alone.
-    fn ssthresh(&self, cb: &ControlBlock, signal: LossSignal) -> f64;
+    /// A congestion event: the ssthresh the loss should set (RFC 5681 eq.
+    /// (4), RFC 9438 §4.6), returned with the control block left alone.
+    /// Called once per congestion event, with `cb.cwnd` still the window
+    /// before the cut (fast-recovery inflation cleared): a fast retransmit,
+    /// a timeout that recomputes ssthresh (not a backed-off one that holds
+    /// it, RFC 5681 §3.1), a Burst TCP false-timeout response. A rule may
+    /// record the event here (CUBIC's `W_max` and `cwnd_prior`, RFC 9438
+    /// §4.6-4.7), so a caller must not call it merely to look.
+    fn ssthresh(&mut self, cb: &ControlBlock, signal: LossSignal) -> f64;
     /// cwnd right after a fast retransmit halved the window to `ssthresh`
     /// (before any fast-recovery inflation): `ssthresh` (RFC 5681 §3.2 step
     /// 3) unless the rule follows ns-2's `slowdown(CLOSE_CWND_HALF)`.
@@ -42,10 +50,37 @@ pub trait WindowGrowth: std::fmt::Debug {
     fn renew(&mut self, cfg: &TcpConfig) -> bool;
 }
 
-/// The window-growth rule a configuration selects (all variants share RFC
-/// 5681 growth).
+/// The window-growth rule a configuration selects (`tcp.congestion_control`):
+/// RFC 5681 (`"reno"`, every profile's) or RFC 9438 CUBIC (`"cubic"`),
+/// whatever the loss-recovery variant.
 pub fn for_config(cfg: &TcpConfig) -> Box<dyn WindowGrowth> {
-    Box::new(Rfc5681::for_config(cfg))
+    match cfg.congestion_control {
+        CongestionControl::Reno => Box::new(Rfc5681::for_config(cfg)),
+        CongestionControl::Cubic => Box::new(Cubic::for_config(cfg)),
+    }
+}
+
+/// The window a loss reduces, in segments, by `basis`: RFC 5681 §3.1's
+/// `FlightSize` ("the amount of outstanding data in the network": at a
+/// fast retransmit without what limited transmit sent, §3.2 step 2; at a
+/// timeout without what the receiver has SACKed), RFC 6675's `pipe`
+/// (`FlightSize` without a scoreboard), or ns-2's `min(cwnd, window_)`
+/// (`cb.window()`). Shared by every rule's [`WindowGrowth::ssthresh`].
+pub(crate) fn loss_window(cb: &ControlBlock, signal: LossSignal, basis: SsthreshBasis) -> f64 {
+    let outstanding = match signal {
+        // §3.2 step 2: "When [RFC3042] is in use, additional data sent in
+        // limited transmit MUST NOT be included in this calculation."
+        LossSignal::DupAcks => cb.flight_size().saturating_sub(cb.lt_sent),
+        // SACKed segments have left the network (obsim's reading at an
+        // RTO; without SACK `sacked_out` is 0).
+        LossSignal::Timeout => cb.flight_size().saturating_sub(cb.sacked_out),
+    };
+    match basis {
+        SsthreshBasis::FlightSize => outstanding as f64,
+        // ns-3 `GetSsThresh(tcb, BytesInFlight())`: the RFC 6675 pipe.
+        SsthreshBasis::Pipe => cb.pipe_est.unwrap_or(outstanding) as f64,
+        SsthreshBasis::Cwnd => cb.window(),
+    }
 }
 
 /// Makes `plugin` what [`for_config`]`(cfg)` builds: renewed in place when it

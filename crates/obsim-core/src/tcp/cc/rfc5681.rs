@@ -1,12 +1,24 @@
 //! RFC 5681 §3.1 slow start and congestion avoidance, with optional
 //! appropriate byte counting (RFC 3465).
 
-use crate::tcp::cc::{LossSignal, WindowGrowth};
-use crate::tcp::config::{SsthreshBasis, TcpConfig};
+use crate::tcp::cc::{loss_window, LossSignal, WindowGrowth};
+use crate::tcp::config::{CongestionControl, SsthreshBasis, TcpConfig};
 use crate::tcp::control::ControlBlock;
 
 /// RFC 3465 §2.2 limit L on slow-start growth per ACK, in segments.
 const ABC_L: u64 = 2;
+
+/// The slow-start increase, in segments, for an ACK that newly
+/// acknowledged `acked` (>= 1) segments: RFC 5681 §3.1 eq. (2), cwnd +=
+/// min(N, SMSS) per ACK, i.e. one segment; with ABC (RFC 3465 §2.2) cwnd
+/// += min(N, L*SMSS). Shared by every rule that slow-starts as RFC 5681.
+pub(crate) fn slow_start_increase(abc: bool, acked: u64) -> f64 {
+    if abc {
+        acked.min(ABC_L) as f64
+    } else {
+        1.0
+    }
+}
 
 /// RFC 5681 window growth: +1 segment per new ACK in slow start, +1/cwnd per
 /// new ACK in congestion avoidance (eq. (3)); with ABC, growth by acknowledged
@@ -48,14 +60,7 @@ impl WindowGrowth for Rfc5681 {
             return;
         }
         if cb.cwnd < cb.ssthresh {
-            // RFC 5681 §3.1 slow start: cwnd += min(N, SMSS) per ACK (eq. 2);
-            // RFC 3465 §2.2 with ABC: cwnd += min(N, L*SMSS).
-            let inc = if self.abc {
-                acked.min(ABC_L) as f64
-            } else {
-                1.0
-            };
-            cb.cwnd += inc;
+            cb.cwnd += slow_start_increase(self.abc, acked);
         } else if self.abc {
             // RFC 3465 §2.1: +1 SMSS once a full cwnd has been acknowledged.
             self.acked_in_ca += acked;
@@ -70,24 +75,15 @@ impl WindowGrowth for Rfc5681 {
         }
     }
 
-    fn ssthresh(&self, cb: &ControlBlock, signal: LossSignal) -> f64 {
-        // RFC 5681 §3.1 eq. (4): ssthresh = max(FlightSize / 2, 2*SMSS), with
-        // FlightSize "the amount of outstanding data in the network".
-        let outstanding = match signal {
-            // §3.2 step 2: "When [RFC3042] is in use, additional data sent in
-            // limited transmit MUST NOT be included in this calculation."
-            LossSignal::DupAcks => cb.flight_size().saturating_sub(cb.lt_sent),
-            // SACKed segments have left the network (obsim's reading at an
-            // RTO; without SACK `sacked_out` is 0).
-            LossSignal::Timeout => cb.flight_size().saturating_sub(cb.sacked_out),
-        };
+    fn ssthresh(&mut self, cb: &ControlBlock, signal: LossSignal) -> f64 {
+        // RFC 5681 §3.1 eq. (4): ssthresh = max(FlightSize / 2, 2*SMSS)
+        // ([`loss_window`] says which window the basis reads).
+        let w = loss_window(cb, signal, self.basis);
         match self.basis {
-            SsthreshBasis::FlightSize => (outstanding as f64 / 2.0).max(2.0),
-            // ns-3 `GetSsThresh(tcb, BytesInFlight())`: the RFC 6675 pipe.
-            SsthreshBasis::Pipe => (cb.pipe_est.unwrap_or(outstanding) as f64 / 2.0).max(2.0),
+            SsthreshBasis::FlightSize | SsthreshBasis::Pipe => (w / 2.0).max(2.0),
             // ns-2 `slowdown(CLOSE_SSTHRESH_HALF)`: int(min(cwnd, window_)/2),
             // at least 2.
-            SsthreshBasis::Cwnd => (cb.window() / 2.0).floor().max(2.0),
+            SsthreshBasis::Cwnd => (w / 2.0).floor().max(2.0),
         }
     }
 
@@ -120,6 +116,9 @@ impl WindowGrowth for Rfc5681 {
     }
 
     fn renew(&mut self, cfg: &TcpConfig) -> bool {
+        if cfg.congestion_control != CongestionControl::Reno {
+            return false;
+        }
         *self = Rfc5681::for_config(cfg);
         true
     }
