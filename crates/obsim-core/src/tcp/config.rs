@@ -145,13 +145,23 @@ pub enum RtoEstimator {
     /// ns-2's `Agent/TCP` estimator: RTT measured in whole ticks of
     /// `granularity` (`tcpTick_`), integer scaled SRTT/RTTVAR as in tcp.cc.
     Ns2,
+    /// Linux (net/ipv4/tcp_input.c `tcp_rtt_estimator`, `__tcp_set_rto`):
+    /// RFC 6298's SRTT and RTTVAR, but the minimum bounds the variance
+    /// term, not the whole timeout: RTO = SRTT + max(4·RTTVAR, `min`)
+    /// (`rttvar_us` is at least `tcp_rto_min_us`, 200 ms), capped at
+    /// `max`. So the timeout is never below SRTT + 200 ms. Linux's
+    /// per-round maximum of the deviation (`mdev_max_us`) and its slow
+    /// decay once per round are not modelled: RTTVAR follows RFC 6298's
+    /// EWMA.
+    Linux,
 }
 
 impl RtoEstimator {
     /// Every estimator with its name in scenarios (`tcp.rto.estimator`).
-    pub const ALL: [(&'static str, RtoEstimator); 2] = [
+    pub const ALL: [(&'static str, RtoEstimator); 3] = [
         ("rfc6298", RtoEstimator::Rfc6298),
         ("ns2", RtoEstimator::Ns2),
+        ("linux", RtoEstimator::Linux),
     ];
 }
 

@@ -3,6 +3,8 @@
 //! Two flavours, chosen by [`RtoEstimator`]:
 //! - [`RtoEstimator::Rfc6298`]: RFC 6298 §2 in integer nanoseconds
 //!   (alpha = 1/8, beta = 1/4, K = 4), clamped to `[min, max]`.
+//! - [`RtoEstimator::Linux`]: RFC 6298's averages, RTO = SRTT +
+//!   max(4·RTTVAR, min) (Linux `__tcp_set_rto`).
 //! - [`RtoEstimator::Ns2`]: ns-2's `Agent/TCP` estimator (`tcp.cc`:
 //!   `rtt_init`, `rtt_update`, `rtt_timeout`, `rtt_backoff`): samples are
 //!   counted in whole ticks of `tcpTick_`, SRTT is kept scaled by 8 and RTTVAR
@@ -99,7 +101,7 @@ impl RttEstimator {
     pub fn on_sample(&mut self, r: SimDuration, sent_at: SimTime) {
         self.backoff = 1;
         match self.cfg.estimator {
-            RtoEstimator::Rfc6298 => self.rfc_update(r),
+            RtoEstimator::Rfc6298 | RtoEstimator::Linux => self.rfc_update(r),
             RtoEstimator::Ns2 => self.ns2_update(r, sent_at),
         }
     }
@@ -176,6 +178,15 @@ impl RttEstimator {
                     SimDuration(rto).max(self.cfg.min).min(self.cfg.max)
                 }
             },
+            RtoEstimator::Linux => match self.rfc.smoothed {
+                None => self.cfg.initial.min(self.cfg.max),
+                Some((srtt, rttvar)) => {
+                    // Linux `__tcp_set_rto`: (srtt_us >> 3) + rttvar_us, with
+                    // rttvar_us >= tcp_rto_min_us (tcp_rtt_estimator).
+                    let var = rttvar.saturating_mul(4).max(self.cfg.min.as_nanos());
+                    SimDuration(srtt.saturating_add(var)).min(self.cfg.max)
+                }
+            },
             RtoEstimator::Ns2 => SimDuration(self.ns2.rtxcur),
         }
     }
@@ -184,7 +195,7 @@ impl RttEstimator {
     pub fn rto(&self) -> SimDuration {
         match self.cfg.estimator {
             // §5.5: RTO <- RTO * 2 per expiry; §2.5: at most `max`.
-            RtoEstimator::Rfc6298 => self
+            RtoEstimator::Rfc6298 | RtoEstimator::Linux => self
                 .base_rto()
                 .saturating_mul(u64::from(self.backoff))
                 .min(self.cfg.max),
@@ -218,7 +229,9 @@ impl RttEstimator {
     /// `rtt_backoff`).
     pub fn on_timeout(&mut self) {
         match self.cfg.estimator {
-            RtoEstimator::Rfc6298 => {
+            // Linux `tcp_retransmit_timer`: icsk_backoff++ and the RTO
+            // doubles, capped at TCP_RTO_MAX (the `max`).
+            RtoEstimator::Rfc6298 | RtoEstimator::Linux => {
                 if self.backoff < self.cfg.max_backoff {
                     self.backoff = self.backoff.saturating_mul(2);
                 }
@@ -246,6 +259,35 @@ impl RttEstimator {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn linux_rto_is_srtt_plus_at_least_the_minimum() {
+        let cfg = RtoConfig {
+            estimator: RtoEstimator::Linux,
+            ..rfc_cfg()
+        };
+        let mut e = RttEstimator::new(&cfg);
+        assert_eq!(e.rto(), SimDuration::from_secs(1), "initial RTO");
+        // Steady 100 ms samples: RTTVAR decays towards 0, so RFC 6298 gives
+        // max(100 ms + 4 RTTVAR, 200 ms) -> 200 ms; Linux keeps 100 + 200.
+        for i in 0..200 {
+            e.on_sample(SimDuration::from_millis(100), SimTime(i * 100_000_000));
+        }
+        assert_eq!(e.srtt(), Some(SimDuration::from_millis(100)));
+        assert_eq!(e.rto(), SimDuration::from_millis(300));
+        let mut r = RttEstimator::new(&rfc_cfg());
+        for i in 0..200 {
+            r.on_sample(SimDuration::from_millis(100), SimTime(i * 100_000_000));
+        }
+        assert_eq!(r.rto(), SimDuration::from_millis(200));
+        // A large deviation dominates the minimum, as in RFC 6298.
+        let mut v = RttEstimator::new(&cfg);
+        v.on_sample(SimDuration::from_millis(400), SimTime::ZERO);
+        // SRTT 400, RTTVAR 200: 400 + 800.
+        assert_eq!(v.rto(), SimDuration::from_millis(1200));
+        v.on_timeout();
+        assert_eq!(v.rto(), SimDuration::from_millis(2400), "backoff doubles");
+    }
 
     fn rfc_cfg() -> RtoConfig {
         RtoConfig {
