@@ -124,8 +124,8 @@ fn a_generated_prr_flow_allocates_nothing() {
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     for variant in ["sack", "newreno"] {
-        let measure = |secs| {
-            let text = scenario(variant, secs)
+        let measure = |secs: u32| {
+            let text = scenario(variant, "reno", secs)
                 .replace("profile = \"ns2\"", "profile = \"rfc\"\nprr = \"ssrb\"");
             let sc = parse_toml(&text).unwrap();
             assert!(sc.flow_generators[0].tcp.prr != obsim_core::tcp::config::Prr::Off);
