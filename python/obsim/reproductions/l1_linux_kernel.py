@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from ..topologies import obs_path
 from . import Reproduction
@@ -180,11 +180,12 @@ def post_run(extra: "ExtraRuns", results: "pandas.DataFrame") -> "pandas.DataFra
     return out
 
 
-def compare(results: "pandas.DataFrame", exp: "Experiment") -> "pandas.DataFrame":
+def compare(results: Optional["pandas.DataFrame"], exp: Optional["Experiment"]) -> "pandas.DataFrame":
     import pandas as pd
 
     from . import COMPARISON_COLUMNS
 
+    assert results is not None, "L1 runs an experiment"
     rows: List[Dict[str, Any]] = []
     df = results.copy()
     for col, default in ((AX_VARIANT, "sack"), (AX_TIMER, "5 ms")):
