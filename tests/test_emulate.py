@@ -137,6 +137,29 @@ def test_an_exception_in_the_stop_check_ends_the_run_and_cleans_up(monkeypatch: 
     assert (_obsim_namespaces(), _obsim_links()) == before
 
 
+@needs_root
+def test_ctrl_c_in_the_loop_raises_with_the_partial_measurement(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The loop reports Ctrl-C (a signal seen by its periodic check) as
+    # `interrupted`; emulate() then raises EmulationInterrupted, a
+    # KeyboardInterrupt, so a caller running many emulations stops.
+    from obsim.emulate import EmulationInterrupted
+
+    before = (_obsim_namespaces(), _obsim_links())
+    real_run = _core.Emulator.run
+
+    def interrupted_run(self, **kw):  # type: ignore[no-untyped-def]
+        kw["duration"] = 0.3
+        report = real_run(self, **kw)
+        report["interrupted"] = True
+        return report
+
+    monkeypatch.setattr(_core.Emulator, "run", interrupted_run)
+    with pytest.raises(EmulationInterrupted) as info:
+        emulate(CHAIN, nbytes=10_000_000, timeout_s=30)
+    assert info.value.partial.interrupted and info.value.partial.report["forward"]["packets_in"] > 0
+    assert (_obsim_namespaces(), _obsim_links()) == before
+
+
 def test_without_privileges_the_command_refuses_in_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -154,9 +154,12 @@ class Emulator:
         format: str = "toml",
         flow: Optional[str] = None,
         seed: Optional[int] = None,
+        kernel_access: bool = False,
     ) -> None:
         """Reads the path of ``flow`` (the first flow when None) and opens TUN
-        devices ``devices = (source side, destination side)``.
+        devices ``devices = (source side, destination side)``. With
+        ``kernel_access`` each direction's first link keeps only its delay
+        in the forwarder (the caller shapes the devices).
 
         Raises:
             ConfigError: the scenario is invalid.

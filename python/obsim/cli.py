@@ -226,7 +226,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
 def _emulate(args: argparse.Namespace) -> int:
     import shlex
 
-    from .emulate import EmulateError, emulate, privilege_problem
+    from .emulate import EmulateError, EmulationInterrupted, emulate, privilege_problem
 
     problem = privilege_problem()
     if problem:
@@ -262,6 +262,9 @@ def _emulate(args: argparse.Namespace) -> int:
             access_shaping=args.access_shaping,
             commands=commands,
         )
+    except EmulationInterrupted as e:
+        em = e.partial
+        _err("interrupted: the figures below cover the emulation up to Ctrl-C")
     except ConfigError as e:
         return _report_config_error(args.scenario, e)
     except (EmulateError, ValueError, OSError) as e:

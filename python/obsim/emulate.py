@@ -67,6 +67,17 @@ class EmulateError(RuntimeError):
     """The emulation could not be set up or run; the message is one line."""
 
 
+class EmulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped an emulation. ``.partial`` holds what it measured up
+    to then (its ``interrupted`` is true); the namespaces are already
+    removed. A ``KeyboardInterrupt``, so a caller running several
+    emulations (reproduction L1) stops instead of going on to the next."""
+
+    def __init__(self, partial: "Emulation") -> None:
+        super().__init__("emulation interrupted")
+        self.partial = partial
+
+
 def privilege_problem() -> Optional[str]:
     """Why this process cannot create namespaces and TUN devices, or None."""
     if not sys.platform.startswith("linux"):
@@ -244,7 +255,8 @@ def emulate(
     lines run in the destination and source namespaces instead (the
     receiver first; the sender reaches it at ``10.201.0.2``), and the run
     ends when the sender exits. ``access_shaping`` is one of
-    :data:`ACCESS_SHAPING`.
+    :data:`ACCESS_SHAPING`. Ctrl-C raises :class:`EmulationInterrupted`
+    carrying the partial measurement, after the namespaces are removed.
     """
     if access_shaping not in ACCESS_SHAPING:
         raise ValueError(f"access_shaping: {access_shaping!r}; allowed: {', '.join(ACCESS_SHAPING)}")
@@ -332,7 +344,7 @@ def emulate(
             if ns_out.returncode == 0:
                 netstat = json.loads(ns_out.stdout.strip().splitlines()[-1])
         path["access_shaping"] = access_shaping
-        return Emulation(
+        result = Emulation(
             path=path,
             report=report,
             sender=sender_out,
@@ -340,6 +352,9 @@ def emulate(
             netstat_src=netstat,
             interrupted=interrupted,
         )
+        if interrupted:
+            raise EmulationInterrupted(result)
+        return result
     finally:
         for p in procs:
             if p.poll() is None:

@@ -5,7 +5,7 @@
 //! the notes in `tcl/test/test-suite-*.tcl` on when each default changed.
 //! docs/MODEL.md has the table with citations.
 
-use crate::tcp::config::{CongestionControl, CubicConfig};
+use crate::tcp::config::{CongestionControl, CubicConfig, CubicRtt};
 use crate::tcp::config::{
     FtoDetection, Prr, RecoverCheck, RecoveryExit, RtoConfig, RtoEstimator, SackOptionSize,
     SackRecovery, SsthreshBasis, TcpConfig, Variant,
@@ -13,7 +13,7 @@ use crate::tcp::config::{
 use crate::time::SimDuration;
 
 /// The profiles a scenario may name in `tcp.profile`.
-pub const PROFILES: &[&str] = &["rfc", "ns2", "ns2-2004", "ns2-2003"];
+pub const PROFILES: &[&str] = &["rfc", "ns2", "ns2-2004", "ns2-2003", "linux"];
 
 /// RFC 3390 §1 / RFC 5681 eq. (1) initial window in segments for an MSS:
 /// min(4·MSS, max(2·MSS, 4380 bytes)).
@@ -29,6 +29,7 @@ pub fn profile(name: &str) -> Option<TcpConfig> {
         "ns2" => Some(ns2()),
         "ns2-2004" => Some(ns2_2004()),
         "ns2-2003" => Some(ns2_2003()),
+        "linux" => Some(linux()),
         _ => None,
     }
 }
@@ -89,6 +90,86 @@ fn rfc() -> TcpConfig {
         syn: false,
         bugfix_ss: false,        // (read only with syn)
         fto: FtoDetection::None, // plain TCP: every timeout is true
+    }
+}
+
+/// Linux 6.18's TCP with its default sysctls (`net.ipv4.tcp_*` of a fresh
+/// namespace; the kernel this machine runs and `obsim emulate` measures),
+/// as far as obsim models it. Every departure from the kernel, and from the
+/// RFCs, is listed in docs/MODEL.md ("The linux profile"); the main ones:
+/// no RFC 7323 timestamps (one RTT sample per round trip, Karn), no F-RTO,
+/// no HyStart, no TCP small queues, no receive-window autotuning (the
+/// windows are the buffers' maxima), slow start limited by RFC 3465's L = 2.
+fn linux() -> TcpConfig {
+    // MTU 1500 less the IPv4 and TCP headers and the 12-byte timestamp
+    // option Linux sends on every segment (tcp_timestamps 1): the MSS is
+    // 1448 and each segment carries 52 bytes of headers.
+    let mss = 1448;
+    TcpConfig {
+        variant: Variant::Sack, // tcp_sack 1
+        // tcp_congestion_control "cubic" (tcp_cubic.c): beta 717/1024,
+        // bic_scale 41 (C = 41*10/1024), fast_convergence 1,
+        // tcp_friendliness 1, the minimum RTT in the target (`delay_min`).
+        congestion_control: CongestionControl::Cubic,
+        cubic: CubicConfig {
+            beta: 717.0 / 1024.0,
+            c: 410.0 / 1024.0,
+            fast_convergence: true,
+            reno_friendly: true,
+            target_rtt: CubicRtt::MinRtt,
+        },
+        mss,
+        header: 52,
+        // tcp_wmem max 4 MiB and tcp_rmem max 6 MiB, half of it advertised
+        // (the receive window autotuning reaches; not modelled as it grows).
+        max_window: 4_194_304 / mss,
+        rwnd: 3_145_728 / mss,
+        initial_cwnd: 10,           // TCP_INIT_CWND (RFC 6928)
+        initial_ssthresh: u32::MAX, // TCP_INFINITE_SSTHRESH
+        dupack_threshold: 3,        // tcp_reordering 3
+        // tcp_reno_ssthresh halves cwnd, CUBIC multiplies cwnd by beta;
+        // obsim's CUBIC and the "flight_size" basis use FlightSize (RFC
+        // 5681 eq. (4), RFC 9438 §4.6). In congestion avoidance the two
+        // are the same window; MODEL.md lists the difference.
+        ssthresh_basis: SsthreshBasis::FlightSize,
+        delayed_ack: true,
+        // TCP_DELACK_MIN 40 ms (quick-ACK mode at the start not modelled).
+        delack_timeout: SimDuration::from_millis(40),
+        delack_last_duplicate: false,
+        pad_last_segment: false,
+        // 40 bytes of option space less the 12 of the timestamp: 3 blocks.
+        sack_blocks: 3,
+        sack_recovery: SackRecovery::Rfc6675,
+        sack_option_size: SackOptionSize::Rfc2018,
+        rto: RtoConfig {
+            estimator: RtoEstimator::Linux,     // __tcp_set_rto
+            initial: SimDuration::from_secs(1), // TCP_TIMEOUT_INIT
+            min: SimDuration::from_millis(200), // TCP_RTO_MIN
+            max: SimDuration::from_secs(120),   // TCP_RTO_MAX
+            // Linux times in microseconds (the "linux" estimator reads no G).
+            granularity: SimDuration::from_micros(1),
+            // Backoff is bounded by TCP_RTO_MAX only.
+            max_backoff: 1 << 16,
+            ns2_rfc2988: true,
+        },
+        // tcp_slow_start / tcp_cong_avoid_ai count acknowledged segments.
+        abc: true,
+        limited_transmit: true,
+        reno_recover_check: false,
+        newreno_slow_but_steady: false,
+        partial_window_deflation: true,
+        precision_reduce: false,
+        recovery_exit: RecoveryExit::Deflate,
+        // tcp_cwnd_reduction: PRR with the slow-start reduction bound.
+        prr: Prr::Ssrb,
+        limited_transmit_any_state: false,
+        recovery_max_burst: 0,
+        recover_check: RecoverCheck::Reached,
+        // The transfer starts after the handshake (as obsim emulate's
+        // built-in sender measures it).
+        syn: false,
+        bugfix_ss: false,
+        fto: FtoDetection::None,
     }
 }
 
@@ -198,6 +279,22 @@ mod tests {
             };
             assert_eq!((c.sack_recovery, c.sack_option_size), (rec, ack), "{p}");
         }
+    }
+
+    #[test]
+    fn linux_follows_the_kernels_defaults() {
+        let l = profile("linux").unwrap();
+        assert_eq!(
+            (l.variant, l.congestion_control),
+            (Variant::Sack, CongestionControl::Cubic)
+        );
+        assert_eq!((l.mss, l.header, l.initial_cwnd), (1448, 52, 10));
+        assert_eq!(l.rto.estimator, RtoEstimator::Linux);
+        assert_eq!(l.rto.min, SimDuration::from_millis(200));
+        assert_eq!(l.rto.initial, SimDuration::from_secs(1));
+        assert_eq!(l.delack_timeout, SimDuration::from_millis(40));
+        assert_eq!((l.prr, l.sack_blocks), (Prr::Ssrb, 3));
+        assert!((l.cubic.beta - 0.7002).abs() < 1e-4 && (l.cubic.c - 0.4004).abs() < 1e-4);
     }
 
     #[test]

@@ -1,0 +1,217 @@
+"""L1: obsim's ``linux`` TCP profile against the real Linux kernel, both
+across the same burst-switched path (issue 17, item 4).
+
+Not a paper's result: the acceptance test of the ``linux`` profile. Each
+point of the experiment is simulated with the ``linux`` profile, and the
+same scenario is run through ``obsim emulate`` (:mod:`obsim.emulate`) with
+the kernel's TCP at the same seed (so the same burst loss model and rate;
+the bursts themselves differ, since their timing does). The ``post_run``
+hook runs the emulations, one at a time (they are real time and must not
+share the machine with each other), and stores each one's summary under
+``out/emulations/<run key>.json``, so a rerun reuses them.
+
+The path is yu2004 §III's (:func:`obsim.topologies.obs_path`) with a
+20 Mbit/s access link, the set-up of the issue's first comparison ("real
+Linux 6.18 TCP ... through a userspace timer burst assembler (20 Mbit/s
+access, 5 ms timer, whole-burst loss)"): timer assembly at 1, 5 and 10 ms,
+burst loss p of 0.01 and 0.05 on the core link, one bulk transfer of
+:data:`SIZE` bytes.
+
+Claims (declared here, before any run), per point:
+
+* ``goodput linux/kernel``: the ratio of mean goodputs lies within
+  [0.95, 1.05] (equivalence, two one-sided tests at 95%): issue 17's
+  "goodput within 5%";
+* ``timeouts linux/kernel``: the ratio of mean RTO counts within
+  [0.8, 1.2]: "timeouts within 20%". Undefined (not held) where the
+  kernel takes none.
+
+The issue's acceptance reads the SACK rows (reno+SACK, cubic+SACK); the
+SACK-off rows (``newreno`` in obsim, ``net.ipv4.tcp_sack = 0`` in the
+kernel) are reported the same way. Without root the emulations cannot run:
+their columns are NaN, every claim is undecided, and ``notes`` says so.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
+
+from ..topologies import obs_path
+from . import Reproduction
+from .claims import Claim
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas
+
+    from ..experiment import Experiment
+    from . import ExtraRuns
+
+ID = "L1"
+TITLE = "obsim's linux TCP profile against the Linux kernel through obsim emulate"
+PAPER = "issue 17 (acceptance of the linux profile); no paper"
+SIZE = 10_000_000
+"""Bytes of each transfer (full mode)."""
+QUICK_SIZE = 2_000_000
+"""Bytes of each transfer (quick mode)."""
+AX_CC = "tcp.congestion_control"
+AX_VARIANT = "tcp.variant"
+AX_P = "links[2].burst_loss.p"
+AX_TIMER = "nodes[1].assembly.timeout"
+AX_TIMER_EGRESS = "nodes[4].assembly.timeout"
+KERNEL_CC = {"reno": "reno", "cubic": "cubic"}
+"""obsim's ``tcp.congestion_control`` -> the kernel's ``TCP_CONGESTION``."""
+KERNEL_SACK = {"sack": True, "newreno": False}
+"""obsim's variant -> the kernel's ``net.ipv4.tcp_sack`` (Linux without SACK
+recovers as NewReno with PRR: MODEL.md, "The linux profile")."""
+
+GOODPUT = Claim(
+    "goodput linux/kernel",
+    "issue 17: the linux profile's goodput within 5% of the kernel's",
+    "ratio_of_means",
+    "equivalent",
+    threshold=1.0,
+    margin=0.05,
+    precision=0.05,
+)
+TIMEOUTS = Claim(
+    "timeouts linux/kernel",
+    "issue 17: the linux profile's retransmission timeouts within 20% of the kernel's",
+    "ratio_of_means",
+    "equivalent",
+    threshold=1.0,
+    margin=0.2,
+)
+
+
+def experiment(quick: bool) -> Dict[str, Any]:
+    scenario = obs_path(
+        access_rate="20 Mbit/s",
+        assembly_time="5 ms",
+        p=0.01,
+        tcp={"profile": "linux", "variant": "sack"},
+        duration="600 s",
+    )
+    scenario["name"] = "linux-vs-kernel"
+    scenario["simulation"]["stop"] = "flows_done"
+    scenario["flows"][0]["size"] = f"{QUICK_SIZE if quick else SIZE} B"
+    if quick:
+        grid: Dict[str, Any] = {"zip": [{AX_CC: ["reno", "cubic"]}, {AX_P: [0.01]}]}
+    else:
+        grid = {
+            "zip": [
+                {AX_CC: ["reno", "cubic"]},
+                {AX_VARIANT: ["sack", "newreno"]},
+                {AX_P: [0.01, 0.05]},
+                {AX_TIMER: ["1 ms", "5 ms", "10 ms"], AX_TIMER_EGRESS: ["1 ms", "5 ms", "10 ms"]},
+            ]
+        }
+    return {
+        "name": "L1_linux_kernel" + ("_quick" if quick else ""),
+        "description": "obsim linux profile vs the Linux kernel across the same OBS path (obsim emulate)",
+        "scenario": scenario,
+        "replications": {"count": 2 if quick else 5, "base_seed": 2026},
+        "sweep": grid,
+        "metrics": {
+            "goodput": {"table": "flows", "column": "goodput_bps", "agg": "mean", "label": "goodput"},
+            "timeouts": {"table": "flows", "column": "to_events", "agg": "sum", "label": "timeouts"},
+            "retransmits": {"table": "flows", "column": "retransmits", "agg": "sum", "label": "retransmits"},
+        },
+    }
+
+
+def _emulation_path(extra: "ExtraRuns", key: str) -> Path:
+    return extra.out / "emulations" / f"{key}.json"
+
+
+def post_run(extra: "ExtraRuns", results: "pandas.DataFrame") -> "pandas.DataFrame":
+    """Runs the kernel's side of every run not emulated yet (one at a time)
+    and adds its columns: ``emu_goodput``, ``emu_timeouts``,
+    ``emu_retransmits``, ``emu_loss_probes``, ``emu_lateness_p99_s`` (NaN
+    without privileges or for a failed emulation)."""
+    from ..emulate import EmulateError, emulate, privilege_problem
+
+    can = privilege_problem() is None
+    cols: Dict[str, List[float]] = {
+        k: []
+        for k in ("emu_goodput", "emu_timeouts", "emu_retransmits", "emu_loss_probes", "emu_lateness_p99_s")
+    }
+    for _, row in results.iterrows():
+        key = str(row["key"])
+        f = _emulation_path(extra, key)
+        summary = None
+        if f.exists():
+            summary = json.loads(f.read_text())
+        elif can:
+            sc = extra.scenario_of(int(row["point"]))
+            cc = str(sc["tcp"].get("congestion_control", "reno"))
+            variant = str(sc["tcp"].get("variant", "sack"))
+            size = int(str(sc["flows"][0]["size"]).split()[0])
+            try:
+                em = emulate(
+                    json.dumps(sc),
+                    fmt="json",
+                    seed=int(row["seed"]),
+                    nbytes=size,
+                    congestion_control=KERNEL_CC[cc],
+                    sack=KERNEL_SACK[variant],
+                    timeout_s=600.0,
+                )
+            except EmulateError as e:
+                summary = {"error": str(e)}
+            else:
+                summary = em.summary()
+            f.parent.mkdir(parents=True, exist_ok=True)
+            f.write_text(json.dumps(summary, sort_keys=True) + "\n")
+        ok = summary is not None and "error" not in summary
+        for col, k in (
+            ("emu_goodput", "goodput_bps"),
+            ("emu_timeouts", "timeouts"),
+            ("emu_retransmits", "retransmits"),
+            ("emu_loss_probes", "loss_probes"),
+            ("emu_lateness_p99_s", "lateness_p99_s"),
+        ):
+            cols[col].append(float(summary[k]) if ok and summary is not None else math.nan)
+    out = results.copy()
+    for k, v in cols.items():
+        out[k] = v
+    return out
+
+
+def compare(results: Optional["pandas.DataFrame"], exp: Optional["Experiment"]) -> "pandas.DataFrame":
+    import pandas as pd
+
+    from . import COMPARISON_COLUMNS
+
+    assert results is not None, "L1 runs an experiment"
+    rows: List[Dict[str, Any]] = []
+    df = results.copy()
+    for col, default in ((AX_VARIANT, "sack"), (AX_TIMER, "5 ms")):
+        if col not in df.columns:
+            df[col] = default
+    for (cc, variant, p, timer), g in df.groupby([AX_CC, AX_VARIANT, AX_P, AX_TIMER], sort=True):
+        g = g.sort_values("replication")
+        case = f"{cc}+{'SACK' if variant == 'sack' else 'no SACK'} p={p:g} T={timer}"
+        rows.append(GOODPUT.decide(list(g["goodput"]), list(g["emu_goodput"])).row(case, float(p)))
+        rows.append(TIMEOUTS.decide(list(g["timeouts"]), list(g["emu_timeouts"])).row(case, float(p)))
+    return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
+
+
+NOTES = (
+    "Simulated: the linux profile (docs/MODEL.md). Kernel: this machine's Linux through obsim emulate "
+    "(root needed; without it the kernel's columns are NaN and no claim is decided), with its "
+    "default sysctls except net.ipv4.tcp_sack, and TCP_CONGESTION set per point. The two sides use "
+    "the same seed and so the same burst loss model; the bursts differ because their timing does."
+)
+
+REPRODUCTION = Reproduction(
+    id=ID,
+    title=TITLE,
+    paper=PAPER,
+    experiment=experiment,
+    compare=compare,
+    notes=NOTES,
+    post_run=post_run,
+)

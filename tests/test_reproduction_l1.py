@@ -1,0 +1,49 @@
+"""L1 (the linux profile against the kernel through obsim emulate): the quick
+mode end to end. Without root the kernel's side cannot run, and every claim
+must then be undecided rather than decided on missing data; with root, the
+emulations run and are stored by run key for reuse."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from obsim import reproductions
+from obsim.emulate import privilege_problem
+
+pytestmark = pytest.mark.engine
+
+
+def test_without_privileges_no_claim_is_decided(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("obsim.emulate.privilege_problem", lambda: "no root here")
+    reproductions.get("L1").run(tmp_path, quick=True, jobs=1)
+    cmp = pd.read_parquet(tmp_path / "comparison.parquet")
+    assert len(cmp) == 4 and set(cmp["quantity"]) == {"goodput linux/kernel", "timeouts linux/kernel"}
+    assert not cmp["agrees"].any()
+    assert cmp["measured"].isna().all()
+    assert not (tmp_path / "emulations").exists()
+    # The simulated side ran, with the linux profile and CUBIC or Reno.
+    exp = json.loads((tmp_path / "experiment.json").read_text())
+    assert exp["scenario"]["tcp"]["profile"] == "linux"
+
+
+@pytest.mark.skipif(privilege_problem() is not None, reason=str(privilege_problem()))
+def test_quick_mode_emulates_every_run_once(tmp_path: Path) -> None:
+    rep = reproductions.get("L1")
+    rep.run(tmp_path, quick=True, jobs=1)
+    files = sorted((tmp_path / "emulations").glob("*.json"))
+    assert len(files) == 4
+    summaries = [json.loads(f.read_text()) for f in files]
+    assert {s["congestion_control"] for s in summaries} == {"reno", "cubic"}
+    assert all(s["goodput_bps"] > 1e6 and s["lateness_p99_s"] < 0.01 for s in summaries)
+    cmp = pd.read_parquet(tmp_path / "comparison.parquet")
+    good = cmp[cmp["quantity"] == "goodput linux/kernel"]
+    assert len(good) == 2 and good["measured"].map(math.isfinite).all()
+    # A rerun reuses the stored emulations (no file is rewritten).
+    stamps = [f.stat().st_mtime_ns for f in files]
+    rep.run(tmp_path, quick=True, jobs=1)
+    assert [f.stat().st_mtime_ns for f in files] == stamps
