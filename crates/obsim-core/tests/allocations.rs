@@ -78,6 +78,32 @@ size = "200 KB"
 /// of the records' vector and of tables indexed by flow id, amortised.
 /// Before the slots' state was renewed, a SACK flow added 9 (6 at its
 /// arrival); before the names were shared, 3.
+/// Runs `text(secs)` for 20 and 40 simulated seconds and asserts that the
+/// flows added by the longer run recovered losses and cost fewer than 0.1
+/// allocations each (`what` names the case in messages).
+fn assert_flows_allocate_nothing(what: &str, text: impl Fn(u32) -> String) {
+    let measure = |secs: u32| {
+        let sc = parse_toml(&text(secs)).unwrap();
+        let (n, r) = allocations(|| run(&sc, &RunOptions::default()).unwrap());
+        (
+            n,
+            r.flowgen.created,
+            r.flow_records.iter().map(|x| x.retransmits).sum::<u64>(),
+        )
+    };
+    let (n1, f1, rtx1) = measure(20);
+    let (n2, f2, rtx2) = measure(40);
+    assert!(f2 > f1 + 800, "{what}: {f1} then {f2} flows");
+    assert!(rtx2 > rtx1 + 100, "{what}: the flows must recover losses");
+    // The count is the process's: the test harness may allocate during
+    // either run (another test finishing), hence `saturating_sub`.
+    let per_flow = n2.saturating_sub(n1) as f64 / (f2 - f1) as f64;
+    assert!(
+        per_flow < 0.1,
+        "{what}: {n1} then {n2}: {per_flow} allocations per flow"
+    );
+}
+
 #[test]
 fn a_generated_flow_allocates_nothing() {
     let _one = ONE_AT_A_TIME
@@ -89,29 +115,9 @@ fn a_generated_flow_allocates_nothing() {
         ("reno", "reno"),
         ("sack", "cubic"),
     ] {
-        let measure = |secs| {
-            let sc = parse_toml(&scenario(variant, cc, secs)).unwrap();
-            let (n, r) = allocations(|| run(&sc, &RunOptions::default()).unwrap());
-            (
-                n,
-                r.flowgen.created,
-                r.flow_records.iter().map(|x| x.retransmits).sum::<u64>(),
-            )
-        };
-        let (n1, f1, rtx1) = measure(20);
-        let (n2, f2, rtx2) = measure(40);
-        assert!(f2 > f1 + 800, "{variant}: {f1} then {f2} flows");
-        assert!(
-            rtx2 > rtx1 + 100,
-            "{variant}: the flows must recover losses"
-        );
-        // The count is the process's: the test harness may allocate during
-        // either run (another test finishing), hence `saturating_sub`.
-        let per_flow = n2.saturating_sub(n1) as f64 / (f2 - f1) as f64;
-        assert!(
-            per_flow < 0.1,
-            "{variant}: {n1} then {n2}: {per_flow} allocations per flow"
-        );
+        assert_flows_allocate_nothing(&format!("{variant}/{cc}"), |secs| {
+            scenario(variant, cc, secs)
+        });
     }
 }
 
@@ -124,30 +130,13 @@ fn a_generated_prr_flow_allocates_nothing() {
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     for variant in ["sack", "newreno"] {
-        let measure = |secs: u32| {
-            let text = scenario(variant, "reno", secs)
-                .replace("profile = \"ns2\"", "profile = \"rfc\"\nprr = \"ssrb\"");
-            let sc = parse_toml(&text).unwrap();
-            assert!(sc.flow_generators[0].tcp.prr != obsim_core::tcp::config::Prr::Off);
-            let (n, r) = allocations(|| run(&sc, &RunOptions::default()).unwrap());
-            (
-                n,
-                r.flowgen.created,
-                r.flow_records.iter().map(|x| x.retransmits).sum::<u64>(),
-            )
+        let text = |secs| {
+            scenario(variant, "reno", secs)
+                .replace("profile = \"ns2\"", "profile = \"rfc\"\nprr = \"ssrb\"")
         };
-        let (n1, f1, rtx1) = measure(20);
-        let (n2, f2, rtx2) = measure(40);
-        assert!(f2 > f1 + 800, "{variant}: {f1} then {f2} flows");
-        assert!(
-            rtx2 > rtx1 + 100,
-            "{variant}: the flows must recover losses"
-        );
-        let per_flow = n2.saturating_sub(n1) as f64 / (f2 - f1) as f64;
-        assert!(
-            per_flow < 0.1,
-            "{variant}: {n1} then {n2}: {per_flow} allocations per flow"
-        );
+        let sc = parse_toml(&text(20)).unwrap();
+        assert!(sc.flow_generators[0].tcp.prr != obsim_core::tcp::config::Prr::Off);
+        assert_flows_allocate_nothing(&format!("{variant}+prr"), text);
     }
 }
 
