@@ -144,6 +144,41 @@ fn a_generated_prr_flow_allocates_nothing() {
     }
 }
 
+/// The same with RACK-TLP (RFC 8985, `tcp.rack = true`, `tcp.tlp = true`)
+/// in the RFC 6675 SACK recovery of the rfc profile, PRR on: RACK's
+/// per-segment transmit times and loss marks live in the scoreboard's ring,
+/// its per-ACK detection and the probe timer allocate nothing.
+#[test]
+fn a_generated_rack_tlp_flow_allocates_nothing() {
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let measure = |secs| {
+        let text = scenario("sack", secs).replace(
+            "profile = \"ns2\"",
+            "profile = \"rfc\"\nprr = \"ssrb\"\nrack = true\ntlp = true",
+        );
+        let sc = parse_toml(&text).unwrap();
+        let tcp = &sc.flow_generators[0].tcp;
+        assert!(tcp.rack_tlp.rack && tcp.rack_tlp.tlp);
+        let (n, r) = allocations(|| run(&sc, &RunOptions::default()).unwrap());
+        (
+            n,
+            r.flowgen.created,
+            r.flow_records.iter().map(|x| x.retransmits).sum::<u64>(),
+        )
+    };
+    let (n1, f1, rtx1) = measure(20);
+    let (n2, f2, rtx2) = measure(40);
+    assert!(f2 > f1 + 800, "{f1} then {f2} flows");
+    assert!(rtx2 > rtx1 + 100, "the flows must recover losses");
+    let per_flow = n2.saturating_sub(n1) as f64 / (f2 - f1) as f64;
+    assert!(
+        per_flow < 0.1,
+        "{n1} then {n2}: {per_flow} allocations per flow"
+    );
+}
+
 /// Short generated flows through an OBS ingress with proactive DMQ and a
 /// lossy optical link: the per-flow state of the edges (burst counts, DMQ
 /// slots), kept only while a flow lives (issue 12, item 3), reuses the
@@ -246,6 +281,12 @@ fn configs() -> Vec<TcpConfig> {
         c.prr = obsim_core::tcp::config::Prr::Ssrb;
         out.push(c);
     }
+    // RACK-TLP (RFC 8985), which keeps per-segment state in the scoreboard.
+    let mut c = profile("rfc").unwrap();
+    c.variant = Variant::Sack;
+    c.rack_tlp.rack = true;
+    c.rack_tlp.tlp = true;
+    out.push(c);
     out
 }
 

@@ -6,8 +6,8 @@
 //! docs/MODEL.md has the table with citations.
 
 use crate::tcp::config::{
-    FtoDetection, Prr, RecoverCheck, RecoveryExit, RtoConfig, RtoEstimator, SackOptionSize,
-    SackRecovery, SsthreshBasis, TcpConfig, Variant,
+    FtoDetection, Prr, RackTlpConfig, RecoverCheck, RecoveryExit, RtoConfig, RtoEstimator,
+    SackOptionSize, SackRecovery, SsthreshBasis, TcpConfig, Variant,
 };
 use crate::time::SimDuration;
 
@@ -83,8 +83,9 @@ fn rfc() -> TcpConfig {
         // Bulk transfer after connection set-up (RFC 9293 §3.5): the
         // handshake is over before the modelled transfer starts.
         syn: false,
-        bugfix_ss: false,        // (read only with syn)
-        fto: FtoDetection::None, // plain TCP: every timeout is true
+        bugfix_ss: false,             // (read only with syn)
+        fto: FtoDetection::None,      // plain TCP: every timeout is true
+        rack_tlp: RackTlpConfig::OFF, // RFC 8985 (2021) is later than RFC 6675
     }
 }
 
@@ -132,6 +133,7 @@ fn ns2() -> TcpConfig {
         syn: true,             // syn_ true (2001-05-17), delay_growth_ true
         bugfix_ss: true,       // bugfix_ss_ 1 (2006-06-13)
         fto: FtoDetection::None, // plain TCP: every timeout is true
+        rack_tlp: RackTlpConfig::OFF, // ns-2.35 has no RACK or TLP
     }
 }
 
