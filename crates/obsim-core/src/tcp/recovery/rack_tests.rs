@@ -399,3 +399,28 @@ fn off_is_rfc6675() {
     };
     assert_eq!(run(&a), run(&b));
 }
+
+/// A burst loss takes a whole window and the probe with it (one OBS burst
+/// lost, then the path stays down past the probe): TLP sends one probe,
+/// 2·SRTT after the last ACK, then the RTO fires one RTO after the probe
+/// (§7.3: re-armed then), and no probe is armed while the go-back-N
+/// (Loss state) is under way.
+#[test]
+fn a_lost_probe_leaves_the_rto_and_no_probe_in_the_loss_state() {
+    let mut c = cfg(true, true);
+    c.initial_cwnd = 2;
+    let mut p = path(&[]);
+    // From 300 ms to 800 ms everything sent is lost.
+    p.drop_during = vec![(at(MS.saturating_mul(300)), at(MS.saturating_mul(800)))];
+    let mut h = Harness::new(&c, Some(3_000_000), p);
+    assert!(h
+        .run_to_completion(at(SimDuration::from_secs(60)))
+        .is_some());
+    let st = h.sender.stats();
+    assert_eq!((st.tlp_probes, st.to_events), (1, 1), "{st:?}");
+    let probe = h.tx.iter().find(|r| r.t == h.timers[0]).expect("the probe");
+    assert!(probe.dropped);
+    // The RTO one RTO (1 s, the rfc profile's minimum) after the probe.
+    assert_eq!(h.timeouts, vec![h.timers[0] + SimDuration::from_secs(1)]);
+    assert_eq!(h.timers.len(), 1, "no probe after the RTO");
+}
