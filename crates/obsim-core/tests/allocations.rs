@@ -140,6 +140,27 @@ fn a_generated_prr_flow_allocates_nothing() {
     }
 }
 
+/// The same with RACK-TLP (RFC 8985, `tcp.rack = true`, `tcp.tlp = true`)
+/// in the RFC 6675 SACK recovery of the rfc profile, PRR on: RACK's
+/// per-segment transmit times and loss marks live in the scoreboard's ring,
+/// its per-ACK detection and the probe timer allocate nothing.
+#[test]
+fn a_generated_rack_tlp_flow_allocates_nothing() {
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let text = |secs| {
+        scenario("sack", "reno", secs).replace(
+            "profile = \"ns2\"",
+            "profile = \"rfc\"\nprr = \"ssrb\"\nrack = true\ntlp = true",
+        )
+    };
+    let sc = parse_toml(&text(20)).unwrap();
+    let tcp = &sc.flow_generators[0].tcp;
+    assert!(tcp.rack_tlp.rack && tcp.rack_tlp.tlp);
+    assert_flows_allocate_nothing("sack+rack+tlp", text);
+}
+
 /// Short generated flows through an OBS ingress with proactive DMQ and a
 /// lossy optical link: the per-flow state of the edges (burst counts, DMQ
 /// slots), kept only while a flow lives (issue 12, item 3), reuses the
@@ -248,6 +269,12 @@ fn configs() -> Vec<TcpConfig> {
         c.congestion_control = CongestionControl::Cubic;
         out.push(c);
     }
+    // RACK-TLP (RFC 8985), which keeps per-segment state in the scoreboard.
+    let mut c = profile("rfc").unwrap();
+    c.variant = Variant::Sack;
+    c.rack_tlp.rack = true;
+    c.rack_tlp.tlp = true;
+    out.push(c);
     out
 }
 

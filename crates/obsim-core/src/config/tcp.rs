@@ -58,6 +58,9 @@ key_table! {
     recover_check: RecoverCheck = |v| named(v, &RecoverCheck::ALL) => recover_check;
     syn: bool = boolean => syn;
     bugfix_ss: bool = boolean => bugfix_ss;
+    rack: bool = boolean => rack_tlp.rack;
+    tlp: bool = boolean => rack_tlp.tlp;
+    tlp_max_ack_delay: SimDuration = duration => rack_tlp.tlp_max_ack_delay;
     fto_detection: FtoMethod = |v| named(v, &FtoMethod::ALL);
     back_source: BackSource = |v| named(v, &BackSource::ALL);
     bnak_mode: BnakMode = |v| named(v, &BnakMode::ALL);
@@ -291,5 +294,59 @@ pub(super) fn resolve_tcp(
         );
         return None;
     }
+    if let Some((path, reason)) = rack_tlp_conflict(&c, top, group) {
+        errs.push(path, reason);
+        return None;
+    }
     Some(c)
+}
+
+/// RACK-TLP (RFC 8985) reads per-segment SACK state: it is valid only with
+/// the RFC 6675 SACK recovery. The error names the most specific `rack` or
+/// `tlp` key written (else `variant` or `sack_recovery`, else `profile`).
+fn rack_tlp_conflict(
+    c: &TcpConfig,
+    top: &TcpOverrides,
+    group: Option<&TcpOverrides>,
+) -> Option<(String, String)> {
+    let on = c.rack_tlp.rack || c.rack_tlp.tlp;
+    if !on || (c.variant == Variant::Sack && c.sack_recovery == SackRecovery::Rfc6675) {
+        return None;
+    }
+    let layers: Vec<&TcpOverrides> = group.into_iter().chain(std::iter::once(top)).collect();
+    let written = |o: &TcpOverrides| -> Option<&'static str> {
+        let k = &o.keys;
+        if k.rack.value() == Some(true) {
+            Some("rack")
+        } else if k.tlp.value() == Some(true) {
+            Some("tlp")
+        } else if k.variant.value().is_some() {
+            Some("variant")
+        } else if k.sack_recovery.value().is_some() {
+            Some("sack_recovery")
+        } else {
+            None
+        }
+    };
+    let path = layers
+        .iter()
+        .find_map(|o| written(o).map(|key| join(&o.path, key)))
+        .unwrap_or_else(|| join(&layers[0].path, "profile"));
+    let recovery = SackRecovery::ALL
+        .iter()
+        .find(|(_, r)| *r == c.sack_recovery)
+        .map_or("", |(n, _)| n);
+    Some((
+        path,
+        format!(
+            "expected variant = \"sack\" with sack_recovery = \"rfc6675\" for rack or tlp \
+             (RFC 8985 reads the RFC 6675 SACK scoreboard), found variant = \"{}\"{}",
+            c.variant.name(),
+            if c.variant == Variant::Sack {
+                format!(" with sack_recovery = \"{recovery}\"")
+            } else {
+                String::new()
+            }
+        ),
+    ))
 }

@@ -562,7 +562,7 @@ impl<'s> Simulation<'s> {
                 fl.judged.note_drop(seg.seq, false);
             }
         }
-        if let Some(d) = fl.sender.rto_deadline() {
+        if let Some(d) = fl.sender.next_deadline() {
             fl.sender_timer
                 .arm_rescheduled(&mut self.queue, d, Event::SenderTimer(f));
         }
@@ -597,7 +597,7 @@ impl<'s> Simulation<'s> {
         {
             return; // superseded by an earlier deadline
         }
-        match fl.sender.rto_deadline() {
+        match fl.sender.next_deadline() {
             Some(d) if d <= self.now => {
                 let una = fl.sender.snd_una();
                 let decision = fl.sender.on_timeout(self.now);

@@ -482,6 +482,33 @@ impl BackSource {
     ];
 }
 
+/// RACK-TLP loss detection (RFC 8985) for the RFC 6675 SACK sender
+/// (`tcp.rack`, `tcp.tlp`, `tcp.tlp_max_ack_delay`); off in every profile.
+/// `tcp/recovery/rack.rs` and `tcp/tlp.rs` implement it; docs/MODEL.md
+/// "RACK-TLP" says what is modelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RackTlpConfig {
+    /// RACK (RFC 8985 §6): a segment is lost when one sent at least
+    /// `RACK.rtt + RACK.reo_wnd` after it was delivered; replaces the
+    /// `DupThresh` rule (RFC 6675 `IsLost`) of the SACK recovery.
+    pub rack: bool,
+    /// Tail Loss Probe (RFC 8985 §7): a probe segment 2·SRTT after the
+    /// last transmission in the Open state, before the RTO would fire.
+    pub tlp: bool,
+    /// RFC 8985 §7.2 `WCDelAckT`, the worst-case delayed-ACK timer added to
+    /// the PTO when one segment is in flight: "RECOMMENDED" 200 ms.
+    pub tlp_max_ack_delay: SimDuration,
+}
+
+impl RackTlpConfig {
+    /// Both off (every profile); `WCDelAckT` at RFC 8985 §7.2's 200 ms.
+    pub const OFF: RackTlpConfig = RackTlpConfig {
+        rack: false,
+        tlp: false,
+        tlp_max_ack_delay: SimDuration::from_millis(200),
+    };
+}
+
 /// Everything the sender and receiver of one flow need to know.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[allow(clippy::struct_excessive_bools)] // independent on/off switches, each a named RFC option
@@ -631,4 +658,7 @@ pub struct TcpConfig {
     /// Burst TCP false-timeout detection (yu2004 §IV); `None` in every
     /// profile.
     pub fto: FtoDetection,
+    /// RACK-TLP (RFC 8985); off in every profile. Valid only with
+    /// `variant = "sack"` and `sack_recovery = "rfc6675"`.
+    pub rack_tlp: RackTlpConfig,
 }

@@ -16,6 +16,7 @@ pub mod segment;
 pub mod sender;
 pub mod signal;
 pub mod timeout;
+pub mod tlp;
 
 #[cfg(test)]
 mod testkit;

@@ -7,8 +7,8 @@
 
 use crate::tcp::config::{CongestionControl, CubicConfig, CubicRtt};
 use crate::tcp::config::{
-    FtoDetection, Prr, RecoverCheck, RecoveryExit, RtoConfig, RtoEstimator, SackOptionSize,
-    SackRecovery, SsthreshBasis, TcpConfig, Variant,
+    FtoDetection, Prr, RackTlpConfig, RecoverCheck, RecoveryExit, RtoConfig, RtoEstimator,
+    SackOptionSize, SackRecovery, SsthreshBasis, TcpConfig, Variant,
 };
 use crate::time::SimDuration;
 
@@ -88,8 +88,9 @@ fn rfc() -> TcpConfig {
         // Bulk transfer after connection set-up (RFC 9293 §3.5): the
         // handshake is over before the modelled transfer starts.
         syn: false,
-        bugfix_ss: false,        // (read only with syn)
-        fto: FtoDetection::None, // plain TCP: every timeout is true
+        bugfix_ss: false,             // (read only with syn)
+        fto: FtoDetection::None,      // plain TCP: every timeout is true
+        rack_tlp: RackTlpConfig::OFF, // RFC 8985 (2021) is later than RFC 6675
     }
 }
 
@@ -162,6 +163,14 @@ fn linux() -> TcpConfig {
         recovery_exit: RecoveryExit::Deflate,
         // tcp_cwnd_reduction: PRR with the slow-start reduction bound.
         prr: Prr::Ssrb,
+        // tcp_recovery 1 (RACK loss detection) and tcp_early_retrans 3
+        // (TLP); tcp_schedule_loss_probe adds tcp_rto_min (200 ms) to the
+        // PTO with one packet out, RFC 8985 §7.2's WCDelAckT.
+        rack_tlp: RackTlpConfig {
+            rack: true,
+            tlp: true,
+            tlp_max_ack_delay: SimDuration::from_millis(200),
+        },
         limited_transmit_any_state: false,
         recovery_max_burst: 0,
         recover_check: RecoverCheck::Reached,
@@ -220,6 +229,7 @@ fn ns2() -> TcpConfig {
         syn: true,             // syn_ true (2001-05-17), delay_growth_ true
         bugfix_ss: true,       // bugfix_ss_ 1 (2006-06-13)
         fto: FtoDetection::None, // plain TCP: every timeout is true
+        rack_tlp: RackTlpConfig::OFF, // ns-2.35 has no RACK or TLP
     }
 }
 
@@ -294,6 +304,7 @@ mod tests {
         assert_eq!(l.rto.initial, SimDuration::from_secs(1));
         assert_eq!(l.delack_timeout, SimDuration::from_millis(40));
         assert_eq!((l.prr, l.sack_blocks), (Prr::Ssrb, 3));
+        assert!(l.rack_tlp.rack && l.rack_tlp.tlp);
         assert!((l.cubic.beta - 0.7002).abs() < 1e-4 && (l.cubic.c - 0.4004).abs() < 1e-4);
     }
 

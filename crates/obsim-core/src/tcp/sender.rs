@@ -1,11 +1,14 @@
 //! The TCP sender: an I/O-free state machine (smoltcp style). The engine
 //! calls [`TcpSender::start`], [`TcpSender::on_ack`] and
 //! [`TcpSender::on_timeout`], then drains [`TcpSender::poll_transmit`] until
-//! it returns `None`, and arms one timer at [`TcpSender::rto_deadline`].
+//! it returns `None`, and arms one timer at [`TcpSender::next_deadline`]:
+//! the retransmission timer ([`TcpSender::rto_deadline`]) or, with RACK-TLP
+//! (RFC 8985), the earlier of it, the probe timeout and RACK's reordering
+//! timer; [`TcpSender::on_timeout`] serves whichever is due.
 //! Window growth, loss recovery and the timeout response are plug-ins that
 //! share the [`ControlBlock`].
 
-use crate::tcp::cc::{self, WindowGrowth};
+use crate::tcp::cc::{self, LossSignal, WindowGrowth};
 use crate::tcp::config::TcpConfig;
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::recovery::{self, Actions, LossRecovery};
@@ -13,6 +16,7 @@ use crate::tcp::rtt::RttEstimator;
 use crate::tcp::segment::{Ack, Segment};
 use crate::tcp::signal::{BurstSignal, SignalSet};
 use crate::tcp::timeout::{self, SignalReaction, TimeoutReaction, TimeoutResponse};
+use crate::tcp::tlp::Tlp;
 use crate::time::{SimDuration, SimTime};
 
 /// Counters of one sender.
@@ -48,6 +52,14 @@ pub struct SenderStats {
     /// Sum of the RTO in force when a *first* timeout of a sequence fired
     /// (PFTK's `T0`; mean = `first_rto_sum / (to_events - backoffs)`).
     pub first_rto_sum: SimDuration,
+    /// Tail loss probes sent (RFC 8985 §7.3, `tcp.tlp`).
+    pub tlp_probes: u64,
+    /// Probe episodes that ended with a retransmitted probe acknowledged
+    /// (RFC 8985 §7.4: a loss repaired, cwnd reduced); not counted in
+    /// `td_events`.
+    pub tlp_recoveries: u64,
+    /// RACK reordering-timer expiries (RFC 8985 §6.2 step 5, `tcp.rack`).
+    pub rack_timer_events: u64,
     /// When [`TcpSender::start`] was called.
     pub started_at: Option<SimTime>,
     /// When a finite flow was fully acknowledged.
@@ -131,6 +143,12 @@ pub struct TcpSender {
     stats: SenderStats,
     /// cwnd and ssthresh when [`TcpSender::take_changed`] last looked.
     last_seen: (f64, f64),
+    /// `tcp.rack`: the loss-recovery plug-in runs RACK (RFC 8985 §6) and is
+    /// given the clock ([`LossRecovery::set_clock`]) and asked for its
+    /// reordering timer.
+    rack: bool,
+    /// Tail Loss Probe (RFC 8985 §7, `tcp.tlp`) and its probe timer.
+    tlp: Tlp,
 }
 
 /// The values of a new sender that follow from its configuration and
@@ -192,6 +210,8 @@ impl TcpSender {
             initial_cwnd: start.initial_cwnd,
             stats: SenderStats::default(),
             last_seen: start.last_seen,
+            rack: cfg.rack_tlp.rack,
+            tlp: Tlp::new(cfg),
         }
     }
 
@@ -223,6 +243,8 @@ impl TcpSender {
             initial_cwnd,
             stats,
             last_seen,
+            rack,
+            tlp,
         } = self;
         *cb = start.cb;
         cc::renew(window_growth, cfg);
@@ -242,6 +264,8 @@ impl TcpSender {
         *initial_cwnd = start.initial_cwnd;
         *stats = SenderStats::default();
         *last_seen = start.last_seen;
+        *rack = cfg.rack_tlp.rack;
+        *tlp = Tlp::new(cfg);
     }
 
     /// Replaces the timeout-response plug-in (Burst TCP).
@@ -305,9 +329,11 @@ impl TcpSender {
             return;
         }
         let mut out = Actions::default();
+        let advanced = ack.ack > self.cb.snd_una;
         if ack.ack > self.cb.snd_una {
             let acked = ack.ack - self.cb.snd_una;
             self.take_rtt_sample(now, ack.ack);
+            self.clock(now);
             self.cb.snd_una = ack.ack;
             self.cb.tx_next = self.cb.tx_next.max(ack.ack);
             // Limited-transmit segments count as outstanding data again.
@@ -323,11 +349,17 @@ impl TcpSender {
                 self.stats.completed_at = Some(now);
                 self.rto_deadline = None;
                 self.pending_rtx = None;
+                if self.tlp.is_on() {
+                    // RFC 8985 §7.4: the probe's ACK may be the last one.
+                    self.tlp_episode(ack.ack);
+                }
+                self.tlp.reset_episode();
                 return;
             }
         } else if ack.ack == self.cb.snd_una && self.cb.snd_nxt > self.cb.snd_una {
             // RFC 5681 §2 duplicate ACK: same cumulative ACK, data outstanding.
             self.cb.dupacks += 1;
+            self.clock(now);
             self.recovery.on_ack_info(&self.cb, ack);
             let window = self.cb.window();
             self.recovery
@@ -346,6 +378,56 @@ impl TcpSender {
         if self.cb.snd_una >= self.cb.snd_nxt {
             // RFC 6298 §5.2: all outstanding data acknowledged: stop the timer.
             self.rto_deadline = None;
+        }
+        if self.tlp.is_on() {
+            self.tlp_on_ack(now, ack.ack, advanced, out.entered_recovery);
+        }
+    }
+
+    /// Gives the loss-recovery plug-in the clock when it runs RACK.
+    #[inline]
+    fn clock(&mut self, now: SimTime) {
+        if self.rack {
+            self.recovery.set_clock(now, self.rtt.srtt());
+        }
+    }
+
+    /// RFC 8985 §7.4 and §7.2 on an ACK: ends a probe episode (reducing
+    /// cwnd as for a fast retransmit when a retransmitted probe repaired a
+    /// loss), then stops the PTO or, on an ACK that advanced `snd_una`,
+    /// restarts it.
+    fn tlp_on_ack(&mut self, now: SimTime, ack: u64, advanced: bool, entered_recovery: bool) {
+        if entered_recovery || self.cb.state != CaState::Open {
+            self.tlp.reset_episode();
+            return;
+        }
+        self.tlp_episode(ack);
+        self.tlp_rearm(now, advanced);
+    }
+
+    /// RFC 8985 §7.4 `TLP_process_ack()`: when the ACK ends a probe
+    /// episode in which a retransmitted probe repaired a loss, "invoke the
+    /// congestion control to reduce cwnd": the window-growth plug-in's
+    /// ssthresh for a fast retransmit, cwnd = ssthresh.
+    fn tlp_episode(&mut self, ack: u64) {
+        if self.tlp.on_ack(ack) {
+            self.cb.ssthresh = self.cc.ssthresh(&self.cb, LossSignal::DupAcks);
+            self.cb.cwnd = self.cb.ssthresh;
+            self.cc.reset();
+            self.stats.tlp_recoveries += 1;
+        }
+    }
+
+    /// Stops the PTO when RFC 8985 §7.2 no longer allows it, or (re)starts
+    /// it when `restart` (an ACK advanced `snd_una`, or new data went out).
+    fn tlp_rearm(&mut self, now: SimTime, restart: bool) {
+        let sacked = self.recovery.sacked_out(&self.cb);
+        if !self.tlp.allowed(&self.cb, sacked) {
+            self.tlp.disarm();
+        } else if restart || self.tlp.deadline().is_none() {
+            let rto_at = self.rto_deadline.unwrap_or(now + self.rtt.rto());
+            self.tlp
+                .arm(now, self.rtt.srtt(), self.cb.flight_size(), rto_at);
         }
     }
 
@@ -429,9 +511,44 @@ impl TcpSender {
         self.cb.srtt = self.rtt.srtt();
     }
 
-    /// The retransmission timer expired (the engine calls this when `now >=
-    /// rto_deadline()`); says what the timeout plug-in decided.
+    /// A timer expired (the engine calls this when `now >=
+    /// next_deadline()`): the probe timeout (RFC 8985 §7.3) and RACK's
+    /// reordering timer (§6.2 step 5) when due, then the retransmission
+    /// timer if it is due. The probe (RFC 8985 §7.3) goes out first at the
+    /// next [`TcpSender::poll_transmit`]. Says what the timeout plug-in decided about the
+    /// latter ([`LossDecision::Nothing`] when only the others fired).
     pub fn on_timeout(&mut self, now: SimTime) -> LossDecision {
+        // The plug-ins' clock (CUBIC reads it in a reordering-timer recovery).
+        self.cb.now = now;
+        if self.tlp.due(now) && self.tlp.on_expiry(&self.cb) {
+            // §7.3: the probe goes instead of an RTO due now (the PTO is
+            // capped at it); the RTO is re-armed after the probe.
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
+        if self.rack && self.recovery.reorder_deadline().is_some_and(|d| now >= d) {
+            self.on_reorder_timeout(now);
+        }
+        self.on_rto(now)
+    }
+
+    /// RFC 8985 §6.2 step 5: RACK's reordering timer fired; losses it now
+    /// marks start or feed the recovery.
+    fn on_reorder_timeout(&mut self, now: SimTime) {
+        self.stats.rack_timer_events += 1;
+        self.clock(now);
+        let mut out = Actions::default();
+        let window = self.cb.window();
+        self.recovery
+            .on_reorder_timer(&mut self.cb, self.cc.as_mut(), &mut out);
+        if out.entered_recovery {
+            self.timeout.on_td_loss(window);
+            self.tlp.reset_episode();
+        }
+        self.apply(now, out);
+    }
+
+    /// The retransmission timer, if due (RFC 6298 §5.4-5.6).
+    fn on_rto(&mut self, now: SimTime) -> LossDecision {
         match self.rto_deadline {
             Some(d) if now >= d => {}
             _ => return LossDecision::Nothing,
@@ -453,6 +570,8 @@ impl TcpSender {
         // Karn: no sample from anything sent before the expiry.
         self.timing = None;
         self.pending_rtx = None;
+        // RFC 8985 §7.4: an RTO ends any probe episode.
+        self.tlp.reset_episode();
         // ns-2 `timeout`: send_much(0, TCP_REASON_TIMEOUT, maxburst_).
         self.burst_left = None;
         // What the scoreboard knows of the data in flight, for ssthresh
@@ -517,6 +636,7 @@ impl TcpSender {
                 self.pending_rtx = None;
                 self.burst_left = None;
                 self.recovery.on_timeout(&mut self.cb);
+                self.tlp.reset_episode();
                 self.rto_deadline = Some(now + self.rtt.rto());
                 LossDecision::EarlyFto
             }
@@ -533,6 +653,10 @@ impl TcpSender {
             SynState::Sent => return None,
             SynState::Due => return Some(self.emit_syn(now)),
         }
+        self.clock(now);
+        if let Some(seq) = self.tlp.take_pending() {
+            return Some(self.emit_probe(now, seq));
+        }
         let seq = match self.pending_rtx.take() {
             Some(s) if s >= self.cb.snd_una && s < self.cb.snd_nxt => s,
             _ => {
@@ -546,7 +670,23 @@ impl TcpSender {
                 s
             }
         };
-        Some(self.emit(now, seq))
+        let seg = self.emit(now, seq);
+        if self.tlp.is_on() && !seg.retransmit {
+            // RFC 8985 §7.2: (re)start the PTO after sending new data.
+            self.tlp_rearm(now, true);
+        }
+        Some(seg)
+    }
+
+    /// Sends the loss probe the PTO chose (RFC 8985 §7.3), whatever cwnd
+    /// allows; `TLP.end_seq = SND.NXT`; then "the sender MUST re-arm the
+    /// RTO timer, not the PTO timer".
+    fn emit_probe(&mut self, now: SimTime, seq: u64) -> Segment {
+        let seg = self.emit(now, seq);
+        self.stats.tlp_probes += 1;
+        self.tlp.sent(self.cb.snd_nxt, seg.retransmit);
+        self.rto_deadline = Some(now + self.rtt.rto());
+        seg
     }
 
     /// Sends the SYN (ns-2 tcp.cc `TcpAgent::output`, `syn_ && seqno ==
@@ -616,6 +756,27 @@ impl TcpSender {
     /// outstanding.
     pub fn rto_deadline(&self) -> Option<SimTime> {
         self.rto_deadline
+    }
+
+    /// When the sender next needs [`TcpSender::on_timeout`]: the earliest
+    /// of the retransmission timer, the TLP probe timeout (RFC 8985 §7.2)
+    /// and RACK's reordering timer (§6.2 step 5); the retransmission timer
+    /// alone when RACK-TLP is off.
+    #[inline]
+    pub fn next_deadline(&self) -> Option<SimTime> {
+        let mut d = self.rto_deadline;
+        if self.tlp.is_on() {
+            d = earliest(d, self.tlp.deadline());
+        }
+        if self.rack {
+            d = earliest(d, self.recovery.reorder_deadline());
+        }
+        d
+    }
+
+    /// When the TLP probe timeout fires, if armed (RFC 8985 §7.2).
+    pub fn pto_deadline(&self) -> Option<SimTime> {
+        self.tlp.deadline()
     }
 
     /// True when a finite flow is fully acknowledged.
@@ -689,5 +850,15 @@ impl TcpSender {
         let changed = now != self.last_seen;
         self.last_seen = now;
         changed
+    }
+}
+
+/// The earlier of two optional deadlines.
+#[inline]
+fn earliest(a: Option<SimTime>, b: Option<SimTime>) -> Option<SimTime> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, None) => x,
+        (None, y) => y,
     }
 }

@@ -128,6 +128,9 @@ pub struct Harness {
     pub trace: Vec<StateSample>,
     /// Times at which the retransmission timer fired.
     pub timeouts: Vec<SimTime>,
+    /// Times at which the TLP probe timer or RACK's reordering timer fired
+    /// (RFC 8985) and the retransmission timer was not due.
+    pub timers: Vec<SimTime>,
     /// Times at which the receiver sent an ACK.
     pub acks: Vec<SimTime>,
 }
@@ -154,6 +157,7 @@ impl Harness {
             tx: Vec::new(),
             trace: Vec::new(),
             timeouts: Vec::new(),
+            timers: Vec::new(),
             acks: Vec::new(),
         };
         h.sender.start(SimTime::ZERO);
@@ -255,7 +259,7 @@ impl Harness {
     fn step(&mut self, until: SimTime) -> bool {
         self.drain();
         let q = self.queue.keys().next().map(|k| k.0);
-        let rto = self.sender.rto_deadline();
+        let rto = self.sender.next_deadline();
         let del = self.receiver.delack_deadline();
         let Some(next) = [q, rto, del].into_iter().flatten().min() else {
             return false;
@@ -277,8 +281,17 @@ impl Harness {
                 Ev::Ack(a) => self.sender.on_ack(self.now, &a),
             }
         } else if rto == Some(next) {
-            self.timeouts.push(self.now);
+            // The retransmission timer, or (RACK-TLP) the probe or the
+            // reordering timer: only the first counts in `timeouts`.
+            // A probe due with the RTO (PTO capped at it) goes instead.
+            let rto_due = self.sender.rto_deadline() == Some(next)
+                && self.sender.pto_deadline() != Some(next);
             self.sender.on_timeout(self.now);
+            if rto_due {
+                self.timeouts.push(self.now);
+            } else {
+                self.timers.push(self.now);
+            }
         } else {
             let a = self.receiver.on_delack_timeout(self.now);
             self.send_ack(a);

@@ -64,10 +64,10 @@ pub(super) const BAD: &[Row] = &[
         "unknown profile in a flow group",
         &[(
             "to = \"b\"\n\n[trace]",
-            "to = \"b\"\ntcp = { profile = \"linux\" }\n\n[trace]",
+            "to = \"b\"\ntcp = { profile = \"freebsd\" }\n\n[trace]",
         )],
         "flows[0].tcp.profile",
-        "found \"linux\"",
+        "found \"freebsd\"",
     ),
     (
         "sack_blocks 5",
@@ -110,6 +110,49 @@ pub(super) const BAD: &[Row] = &[
         &[("mss = \"1000 B\"", "ssthresh_basis = \"flightsize\"")],
         "tcp.ssthresh_basis",
         "\"flight_size\", \"cwnd\"",
+    ),
+    (
+        "rack without SACK",
+        &[("mss = \"1000 B\"", "mss = \"1000 B\"\nrack = true")],
+        "tcp.rack",
+        "expected variant = \"sack\" with sack_recovery = \"rfc6675\" for rack or tlp \
+         (RFC 8985 reads the RFC 6675 SACK scoreboard), found variant = \"newreno\"",
+    ),
+    (
+        "tlp with ns-2's Sack1 in a flow group",
+        &[
+            ("mss = \"1000 B\"", "mss = \"1000 B\"\nvariant = \"sack\""),
+            (
+                "to = \"b\"\n\n[trace]",
+                "to = \"b\"\ntcp = { sack_recovery = \"ns2-sack1\", tlp = true }\n\n[trace]",
+            ),
+        ],
+        "flows[0].tcp.tlp",
+        "found variant = \"sack\" with sack_recovery = \"ns2-sack1\"",
+    ),
+    (
+        "a flow group leaves SACK under rack",
+        &[
+            (
+                "mss = \"1000 B\"",
+                "mss = \"1000 B\"\nvariant = \"sack\"\nrack = true",
+            ),
+            (
+                "to = \"b\"\n\n[trace]",
+                "to = \"b\"\ntcp = { variant = \"reno\" }\n\n[trace]",
+            ),
+        ],
+        "flows[0].tcp.variant",
+        "found variant = \"reno\"",
+    ),
+    (
+        "tlp_max_ack_delay without a unit",
+        &[(
+            "mss = \"1000 B\"",
+            "mss = \"1000 B\"\ntlp_max_ack_delay = 200",
+        )],
+        "tcp.tlp_max_ack_delay",
+        "a duration like",
     ),
     (
         "unknown prr bound",

@@ -7,6 +7,7 @@
 mod newreno;
 mod ns2_sack1;
 mod prr;
+mod rack;
 mod reno;
 mod sack;
 mod scoreboard;
@@ -15,6 +16,7 @@ mod tahoe;
 pub use newreno::NewReno;
 pub use ns2_sack1::Ns2Sack1;
 pub use prr::PrrState;
+pub use rack::Rack;
 pub use reno::Reno;
 pub use sack::Sack;
 pub use scoreboard::Scoreboard;
@@ -24,6 +26,7 @@ use crate::tcp::cc::WindowGrowth;
 use crate::tcp::config::{SackRecovery, TcpConfig, Variant};
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::segment::Ack;
+use crate::time::{SimDuration, SimTime};
 
 /// What the sender must do after a recovery hook ran.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -117,6 +120,33 @@ pub trait LossRecovery: std::fmt::Debug {
     /// generated flow arriving in a recycled slot renews the plug-in of the
     /// flow that held it, so its arrival allocates nothing (issue 12).
     fn renew(&mut self, cfg: &TcpConfig) -> bool;
+
+    // ---- RACK (RFC 8985 §6; `tcp.rack`, RFC 6675 SACK only) ----
+
+    /// The sender's clock and SRTT, given before the ACK, transmit and
+    /// timer hooks that follow when `tcp.rack` is on (RACK compares
+    /// per-segment transmit times).
+    fn set_clock(&mut self, _now: SimTime, _srtt: Option<SimDuration>) {}
+
+    /// When RACK's reordering timer fires (RFC 8985 §6.2 step 5), if armed.
+    fn reorder_deadline(&self) -> Option<SimTime> {
+        None
+    }
+
+    /// RACK's reordering timer expired: detect losses again and start (or
+    /// feed) the recovery (RFC 8985 §6.2 step 5, `RACK_detect_loss_and_arm_timer`).
+    fn on_reorder_timer(
+        &mut self,
+        _cb: &mut ControlBlock,
+        _cc: &mut dyn WindowGrowth,
+        _out: &mut Actions,
+    ) {
+    }
+
+    /// The RACK state, when `tcp.rack` is on (for tests and traces).
+    fn rack(&self) -> Option<&Rack> {
+        None
+    }
 }
 
 /// The algorithms [`for_config`] chooses from: the one place that maps a

@@ -3,16 +3,19 @@
 //! data in flight is estimated by `pipe`, and `NextSeg` (§4) chooses what to
 //! send whenever cwnd - pipe >= 1 segment. With `tcp.prr` on, cwnd in
 //! recovery follows Proportional Rate Reduction (RFC 6937, `prr.rs`) over
-//! this pipe instead of staying at ssthresh.
+//! this pipe instead of staying at ssthresh. With `tcp.rack` on, RACK
+//! (RFC 8985 §6, `rack.rs`) decides which segments are lost instead of the
+//! `DupThresh` rule, and its first detected loss starts the recovery.
 
 use crate::tcp::cc::{LossSignal, WindowGrowth};
 use crate::tcp::config::TcpConfig;
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::recovery::{
     algorithm, dupack_triggers, new_ack_outside_recovery, Actions, Algorithm, LossRecovery,
-    PrrState, Scoreboard,
+    PrrState, Rack, Scoreboard,
 };
-use crate::tcp::segment::Ack;
+use crate::tcp::segment::{Ack, SackBlock};
+use crate::time::{SimDuration, SimTime};
 
 /// RFC 6675 loss recovery.
 #[derive(Clone, Debug)]
@@ -33,6 +36,9 @@ pub struct Sack {
     /// [`LossRecovery::on_ack_info`] (with PRR on), used and cleared by the
     /// `on_dup_ack` / `on_new_ack` that follows.
     delivered: u64,
+    /// RACK's connection state (RFC 8985 §5.2), read when the scoreboard
+    /// keeps RACK's per-segment state (`tcp.rack`).
+    rack: Rack,
 }
 
 impl Sack {
@@ -51,6 +57,7 @@ impl Sack {
             rescue: None,
             prr: PrrState::new(cfg.prr),
             delivered: 0,
+            rack: Rack::new(),
         }
     }
 
@@ -62,11 +69,30 @@ impl Sack {
     /// RFC 6675 §4 `NextSeg()`.
     fn next_seg(&mut self, cb: &ControlBlock) -> Option<u64> {
         let from = self.rxt_next.max(cb.snd_una);
-        // Rule 1: the first un-SACKed segment above HighRxt that IsLost.
-        let lost_end = self.sb.lost_below().min(cb.snd_nxt);
-        if let Some(s) = (from..lost_end).find(|&s| !self.sb.is_sacked(s)) {
+        if self.sb.rack() {
+            // Rule 1 with RACK (RFC 8985 §6.2 step 5 marks; a lost
+            // retransmission is marked again, so the scan starts at
+            // HighACK + 1): the first segment marked lost, un-SACKed and not
+            // retransmitted since.
+            let lost = (cb.snd_una..cb.snd_nxt)
+                .find(|&s| self.sb.is_lost(s) && !self.sb.is_retransmitted(s));
+            if lost.is_some() {
+                return lost;
+            }
+        } else if let Some(s) = self.first_lost_dupthresh(cb, from) {
             return Some(s);
         }
+        self.next_seg_after_rule_1(cb, from)
+    }
+
+    /// `NextSeg()` rule 1 with `IsLost` as RFC 6675 defines it.
+    fn first_lost_dupthresh(&self, cb: &ControlBlock, from: u64) -> Option<u64> {
+        let lost_end = self.sb.lost_below().min(cb.snd_nxt);
+        (from..lost_end).find(|&s| !self.sb.is_sacked(s))
+    }
+
+    /// `NextSeg()` rules 2-4.
+    fn next_seg_after_rule_1(&mut self, cb: &ControlBlock, from: u64) -> Option<u64> {
         // Rule 2: new data, if any and if the receive window allows.
         if cb.has_unsent() && cb.tx_next == cb.snd_nxt && cb.snd_nxt < cb.snd_una + cb.window_cap()
         {
@@ -97,6 +123,9 @@ impl LossRecovery for Sack {
     }
 
     fn on_ack_info(&mut self, cb: &ControlBlock, ack: &Ack) {
+        if self.sb.rack() {
+            return self.on_ack_info_rack(cb, ack);
+        }
         if !self.prr.is_on() {
             // RFC 6675 §5 (A): update the scoreboard from the SACK blocks.
             self.sb.advance(cb.snd_una);
@@ -127,9 +156,18 @@ impl LossRecovery for Sack {
             // §5 (A)-(B): DupThresh duplicates, or IsLost(HighACK + 1), with
             // no new recovery before RecoveryPoint is acknowledged (§5.1).
             CaState::Open => {
-                let lost = cb.recover_passed() && self.sb.is_lost(cb.snd_una);
-                if dupack_triggers(cb, true) || lost {
-                    self.enter_recovery(cb, cc, out);
+                if self.sb.rack() {
+                    // RFC 8985 §6.2 step 5 instead of DupThresh: recovery
+                    // starts on RACK's first detected loss (Linux
+                    // `tcp_fastretrans_alert` with `tcp_rack_mark_lost`).
+                    if cb.recover_passed() && self.rack.lost_pending() > 0 {
+                        self.enter_recovery(cb, cc, out);
+                    }
+                } else {
+                    let lost = cb.recover_passed() && self.sb.is_lost(cb.snd_una);
+                    if dupack_triggers(cb, true) || lost {
+                        self.enter_recovery(cb, cc, out);
+                    }
                 }
             }
             CaState::Loss => {}
@@ -147,6 +185,7 @@ impl LossRecovery for Sack {
         let delivered = std::mem::take(&mut self.delivered);
         if cb.state != CaState::Recovery {
             new_ack_outside_recovery(cb, cc, acked, out);
+            self.rack_may_enter(cb, cc, delivered, out);
             return;
         }
         out.restart_timer = true;
@@ -158,6 +197,8 @@ impl LossRecovery for Sack {
             if self.prr.is_on() {
                 self.prr.exit(cb);
             }
+            // RACK may already know of a loss sent after the episode began.
+            self.rack_may_enter(cb, cc, delivered, out);
         } else {
             self.pipe = self.sb.pipe(cb.snd_nxt);
             if self.prr.is_on() {
@@ -194,7 +235,14 @@ impl LossRecovery for Sack {
             let delivered = std::mem::take(&mut self.delivered);
             self.prr.on_ack(cb, delivered, self.pipe);
         }
-        out.retransmit = Some(cb.snd_una);
+        // (4.3) with RACK: the first segment RACK marked lost (HighACK + 1
+        // unless a later one was sent first).
+        let first = if self.sb.rack() {
+            (cb.snd_una..cb.snd_nxt).find(|&s| self.sb.is_lost(s))
+        } else {
+            None
+        };
+        out.retransmit = Some(first.unwrap_or(cb.snd_una));
         out.entered_recovery = true;
         out.restart_timer = true;
     }
@@ -219,6 +267,7 @@ impl LossRecovery for Sack {
         self.sb.clear();
         self.rescue = None;
         self.rxt_next = cb.snd_una;
+        self.rack.disarm();
     }
 
     fn next_segment(&mut self, cb: &mut ControlBlock) -> Option<u64> {
@@ -244,6 +293,8 @@ impl LossRecovery for Sack {
     }
 
     fn on_transmit(&mut self, cb: &ControlBlock, seq: u64, retransmit: bool) {
+        // RFC 8985 §6.1: each transmission's time.
+        self.sb.note_xmit(seq, self.rack.now());
         if retransmit {
             self.sb.mark_retransmitted(seq);
             // (C.2) HighRxt.
@@ -267,5 +318,100 @@ impl LossRecovery for Sack {
         let sb = std::mem::replace(&mut self.sb, Scoreboard::empty());
         *self = Sack::around(cfg, sb);
         true
+    }
+
+    fn set_clock(&mut self, now: SimTime, srtt: Option<SimDuration>) {
+        self.rack.set_clock(now, srtt);
+    }
+
+    fn reorder_deadline(&self) -> Option<SimTime> {
+        self.rack.deadline()
+    }
+
+    fn on_reorder_timer(
+        &mut self,
+        cb: &mut ControlBlock,
+        cc: &mut dyn WindowGrowth,
+        out: &mut Actions,
+    ) {
+        if !self.sb.rack() || cb.state == CaState::Loss {
+            self.rack.disarm();
+            return;
+        }
+        // RFC 8985 §6.2 step 5: the timer calls
+        // RACK_detect_loss_and_arm_timer() again.
+        let in_recovery = cb.state == CaState::Recovery;
+        self.rack
+            .detect_loss(&mut self.sb, cb.snd_nxt, in_recovery, cb.dupthresh);
+        if in_recovery {
+            // Segments newly lost leave the pipe: NextSeg may send them.
+            self.pipe = self.sb.pipe(cb.snd_nxt);
+        } else {
+            self.rack_may_enter(cb, cc, 0, out);
+        }
+    }
+
+    fn rack(&self) -> Option<&Rack> {
+        self.sb.rack().then_some(&self.rack)
+    }
+}
+
+impl Sack {
+    /// RFC 6675 §5 (A) with RACK (RFC 8985 §6.2): each segment this ACK
+    /// delivers (cumulatively or by a SACK block) updates RACK before the
+    /// scoreboard records it; then RACK detects losses over what remains
+    /// outstanding (not in the Loss state: go-back-N resends everything).
+    fn on_ack_info_rack(&mut self, cb: &ControlBlock, ack: &Ack) {
+        let blocks = ack.sack_blocks();
+        let una_before = self.sb.una();
+        let sacked_before = self.sb.sacked_count();
+        self.rack.begin_ack();
+        for s in una_before..cb.snd_una {
+            if !self.sb.is_sacked(s) {
+                self.rack.on_delivered(&self.sb, s);
+            }
+        }
+        for &SackBlock { start, end } in blocks.iter() {
+            for s in start.max(cb.snd_una)..end.min(cb.snd_nxt) {
+                if !self.sb.is_sacked(s) {
+                    self.rack.on_delivered(&self.sb, s);
+                }
+            }
+        }
+        self.sb.advance(cb.snd_una);
+        self.sb.update(&blocks, cb.snd_nxt);
+        if self.prr.is_on() {
+            // RFC 6937 §2 DeliveredData, as in `on_ack_info`.
+            let advanced = cb.snd_una.saturating_sub(una_before) + self.sb.sacked_count();
+            self.delivered = advanced.saturating_sub(sacked_before);
+        }
+        if cb.state == CaState::Loss {
+            self.rack.disarm();
+        } else {
+            let in_recovery = cb.state == CaState::Recovery;
+            self.rack
+                .detect_loss(&mut self.sb, cb.snd_nxt, in_recovery, cb.dupthresh);
+        }
+    }
+
+    /// In the Open state, RACK's first detected loss starts recovery (RFC
+    /// 8985 §6.2 step 5 marks; RFC 6675 §5.1: not before RecoveryPoint is
+    /// reached). `delivered` is the ACK's RFC 6937 `DeliveredData` (0 on the
+    /// reordering timer).
+    fn rack_may_enter(
+        &mut self,
+        cb: &mut ControlBlock,
+        cc: &mut dyn WindowGrowth,
+        delivered: u64,
+        out: &mut Actions,
+    ) {
+        if self.sb.rack()
+            && cb.state == CaState::Open
+            && cb.recover_passed()
+            && self.rack.lost_pending() > 0
+        {
+            self.delivered = delivered;
+            self.enter_recovery(cb, cc, out);
+        }
     }
 }

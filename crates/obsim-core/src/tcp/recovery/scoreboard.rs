@@ -2,9 +2,16 @@
 //! reported (`SACKed`) and which were retransmitted, as two bitsets in a ring
 //! indexed by segment number modulo a power-of-two capacity that covers the
 //! largest window. Allocated once; per-ACK work allocates nothing.
+//!
+//! With RACK (RFC 8985, `tcp.rack`) the same ring also holds each
+//! segment's most recent transmit time (`Segment.xmit_ts`, §5.2) and a
+//! third bitset of the segments RACK marked lost (`Segment.lost`), which
+//! then replace the `DupThresh` rule in [`Scoreboard::is_lost`] and
+//! [`Scoreboard::pipe`].
 
 use crate::tcp::config::TcpConfig;
 use crate::tcp::segment::SackBlock;
+use crate::time::SimTime;
 
 /// Bits per word.
 const W: u64 = 64;
@@ -24,6 +31,13 @@ pub struct Scoreboard {
     /// it is the `DupThresh`-th highest `SACKed` segment, or `una` if fewer.
     lost_below: u64,
     dupthresh: u32,
+    /// RACK (RFC 8985) marks losses: `lost` and `xmit` are sized and read.
+    rack: bool,
+    /// RFC 8985 `Segment.lost`, one bit per segment (RACK only).
+    lost: Vec<u64>,
+    /// RFC 8985 `Segment.xmit_ts`, the most recent transmission of each
+    /// segment (RACK only).
+    xmit: Vec<SimTime>,
 }
 
 impl Scoreboard {
@@ -42,6 +56,21 @@ impl Scoreboard {
             cfg.max_window.min(cfg.rwnd).max(1) + 1,
             cfg.dupack_threshold,
         );
+        if cfg.rack_tlp.rack {
+            self.enable_rack();
+        }
+    }
+
+    /// Keeps RACK's per-segment state (RFC 8985 §5.2 `Segment.lost` and
+    /// `Segment.xmit_ts`) in the ring and lets its loss marks replace the
+    /// `DupThresh` rule. Sized once per flow, as the bitsets are.
+    pub fn enable_rack(&mut self) {
+        let cap = (self.mask + 1) as usize;
+        self.rack = true;
+        self.lost.clear();
+        self.lost.resize(self.sacked.len(), 0);
+        self.xmit.clear();
+        self.xmit.resize(cap, SimTime::ZERO);
     }
 
     /// A scoreboard without bitsets, which allocates nothing: only a
@@ -56,6 +85,9 @@ impl Scoreboard {
             high_sacked_end: 0,
             lost_below: 0,
             dupthresh: 1,
+            rack: false,
+            lost: Vec::new(),
+            xmit: Vec::new(),
         }
     }
 
@@ -74,6 +106,9 @@ impl Scoreboard {
             high_sacked_end,
             lost_below,
             dupthresh: thresh,
+            rack,
+            lost,
+            xmit,
         } = self;
         for bits in [sacked, rexmit] {
             bits.clear();
@@ -84,6 +119,9 @@ impl Scoreboard {
         *high_sacked_end = 0;
         *lost_below = 0;
         *thresh = dupthresh.max(1);
+        *rack = false;
+        lost.clear();
+        xmit.clear();
     }
 
     #[inline]
@@ -136,7 +174,55 @@ impl Scoreboard {
     /// SMSS + 1 octets" is the same count).
     #[inline]
     pub fn is_lost(&self, seq: u64) -> bool {
+        if self.rack {
+            // RFC 8985 §6.2 step 5: RACK's mark replaces DupThresh.
+            return self.is_rack_lost(seq) && !self.is_sacked(seq);
+        }
         seq >= self.una && seq < self.lost_below && !self.is_sacked(seq)
+    }
+
+    /// True when RACK is on (the scoreboard keeps transmit times and loss
+    /// marks).
+    #[inline]
+    pub fn rack(&self) -> bool {
+        self.rack
+    }
+
+    /// RFC 8985 `Segment.lost` (RACK only; false otherwise).
+    #[inline]
+    pub fn is_rack_lost(&self, seq: u64) -> bool {
+        self.rack
+            && seq >= self.una
+            && seq <= self.una + self.mask
+            && Self::get(&self.lost, self.slot(seq))
+    }
+
+    /// RFC 8985 `Segment.xmit_ts`: when `seq` was last sent (RACK only).
+    #[inline]
+    pub fn xmit_ts(&self, seq: u64) -> SimTime {
+        self.xmit[(seq & self.mask) as usize]
+    }
+
+    /// Records a transmission of `seq` at `now` (RACK only; RFC 8985
+    /// §6.1: "record the time of the most recent transmission").
+    #[inline]
+    pub fn note_xmit(&mut self, seq: u64, now: SimTime) {
+        if self.rack && seq >= self.una && seq <= self.una + self.mask {
+            self.xmit[(seq & self.mask) as usize] = now;
+        }
+    }
+
+    /// RACK marks `seq` lost (RFC 8985 §6.2 step 5). A lost
+    /// retransmission is no longer counted as retransmitted (in flight), so
+    /// [`Scoreboard::pipe`] drops it and it may be sent again (Linux
+    /// `tcp_mark_skb_lost` clears `TCPCB_SACKED_RETRANS`).
+    #[inline]
+    pub fn mark_lost(&mut self, seq: u64) {
+        if self.rack && seq >= self.una && seq <= self.una + self.mask {
+            let (w, b) = self.slot(seq);
+            self.lost[w] |= b;
+            self.rexmit[w] &= !b;
+        }
     }
 
     /// One past the highest `SACKed` segment (`una` if none).
@@ -159,11 +245,15 @@ impl Scoreboard {
         if una - self.una > self.mask {
             self.sacked.iter_mut().for_each(|w| *w = 0);
             self.rexmit.iter_mut().for_each(|w| *w = 0);
+            self.lost.iter_mut().for_each(|w| *w = 0);
         } else {
             for s in self.una..una {
                 let (w, b) = self.slot(s);
                 self.sacked[w] &= !b;
                 self.rexmit[w] &= !b;
+                if self.rack {
+                    self.lost[w] &= !b;
+                }
             }
         }
         self.una = una;
@@ -230,7 +320,12 @@ impl Scoreboard {
             if s < self.high_sacked_end && Self::get(&self.sacked, slot) {
                 continue;
             }
-            if s >= self.lost_below {
+            let lost = if self.rack {
+                Self::get(&self.lost, slot)
+            } else {
+                s < self.lost_below
+            };
+            if !lost {
                 pipe += 1;
             }
             if Self::get(&self.rexmit, slot) {
@@ -245,6 +340,7 @@ impl Scoreboard {
     pub fn clear(&mut self) {
         self.sacked.iter_mut().for_each(|w| *w = 0);
         self.rexmit.iter_mut().for_each(|w| *w = 0);
+        self.lost.iter_mut().for_each(|w| *w = 0);
         self.high_sacked_end = self.una;
         self.lost_below = self.una;
     }
