@@ -186,6 +186,8 @@ class Emulation:
             out["transfer_s"] = self.sender["transfer_s"]
             out["congestion_control"] = self.sender["congestion_control"]
             out["retransmits"] = self.sender["tcp_info"]["total_retrans"]
+            # The kernel's smoothed RTT at the end of the transfer.
+            out["srtt_s"] = self.sender["tcp_info"]["rtt_us"] * 1e-6
         ns = self.netstat_src
         out["timeouts"] = ns.get("TcpExt.TCPTimeouts", 0)
         out["loss_probes"] = ns.get("TcpExt.TCPLossProbes", 0)
