@@ -47,3 +47,11 @@ def test_quick_mode_emulates_every_run_once(tmp_path: Path) -> None:
     stamps = [f.stat().st_mtime_ns for f in files]
     rep.run(tmp_path, quick=True, jobs=1)
     assert [f.stat().st_mtime_ns for f in files] == stamps
+
+
+def test_every_registered_full_experiment_parses_at_every_point() -> None:
+    # A full mode is run rarely; its every point must still parse (L1's
+    # SACK-off points once asked RACK of NewReno, found only at the run).
+    for rep in reproductions.all():
+        if not rep.analytic:
+            rep.build(quick=False).validate_points()

@@ -58,6 +58,8 @@ QUICK_SIZE = 2_000_000
 """Bytes of each transfer (quick mode)."""
 AX_CC = "tcp.congestion_control"
 AX_VARIANT = "tcp.variant"
+AX_RACK = "tcp.rack"
+AX_TLP = "tcp.tlp"
 AX_P = "links[2].burst_loss.p"
 AX_TIMER = "nodes[1].assembly.timeout"
 AX_TIMER_EGRESS = "nodes[4].assembly.timeout"
@@ -103,7 +105,11 @@ def experiment(quick: bool) -> Dict[str, Any]:
         grid = {
             "zip": [
                 {AX_CC: ["reno", "cubic"]},
-                {AX_VARIANT: ["sack", "newreno"]},
+                # Linux runs RACK and TLP only with SACK (tcp_identify_packet_loss
+                # marks a Reno connection's losses by NewReno's rule;
+                # tcp_schedule_loss_probe requires tcp_is_sack), so the
+                # SACK-off points turn both off.
+                {AX_VARIANT: ["sack", "newreno"], AX_RACK: [True, False], AX_TLP: [True, False]},
                 {AX_P: [0.01, 0.05]},
                 {AX_TIMER: ["1 ms", "5 ms", "10 ms"], AX_TIMER_EGRESS: ["1 ms", "5 ms", "10 ms"]},
             ]
