@@ -172,55 +172,8 @@ fn a_generated_flow_through_obs_edges_allocates_nothing() {
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let scenario = |secs: u32| {
         format!(
-            r#"
-[simulation]
-duration = "{secs} s"
-[tcp]
-profile = "ns2"
-variant = "sack"
-mss = "1000 B"
-[[nodes]]
-name = "a"
-[[nodes]]
-name = "E1"
-kind = "edge"
-[nodes.assembly]
-timeout = "1 ms"
-selection = "dmq"
-queues = 4
-[[nodes]]
-name = "E2"
-kind = "edge"
-[nodes.assembly]
-timeout = "1 ms"
-[[nodes]]
-name = "b"
-[[links]]
-from = "a"
-to = "E1"
-rate = "100 Mbit/s"
-delay = "1 ms"
-buffer = "1000 packets"
-[[links]]
-from = "E1"
-to = "E2"
-kind = "optical"
-rate = "10 Gbit/s"
-delay = "5 ms"
-burst_loss = {{ p = 0.05, pattern = "random" }}
-[[links]]
-from = "E2"
-to = "b"
-rate = "100 Mbit/s"
-delay = "1 ms"
-buffer = "1000 packets"
-[[flow_generators]]
-name = "web"
-from = "a"
-to = "b"
-rate = 200
-size = "10 KB"
-"#
+            "[simulation]\nduration = \"{secs} s\"\n[tcp]\nprofile = \"ns2\"\nvariant = \"sack\"\nmss = \"1000 B\"\n{}",
+            include_str!("fixtures/dmq_chain.toml")
         )
     };
     let measure = |secs| {

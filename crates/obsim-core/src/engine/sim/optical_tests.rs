@@ -479,55 +479,11 @@ fn pair_series_bins_match_the_streamed_statistics() {
 /// those of live flows plus ended ones whose last assembly cycle is open.
 #[test]
 fn obs_per_flow_state_is_bounded_by_concurrent_flows() {
-    let text = r#"
-[simulation]
-duration = "20 s"
-[tcp]
-variant = "newreno"
-mss = "1000 B"
-[[nodes]]
-name = "a"
-[[nodes]]
-name = "E1"
-kind = "edge"
-[nodes.assembly]
-timeout = "1 ms"
-selection = "dmq"
-queues = 4
-[[nodes]]
-name = "E2"
-kind = "edge"
-[nodes.assembly]
-timeout = "1 ms"
-[[nodes]]
-name = "b"
-[[links]]
-from = "a"
-to = "E1"
-rate = "100 Mbit/s"
-delay = "1 ms"
-buffer = "1000 packets"
-[[links]]
-from = "E1"
-to = "E2"
-kind = "optical"
-rate = "10 Gbit/s"
-delay = "5 ms"
-burst_loss = { p = 0.05, pattern = "random" }
-[[links]]
-from = "E2"
-to = "b"
-rate = "100 Mbit/s"
-delay = "1 ms"
-buffer = "1000 packets"
-[[flow_generators]]
-name = "web"
-from = "a"
-to = "b"
-rate = 200
-size = "10 KB"
-"#;
-    let sc = parse_toml(text).unwrap_or_else(|e| panic!("{e}"));
+    let text = format!(
+        "[simulation]\nduration = \"20 s\"\n[tcp]\nvariant = \"newreno\"\nmss = \"1000 B\"\n{}",
+        include_str!("../../../tests/fixtures/dmq_chain.toml")
+    );
+    let sc = parse_toml(&text).unwrap_or_else(|e| panic!("{e}"));
     let mut sim = Simulation::new(&sc, &RunOptions::default()).unwrap();
     sim.queue.push(SimTime::ZERO + sc.duration, Event::Stop);
     sim.start_flow_generators();
