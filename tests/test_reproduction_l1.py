@@ -55,3 +55,18 @@ def test_every_registered_full_experiment_parses_at_every_point() -> None:
     for rep in reproductions.all():
         if not rep.analytic:
             rep.build(quick=False).validate_points()
+
+
+def test_l1_claims_can_fail_and_can_hold() -> None:
+    # Declared in the module before any run; decided here on made-up
+    # per-seed values: equal goodputs hold, a 20% gap fails, and so do
+    # timeouts twice the kernel's.
+    from obsim.reproductions.l1_linux_kernel import GOODPUT, TIMEOUTS
+
+    kernel = [10.0e6, 10.2e6, 9.8e6, 10.1e6, 9.9e6]
+    assert GOODPUT.decide([k * 1.001 for k in kernel], kernel).held
+    assert not GOODPUT.decide([k * 1.2 for k in kernel], kernel).held
+    assert not GOODPUT.decide([k * 0.8 for k in kernel], kernel).held
+    rtos = [3.0, 4.0, 3.0, 5.0, 4.0]
+    assert TIMEOUTS.decide(rtos, rtos).held
+    assert not TIMEOUTS.decide([2 * x for x in rtos], rtos).held
