@@ -65,8 +65,10 @@ key_table! {
     back_source: BackSource = |v| named(v, &BackSource::ALL);
     bnak_mode: BnakMode = |v| named(v, &BnakMode::ALL);
     max_consecutive_fto: u32 = |v| u32_in(v, 0, u32::MAX);
+    cwnd_limited_growth: bool = boolean => cwnd_limited_growth;
     [rto]: RtoKeys;
     [cubic]: CubicKeys;
+    [small_queues]: SmallQueuesKeys;
 }
 
 key_table! {
@@ -90,6 +92,21 @@ key_table! {
     fast_convergence: bool = boolean => cubic.fast_convergence;
     reno_friendly: bool = boolean => cubic.reno_friendly;
     target_rtt: CubicRtt = |v| named(v, &CubicRtt::ALL) => cubic.target_rtt;
+}
+
+key_table! {
+    /// What one `[tcp.small_queues]` or `[flows.tcp.small_queues]` table
+    /// sets (Linux TCP small queues, `tcp/small_queue.rs`).
+    struct SmallQueuesKeys for TcpConfig, keys SMALL_QUEUES_KEYS;
+    enabled: bool = boolean => small_queues.enabled;
+    min_tso_segs: u32 = |v| u32_in(v, 1, 65535) => small_queues.min_tso_segs;
+    pacing_shift: u32 = |v| u32_in(v, 0, 31) => small_queues.pacing_shift;
+    limit_output_bytes: u32 =
+        |v| bytes_in(v, &OUTPUT_LIMIT, 1, u64::from(u32::MAX)) => small_queues.limit_output_bytes;
+    pacing_ss_ratio: u32 = |v| u32_in(v, 1, 100_000) => small_queues.pacing_ss_ratio;
+    pacing_ca_ratio: u32 = |v| u32_in(v, 1, 100_000) => small_queues.pacing_ca_ratio;
+    gso_max_size: u32 = |v| bytes_in(v, &OUTPUT_LIMIT, 1, 16_777_216) => small_queues.gso_max_size;
+    tso_rtt_log: u32 = |v| u32_in(v, 0, 31) => small_queues.tso_rtt_log;
 }
 
 /// `variant`: the loss recovery; a window-growth name (`"cubic"`) is
@@ -132,6 +149,12 @@ fn cubic_c(v: &Val) -> Result<f64, String> {
         )
     })
 }
+
+const OUTPUT_LIMIT: Quantity = Quantity {
+    expected: "a size in bytes like \"1 MiB\" or 1048576",
+    units: SIZE_UNITS,
+    unit: "B",
+};
 
 const SEG_SIZE: Quantity = Quantity {
     expected: "a segment size from 1 B to 65535 B like \"1040 B\"",

@@ -48,6 +48,9 @@ pub enum Event {
     SenderTimer(FlowId),
     /// A flow's delayed-ACK timer may have expired.
     ReceiverTimer(FlowId),
+    /// A packet of a flow whose sender small queues held back has left its
+    /// first hop (`tcp/small_queue.rs`): the sender may send again.
+    SmallQueueWake(FlowId),
     /// UDP traffic source `n` (`Scenario::traffic[n]`) sends its next
     /// datagram (one pending event per source).
     TrafficSend(u32),

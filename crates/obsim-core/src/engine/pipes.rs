@@ -84,6 +84,7 @@ impl PipeLanes {
 
     /// `pkt` enters lane `id` at `now` (`rate_bps`, `delay`: the pipe's);
     /// its arrival is stamped now, and scheduled if it is the lane's head.
+    /// Returns when its transmission into the lane ends.
     #[inline]
     // The slab and the queue are the run's, passed in (`engine/sim.rs`).
     #[allow(clippy::too_many_arguments)]
@@ -96,13 +97,14 @@ impl PipeLanes {
         pkt: Packet,
         rate_bps: u64,
         delay: SimDuration,
-    ) {
+    ) -> SimTime {
         let lane = &mut self.lanes[id.index()];
         let at = lane.timing.pass(now, pkt.bytes, rate_bps, delay);
         let st = queue.stamp(at);
         if lane.in_flight.push(slab, st, pkt) {
             queue.push_stamped(st, Event::PipeArrive(id));
         }
+        at - delay
     }
 
     /// The head of lane `id` comes out (its event just ran; the next

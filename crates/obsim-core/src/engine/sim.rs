@@ -40,6 +40,7 @@ use crate::net::{Packet, Payload, RoutingTable};
 use crate::results::{FlowResult, LinkResult, RunMeta, RunResults};
 use crate::tcp::config::SackOptionSize;
 use crate::tcp::signal::SignalSet;
+use crate::tcp::small_queue::SmallQueue;
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::{SimDuration, SimTime};
 use crate::traffic::bulk;
@@ -56,6 +57,11 @@ struct FlowState {
     start: SimTime,
     /// The retransmission timer's pending `SenderTimer` event.
     sender_timer: LazyTimer,
+    /// TCP small queues: the flow's packets at its first hop
+    /// (`tcp.small_queues`).
+    tsq: SmallQueue,
+    /// The pending `SmallQueueWake` event.
+    tsq_timer: LazyTimer,
     /// The delayed-ACK timer's pending `ReceiverTimer` event.
     receiver_timer: LazyTimer,
     delivered_bytes_at_warmup: u64,
@@ -87,7 +93,8 @@ struct Net {
 
 impl Net {
     /// Hands `pkt` to the channel from `node` towards its destination.
-    /// Returns false if it was dropped at a full buffer.
+    /// Returns when its transmission there ends, or `None` if it was
+    /// dropped at a full buffer.
     #[inline]
     fn transmit(
         &mut self,
@@ -95,14 +102,14 @@ impl Net {
         now: SimTime,
         node: NodeId,
         pkt: Packet,
-    ) -> bool {
+    ) -> Option<SimTime> {
         let Some(ch) = self.routes.next_hop(node, pkt.dst) else {
             debug_assert!(false, "no route from {node:?} to {:?}", pkt.dst);
-            return false;
+            return None;
         };
         let link = &mut self.links[ch.index()];
         let to = link.channel.to;
-        let sent = match link.channel.enqueue(now, pkt.bytes) {
+        let done = match link.channel.enqueue(now, pkt.bytes) {
             Some(at) => {
                 // The packet's place in the event order is drawn now, as a
                 // push of its own arrival event would be; it is scheduled
@@ -111,10 +118,11 @@ impl Net {
                 if link.in_flight.push(&mut self.slab, st, pkt) {
                     queue.push_stamped(st, Event::Arrive(ch));
                 }
-                true
+                Some(at - link.channel.delay)
             }
-            None => false,
+            None => None,
         };
+        let sent = done.is_some();
         if let Some(tr) = self.packets.as_mut() {
             let ev = if sent {
                 PacketEvent::Send
@@ -123,7 +131,7 @@ impl Net {
             };
             tr.record(now, ev, node, to, &pkt);
         }
-        sent
+        done
     }
 }
 
@@ -193,6 +201,8 @@ impl<'s> Simulation<'s> {
                 sack_option_size: f.tcp.sack_option_size,
                 start: bulk::start_time(f.start, seed, f.id),
                 sender_timer: LazyTimer::default(),
+                tsq: SmallQueue::new(&f.tcp),
+                tsq_timer: LazyTimer::default(),
                 receiver_timer: LazyTimer::default(),
                 delivered_bytes_at_warmup: 0,
                 data_dropped: 0,
@@ -376,6 +386,7 @@ impl<'s> Simulation<'s> {
             Event::AssemblyTimer(node) => self.on_assembly_timer(node),
             Event::SenderTimer(f) => self.on_sender_timer(f),
             Event::ReceiverTimer(f) => self.on_receiver_timer(f),
+            Event::SmallQueueWake(f) => self.on_small_queue_wake(f),
             Event::TrafficSend(s) => self.on_traffic_send(s),
             Event::TraceSample => self.on_trace_sample(),
             Event::MetricsSample => self.on_metrics_sample(),
@@ -429,7 +440,10 @@ impl<'s> Simulation<'s> {
     fn route_from(&mut self, node: NodeId, pkt: Packet) {
         if node != pkt.dst {
             if !self.try_assemble(node, pkt)
-                && !self.net.transmit(&mut self.queue, self.now, node, pkt)
+                && self
+                    .net
+                    .transmit(&mut self.queue, self.now, node, pkt)
+                    .is_none()
             {
                 self.data_lost(pkt, false);
             }
@@ -538,7 +552,21 @@ impl<'s> Simulation<'s> {
         let Some(fl) = flow_lookup(&mut self.flows, &mut self.gen.pool, f) else {
             return;
         };
-        while let Some(seg) = fl.sender.poll_transmit(self.now) {
+        // A full segment on the wire, for the small-queue limit.
+        let wire_seg = fl.sender.mss() + fl.header;
+        let mut sent = 0u32;
+        let mut throttled = false;
+        loop {
+            // TCP small queues (`tcp/small_queue.rs`): no more while the
+            // flow has its limit at the first hop.
+            if !fl.tsq.admits(self.now, &fl.sender, wire_seg) {
+                throttled = true;
+                break;
+            }
+            let Some(seg) = fl.sender.poll_transmit(self.now) else {
+                break;
+            };
+            sent += 1;
             let pkt = Packet {
                 flow: f,
                 src: fl.src,
@@ -546,9 +574,10 @@ impl<'s> Simulation<'s> {
                 bytes: fl.sender.wire_payload(&seg) + fl.header,
                 payload: Payload::Data(seg),
             };
-            if let Some(p) = fl.pipes {
+            let bytes = pkt.bytes;
+            let done = if let Some(p) = fl.pipes {
                 // Through the flow's own access pipe to its source node.
-                self.net.pipes.send(
+                Some(self.net.pipes.send(
                     &mut self.net.slab,
                     &mut self.queue,
                     self.now,
@@ -556,10 +585,22 @@ impl<'s> Simulation<'s> {
                     pkt,
                     p.rate_bps,
                     p.delay,
-                );
-            } else if !self.net.transmit(&mut self.queue, self.now, fl.src, pkt) {
+                ))
+            } else {
+                self.net.transmit(&mut self.queue, self.now, fl.src, pkt)
+            };
+            if let Some(done) = done {
+                fl.tsq.on_sent(done, bytes);
+            } else {
                 fl.data_dropped += 1;
                 fl.judged.note_drop(seg.seq, false);
+            }
+        }
+        fl.sender.end_transmit(sent);
+        if throttled {
+            if let Some(t) = fl.tsq.wake_at() {
+                fl.tsq_timer
+                    .arm(&mut self.queue, t, Event::SmallQueueWake(f));
             }
         }
         if let Some(d) = fl.sender.next_deadline() {
@@ -584,6 +625,17 @@ impl<'s> Simulation<'s> {
                     tr.record_if_changed(self.now, f, sample(&fl.sender));
                 }
             }
+        }
+    }
+
+    /// A packet of flow `f` left its first hop while small queues held
+    /// its sender back: it sends what it now may.
+    fn on_small_queue_wake(&mut self, f: FlowId) {
+        let Some(fl) = flow_lookup(&mut self.flows, &mut self.gen.pool, f) else {
+            return; // the flow has ended
+        };
+        if fl.tsq_timer.fire(self.now) {
+            self.pump_sender(f);
         }
     }
 

@@ -509,6 +509,62 @@ impl RackTlpConfig {
     };
 }
 
+/// TCP small queues (`[tcp.small_queues]`): Linux's limit on how much of a
+/// connection's data may wait below TCP, in the host's queue and device
+/// (net/ipv4/tcp_output.c `tcp_small_queue_check`), so that a bulk sender
+/// keeps a few packets in its access queue instead of filling it.
+/// `tcp/small_queue.rs` implements it; off in every profile but `linux`.
+/// The numbers are the kernel's sysctls and constants of Linux 6.18.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct SmallQueuesConfig {
+    /// On: the engine hands the first hop a segment only while the flow's
+    /// packets there (waiting or in transmission) are under the limit.
+    pub enabled: bool,
+    /// `tcp_min_tso_segs` (2): the fewest segments in one GSO packet.
+    pub min_tso_segs: u32,
+    /// `sk_pacing_shift` (10): the limit allows the pacing rate times
+    /// 2^-shift seconds (about 1 ms) of data.
+    pub pacing_shift: u32,
+    /// `tcp_limit_output_bytes` (1 MiB since Linux 5.x): the cap on the
+    /// limit when the socket is not paced.
+    pub limit_output_bytes: u32,
+    /// `tcp_pacing_ss_ratio` (200 %): pacing rate over cwnd·MSS/SRTT while
+    /// cwnd < ssthresh / 2.
+    pub pacing_ss_ratio: u32,
+    /// `tcp_pacing_ca_ratio` (120 %): the same ratio otherwise.
+    pub pacing_ca_ratio: u32,
+    /// `sk_gso_max_size` (65536 B): the largest GSO packet.
+    pub gso_max_size: u32,
+    /// `tcp_tso_rtt_log` (9): `tcp_tso_autosize` adds `gso_max_size >>
+    /// (min_rtt_us >> tso_rtt_log)` bytes to a GSO packet on short paths.
+    pub tso_rtt_log: u32,
+}
+
+impl SmallQueuesConfig {
+    /// Off (every profile but `linux`), with Linux 6.18's values.
+    pub const OFF: SmallQueuesConfig = SmallQueuesConfig {
+        enabled: false,
+        min_tso_segs: 2,
+        pacing_shift: 10,
+        limit_output_bytes: 1_048_576,
+        pacing_ss_ratio: 200,
+        pacing_ca_ratio: 120,
+        gso_max_size: 65_536,
+        tso_rtt_log: 9,
+    };
+
+    /// Linux 6.18's defaults, on.
+    pub const LINUX: SmallQueuesConfig = SmallQueuesConfig {
+        enabled: true,
+        ..SmallQueuesConfig::OFF
+    };
+
+    /// True when off (left out of `meta.json` then).
+    pub fn is_off(&self) -> bool {
+        !self.enabled
+    }
+}
+
 /// Everything the sender and receiver of one flow need to know.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[allow(clippy::struct_excessive_bools)] // independent on/off switches, each a named RFC option
@@ -661,4 +717,16 @@ pub struct TcpConfig {
     /// RACK-TLP (RFC 8985); off in every profile. Valid only with
     /// `variant = "sack"` and `sack_recovery = "rfc6675"`.
     pub rack_tlp: RackTlpConfig,
+    /// Window growth only while the window is used (Linux
+    /// `tcp_is_cwnd_limited`, in the spirit of RFC 7661 §4.3): an ACK opens
+    /// cwnd only if the sender was cwnd-limited in the current window (a
+    /// send attempt ended with as many segments out as cwnd allows), or,
+    /// in slow start, while cwnd is under twice the most segments out in
+    /// it. False in every profile but `linux`: RFC 5681 grows cwnd on
+    /// every ACK.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cwnd_limited_growth: bool,
+    /// TCP small queues (Linux); off in every profile but `linux`.
+    #[serde(skip_serializing_if = "SmallQueuesConfig::is_off")]
+    pub small_queues: SmallQueuesConfig,
 }

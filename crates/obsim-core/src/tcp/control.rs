@@ -21,6 +21,7 @@ pub enum CaState {
 
 /// Congestion state shared by the sender's plug-ins.
 #[derive(Clone, Debug)]
+#[allow(clippy::struct_excessive_bools)] // independent flags, each a named TCP state or option
 pub struct ControlBlock {
     /// Congestion window in segments (RFC 5681 cwnd), without the
     /// fast-recovery inflation, which [`ControlBlock::dupwnd`] holds.
@@ -99,6 +100,18 @@ pub struct ControlBlock {
     /// smoothed round-trip time"), `None` before the first sample. The
     /// sender keeps it equal to its RTO estimator's.
     pub srtt: Option<SimDuration>,
+    /// `tcp.cwnd_limited_growth`: ACKs open cwnd only while it is used
+    /// ([`ControlBlock::may_raise_cwnd`]).
+    pub cwnd_limited_growth: bool,
+    /// Linux `tp->is_cwnd_limited`: a send attempt in the current window
+    /// ended with cwnd full ([`ControlBlock::validate_cwnd`]).
+    pub is_cwnd_limited: bool,
+    /// Linux `tp->max_packets_out`: the most segments out at the end of a
+    /// send attempt in the current window.
+    pub max_packets_out: u64,
+    /// Linux `tp->cwnd_usage_seq`: `snd_nxt` when the window being
+    /// tracked began; once `snd_una` reaches it a new one begins.
+    pub cwnd_usage_seq: u64,
 }
 
 impl ControlBlock {
@@ -134,6 +147,55 @@ impl ControlBlock {
             rtt_latest: None,
             rtt_min: None,
             srtt: None,
+            cwnd_limited_growth: cfg.cwnd_limited_growth,
+            is_cwnd_limited: false,
+            max_packets_out: 0,
+            cwnd_usage_seq: 0,
+        }
+    }
+
+    /// Whether an ACK may open cwnd now (Linux `tcp_is_cwnd_limited`, read
+    /// by `tcp_cong_avoid` and `bictcp_cong_avoid` before they grow the
+    /// window): always without `cwnd_limited_growth` (RFC 5681 §3.1);
+    /// with it, when the sender was cwnd-limited in the current window,
+    /// or, in slow start, while cwnd is under twice the most segments out
+    /// ("ensure cwnd grows to twice what was ACKed").
+    #[inline]
+    pub fn may_raise_cwnd(&self) -> bool {
+        if !self.cwnd_limited_growth || self.is_cwnd_limited {
+            return true;
+        }
+        if self.cwnd < self.ssthresh {
+            return self.cwnd < 2.0 * self.max_packets_out as f64;
+        }
+        false
+    }
+
+    /// The end of a send attempt that sent `sent` segments with
+    /// `in_flight` segments out (Linux `tcp_write_xmit` ->
+    /// `tcp_cwnd_validate`): cwnd-limited when `in_flight >= cwnd`; the
+    /// state is taken over when the tracked window is acknowledged
+    /// (`snd_una >= cwnd_usage_seq`), when the sender is cwnd-limited, or
+    /// when more is out than seen so far while it was not. Linux's
+    /// `tcp_cwnd_application_limited` (RFC 2861 decay after an idle RTO)
+    /// is not modelled: it runs only when the application is short of
+    /// data, and obsim's applications never are until they end.
+    pub fn validate_cwnd(&mut self, sent: u32, in_flight: u64) {
+        if !self.cwnd_limited_growth {
+            return;
+        }
+        let limited = in_flight as f64 >= self.cwnd.floor();
+        if sent == 0 && !limited {
+            return;
+        }
+        let packets_out = self.flight_size();
+        if self.snd_una >= self.cwnd_usage_seq
+            || limited
+            || (!self.is_cwnd_limited && packets_out > self.max_packets_out)
+        {
+            self.is_cwnd_limited = limited;
+            self.max_packets_out = packets_out;
+            self.cwnd_usage_seq = self.snd_nxt;
         }
     }
 
@@ -211,5 +273,70 @@ impl ControlBlock {
     #[inline]
     pub fn window_cap(&self) -> u64 {
         u64::from(self.wnd_limit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::profile::profile;
+
+    /// A linux-profile control block in congestion avoidance at cwnd 20
+    /// with `out` segments outstanding from `una`.
+    fn ca(una: u64, out: u64) -> ControlBlock {
+        let cfg = profile("linux").unwrap();
+        let mut cb = ControlBlock::new(&cfg, u64::MAX);
+        cb.cwnd = 20.0;
+        cb.ssthresh = 10.0;
+        cb.snd_una = una;
+        cb.snd_nxt = una + out;
+        cb
+    }
+
+    #[test]
+    fn growth_waits_for_a_full_window_in_congestion_avoidance() {
+        // Linux tcp_is_cwnd_limited: a send attempt that leaves 15 of 20
+        // out is not cwnd-limited, so the ACKs of that window do not grow
+        // cwnd; one that fills the window is, for the rest of it.
+        let mut cb = ca(0, 15);
+        assert!(!cb.may_raise_cwnd(), "nothing sent yet in this window");
+        cb.validate_cwnd(15, 15);
+        assert!(!cb.may_raise_cwnd());
+        assert_eq!(cb.max_packets_out, 15);
+        cb.snd_nxt = 20;
+        cb.validate_cwnd(5, 20);
+        assert!(cb.may_raise_cwnd());
+        // Still the same window: a later attempt that is not limited does
+        // not clear the state until snd_una reaches cwnd_usage_seq (20).
+        cb.snd_una = 10;
+        cb.validate_cwnd(1, 11);
+        assert!(cb.may_raise_cwnd());
+        cb.snd_una = 20;
+        cb.snd_nxt = 30;
+        cb.validate_cwnd(10, 10);
+        assert!(!cb.may_raise_cwnd(), "a new window, not filled");
+    }
+
+    #[test]
+    fn slow_start_grows_to_twice_what_was_out() {
+        let mut cb = ca(0, 6);
+        cb.ssthresh = 100.0;
+        cb.validate_cwnd(6, 6);
+        assert!(!cb.is_cwnd_limited);
+        // cwnd 20 >= 2 x 6: no growth; at cwnd 11 < 12 it grows.
+        assert!(!cb.may_raise_cwnd());
+        cb.cwnd = 11.0;
+        assert!(cb.may_raise_cwnd());
+    }
+
+    #[test]
+    fn without_the_switch_every_ack_grows() {
+        let mut cfg = profile("linux").unwrap();
+        cfg.cwnd_limited_growth = false;
+        let mut cb = ControlBlock::new(&cfg, u64::MAX);
+        cb.snd_nxt = 3;
+        cb.validate_cwnd(3, 3);
+        assert!(cb.may_raise_cwnd());
+        assert_eq!(cb.max_packets_out, 0, "no state kept");
     }
 }

@@ -15,6 +15,7 @@ pub mod rtt;
 pub mod segment;
 pub mod sender;
 pub mod signal;
+pub mod small_queue;
 pub mod timeout;
 pub mod tlp;
 

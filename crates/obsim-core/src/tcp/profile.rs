@@ -8,7 +8,7 @@
 use crate::tcp::config::{CongestionControl, CubicConfig, CubicRtt};
 use crate::tcp::config::{
     FtoDetection, Prr, RackTlpConfig, RecoverCheck, RecoveryExit, RtoConfig, RtoEstimator,
-    SackOptionSize, SackRecovery, SsthreshBasis, TcpConfig, Variant,
+    SackOptionSize, SackRecovery, SmallQueuesConfig, SsthreshBasis, TcpConfig, Variant,
 };
 use crate::time::SimDuration;
 
@@ -91,6 +91,8 @@ fn rfc() -> TcpConfig {
         bugfix_ss: false,             // (read only with syn)
         fto: FtoDetection::None,      // plain TCP: every timeout is true
         rack_tlp: RackTlpConfig::OFF, // RFC 8985 (2021) is later than RFC 6675
+        cwnd_limited_growth: false,   // RFC 5681 §3.1 grows on every ACK
+        small_queues: SmallQueuesConfig::OFF,
     }
 }
 
@@ -99,7 +101,7 @@ fn rfc() -> TcpConfig {
 /// as far as obsim models it. Every departure from the kernel, and from the
 /// RFCs, is listed in docs/MODEL.md ("The linux profile"); the main ones:
 /// no RFC 7323 timestamps (one RTT sample per round trip, Karn), no F-RTO,
-/// no HyStart, no TCP small queues, no receive-window autotuning (the
+/// no HyStart, no receive-window autotuning (the
 /// windows are the buffers' maxima), slow start limited by RFC 3465's L = 2.
 fn linux() -> TcpConfig {
     // MTU 1500 less the IPv4 and TCP headers and the 12-byte timestamp
@@ -128,11 +130,10 @@ fn linux() -> TcpConfig {
         initial_cwnd: 10,           // TCP_INIT_CWND (RFC 6928)
         initial_ssthresh: u32::MAX, // TCP_INFINITE_SSTHRESH
         dupack_threshold: 3,        // tcp_reordering 3
-        // tcp_reno_ssthresh halves cwnd, CUBIC multiplies cwnd by beta;
-        // obsim's CUBIC and the "flight_size" basis use FlightSize (RFC
-        // 5681 eq. (4), RFC 9438 §4.6). In congestion avoidance the two
-        // are the same window; MODEL.md lists the difference.
-        ssthresh_basis: SsthreshBasis::FlightSize,
+        // tcp_reno_ssthresh halves cwnd (max(cwnd >> 1, 2)), bictcp_recalc_ssthresh
+        // multiplies cwnd by beta: cwnd, not FlightSize (RFC 5681 eq. (4),
+        // RFC 9438 §4.6). Under small queues cwnd may exceed what is out.
+        ssthresh_basis: SsthreshBasis::Cwnd,
         delayed_ack: true,
         // TCP_DELACK_MIN 40 ms (quick-ACK mode at the start not modelled).
         delack_timeout: SimDuration::from_millis(40),
@@ -179,6 +180,11 @@ fn linux() -> TcpConfig {
         syn: false,
         bugfix_ss: false,
         fto: FtoDetection::None,
+        // tcp_cong_avoid and bictcp_cong_avoid return unless
+        // tcp_is_cwnd_limited (tcp_cwnd_validate keeps the state).
+        cwnd_limited_growth: true,
+        // tcp_small_queue_check with the default sysctls.
+        small_queues: SmallQueuesConfig::LINUX,
     }
 }
 
@@ -230,6 +236,8 @@ fn ns2() -> TcpConfig {
         bugfix_ss: true,       // bugfix_ss_ 1 (2006-06-13)
         fto: FtoDetection::None, // plain TCP: every timeout is true
         rack_tlp: RackTlpConfig::OFF, // ns-2.35 has no RACK or TLP
+        cwnd_limited_growth: false, // ns-2 opencwnd on every new ACK
+        small_queues: SmallQueuesConfig::OFF,
     }
 }
 
@@ -305,6 +313,8 @@ mod tests {
         assert_eq!(l.delack_timeout, SimDuration::from_millis(40));
         assert_eq!((l.prr, l.sack_blocks), (Prr::Ssrb, 3));
         assert!(l.rack_tlp.rack && l.rack_tlp.tlp);
+        assert!(l.small_queues.enabled && l.cwnd_limited_growth);
+        assert_eq!(l.ssthresh_basis, SsthreshBasis::Cwnd);
         assert!((l.cubic.beta - 0.7002).abs() < 1e-4 && (l.cubic.c - 0.4004).abs() < 1e-4);
     }
 

@@ -678,6 +678,23 @@ impl TcpSender {
         Some(seg)
     }
 
+    /// The end of a send attempt (the engine stopped calling
+    /// [`TcpSender::poll_transmit`]) that sent `sent` segments: the
+    /// cwnd-limited state that `tcp.cwnd_limited_growth` reads (Linux
+    /// `tcp_write_xmit` ends with `tcp_cwnd_validate`), with the segments
+    /// in flight as Linux's `tcp_packets_in_flight` counts them in the Open
+    /// state (outstanding less SACKed).
+    pub fn end_transmit(&mut self, sent: u32) {
+        if self.cb.cwnd_limited_growth {
+            let in_flight = self.cb.flight_size()
+                - self
+                    .recovery
+                    .sacked_out(&self.cb)
+                    .min(self.cb.flight_size());
+            self.cb.validate_cwnd(sent, in_flight);
+        }
+    }
+
     /// Sends the loss probe the PTO chose (RFC 8985 §7.3), whatever cwnd
     /// allows; `TLP.end_seq = SND.NXT`; then "the sender MUST re-arm the
     /// RTO timer, not the PTO timer".
@@ -750,6 +767,17 @@ impl TcpSender {
             syn: false,
             sent_at: now,
         }
+    }
+
+    /// The control block, to set up a state in a unit test.
+    #[cfg(test)]
+    pub(crate) fn control_block_mut_for_tests(&mut self) -> &mut ControlBlock {
+        &mut self.cb
+    }
+
+    /// Payload bytes of a full segment (`tcp.mss`).
+    pub fn mss(&self) -> u32 {
+        self.mss
     }
 
     /// When the retransmission timer expires; `None` when nothing is

@@ -201,7 +201,9 @@ impl Harness {
 
     /// Hands everything the sender wants to send to the path.
     fn drain(&mut self) {
+        let mut sent = 0;
         while let Some(seg) = self.sender.poll_transmit(self.now) {
+            sent += 1;
             if seg.syn {
                 self.syn_count += 1;
                 let dropped = self.syn_count <= self.path.drop_syn || self.lose();
@@ -224,6 +226,8 @@ impl Harness {
                 || self.lose();
             self.transmit(seg, dropped);
         }
+        // The engine's end of a send attempt (`tcp.cwnd_limited_growth`).
+        self.sender.end_transmit(sent);
     }
 
     /// Serialises `seg` on the path and schedules its arrival unless

@@ -248,6 +248,36 @@ pub(super) const BAD: &[Row] = &[
         "expected a number in (0, 1)",
     ),
     (
+        "small queues with a pacing shift out of range",
+        &[(
+            "mss = \"1000 B\"",
+            "small_queues = { enabled = true, pacing_shift = 40 }",
+        )],
+        "tcp.small_queues.pacing_shift",
+        "40",
+    ),
+    (
+        "small queues output limit of 0 in a group",
+        &[(
+            "to = \"b\"\n\n[trace]",
+            "to = \"b\"\n[flows.tcp.small_queues]\nlimit_output_bytes = \"0 B\"\n\n[trace]",
+        )],
+        "flows[0].tcp.small_queues.limit_output_bytes",
+        "it must be from 1 B",
+    ),
+    (
+        "small queues with an unknown key",
+        &[("mss = \"1000 B\"", "small_queues = { on = true }")],
+        "tcp.small_queues.on",
+        "enabled",
+    ),
+    (
+        "cwnd_limited_growth as a string",
+        &[("mss = \"1000 B\"", "cwnd_limited_growth = \"yes\"")],
+        "tcp.cwnd_limited_growth",
+        "expected true or false",
+    ),
+    (
         "cubic beta as a string",
         &[("mss = \"1000 B\"", "cubic.beta = \"0.7\"")],
         "tcp.cubic.beta",
@@ -492,4 +522,35 @@ fn congestion_control_and_cubic_keys_layer() {
         )
     );
     assert_eq!(t[2].0, CongestionControl::Reno);
+}
+
+#[test]
+fn small_queues_and_cwnd_limited_growth_layer() {
+    use crate::tcp::config::SmallQueuesConfig;
+    // Off everywhere but the linux profile; [tcp] turns them on and a group
+    // changes one constant and keeps the rest.
+    let s = ok(&BASE);
+    assert_eq!(s.flows[0].tcp.small_queues, SmallQueuesConfig::OFF);
+    assert!(!s.flows[0].tcp.cwnd_limited_growth);
+    let s = ok(&edit(&[
+        (
+            "mss = \"1000 B\"",
+            "small_queues = { enabled = true }\ncwnd_limited_growth = true",
+        ),
+        (
+            "to = \"b\"\n\n[trace]",
+            "to = \"b\"\n\n[[flows]]\nfrom = \"a\"\nto = \"b\"\n[flows.tcp.small_queues]\nlimit_output_bytes = \"256 KiB\"\n\n[[flows]]\nfrom = \"a\"\nto = \"b\"\ntcp = { profile = \"linux\" }\n\n[trace]",
+        ),
+    ]));
+    assert_eq!(s.flows[0].tcp.small_queues, SmallQueuesConfig::LINUX);
+    assert!(s.flows[0].tcp.cwnd_limited_growth);
+    assert_eq!(
+        s.flows[1].tcp.small_queues,
+        SmallQueuesConfig {
+            limit_output_bytes: 262_144,
+            ..SmallQueuesConfig::LINUX
+        }
+    );
+    assert_eq!(s.flows[2].tcp.small_queues, SmallQueuesConfig::LINUX);
+    assert!(s.flows[2].tcp.cwnd_limited_growth);
 }

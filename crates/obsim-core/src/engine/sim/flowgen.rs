@@ -17,6 +17,7 @@ use crate::ids::{FlowId, NodeId};
 use crate::metrics::judgement::FtoJudgements;
 use crate::net::access::AccessPipes;
 use crate::results::FlowRecord;
+use crate::tcp::small_queue::SmallQueue;
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::SimTime;
 use crate::traffic::flowgen::{ActiveFlows, FlowGenerator};
@@ -58,6 +59,8 @@ impl Arrival<'_> {
                 sack_option_size: spec.tcp.sack_option_size,
                 start: self.now,
                 sender_timer: LazyTimer::default(),
+                tsq: SmallQueue::new(&spec.tcp),
+                tsq_timer: LazyTimer::default(),
                 receiver_timer: LazyTimer::default(),
                 delivered_bytes_at_warmup: 0,
                 data_dropped: 0,
@@ -88,6 +91,8 @@ impl Arrival<'_> {
                     sack_option_size,
                     start,
                     sender_timer,
+                    tsq,
+                    tsq_timer,
                     receiver_timer,
                     delivered_bytes_at_warmup,
                     data_dropped,
@@ -110,6 +115,8 @@ impl Arrival<'_> {
         *sack_option_size = spec.tcp.sack_option_size;
         *start = self.now;
         *sender_timer = LazyTimer::default();
+        tsq.renew(&spec.tcp);
+        *tsq_timer = LazyTimer::default();
         *receiver_timer = LazyTimer::default();
         *delivered_bytes_at_warmup = 0;
         *data_dropped = 0;

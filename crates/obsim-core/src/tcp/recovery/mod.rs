@@ -219,6 +219,16 @@ pub(crate) fn dupack_triggers(cb: &ControlBlock, careful: bool) -> bool {
     cb.state == CaState::Open && cb.dupacks == cb.dupthresh && (!careful || cb.recover_passed())
 }
 
+/// Opens cwnd for `acked` newly acknowledged segments through the
+/// window-growth plug-in, if the window is in use
+/// ([`ControlBlock::may_raise_cwnd`], `tcp.cwnd_limited_growth`).
+#[inline]
+pub(crate) fn grow(cb: &mut ControlBlock, cc: &mut dyn WindowGrowth, acked: u64) {
+    if cb.may_raise_cwnd() {
+        cc.on_ack(cb, acked);
+    }
+}
+
 /// Shared new-ACK handling outside Recovery: window growth (RFC 5681 §3.1),
 /// leaving the Loss state once `recover` is acknowledged (RFC 6582 §3.2
 /// step 4 after a timeout), and the timer restart of RFC 6298 §5.3.
@@ -229,7 +239,7 @@ pub(crate) fn new_ack_outside_recovery(
     out: &mut Actions,
 ) {
     cb.dupacks = 0;
-    cc.on_ack(cb, acked);
+    grow(cb, cc, acked);
     if cb.state == CaState::Loss && cb.snd_una >= cb.recover {
         cb.state = CaState::Open;
     }

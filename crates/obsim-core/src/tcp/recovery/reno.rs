@@ -66,7 +66,7 @@ pub(crate) fn reno_exit(
     cb.dupacks = 0;
     match exit {
         RecoveryExit::Deflate => cb.cwnd = cb.ssthresh,
-        RecoveryExit::Open => cc.on_ack(cb, acked),
+        RecoveryExit::Open => super::grow(cb, cc, acked),
     }
     out.restart_timer = true;
 }
