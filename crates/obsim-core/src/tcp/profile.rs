@@ -158,7 +158,11 @@ fn linux() -> TcpConfig {
         abc: true,
         limited_transmit: true,
         reno_recover_check: false,
-        newreno_slow_but_steady: false,
+        // Without SACK every ACK of new data, partial ones included,
+        // restarts the RTO: tcp_clean_rtx_queue sets FLAG_SET_XMIT_TIMER on
+        // FLAG_ACKED and tcp_ack then calls tcp_set_xmit_timer (RFC 6582
+        // §4's Slow-but-Steady).
+        newreno_slow_but_steady: true,
         partial_window_deflation: true,
         precision_reduce: false,
         recovery_exit: RecoveryExit::Deflate,
@@ -313,7 +317,7 @@ mod tests {
         assert_eq!(l.delack_timeout, SimDuration::from_millis(40));
         assert_eq!((l.prr, l.sack_blocks), (Prr::Ssrb, 3));
         assert!(l.rack_tlp.rack && l.rack_tlp.tlp);
-        assert!(l.small_queues.enabled && l.cwnd_limited_growth);
+        assert!(l.small_queues.enabled && l.cwnd_limited_growth && l.newreno_slow_but_steady);
         assert_eq!(l.ssthresh_basis, SsthreshBasis::Cwnd);
         assert!((l.cubic.beta - 0.7002).abs() < 1e-4 && (l.cubic.c - 0.4004).abs() < 1e-4);
     }
