@@ -1,0 +1,122 @@
+"""Series of a reproduction (``obsim reproduce ID --series NAME``): the
+registered experiment rerun with one declared change, its claims decided by
+the same code and shown beside the registered ones."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pandas as pd
+import pytest
+
+from experiment_helpers import tiny_experiment
+from obsim.report import write_report
+from obsim.reproductions import COMPARISON_COLUMNS, Reproduction
+from obsim.reproductions import series as sr
+from obsim.reproductions.claims import Claim
+from obsim.reproductions.series import Series
+
+
+def _experiment(quick: bool) -> Dict[str, Any]:
+    return tiny_experiment(grid={"links[1].loss.p": [0.01]}, replications=3, duration="2 s", plots=[])
+
+
+FAST = Claim("goodput above 1 Mbit/s", "toy", statistic="mean", kind="greater", threshold=1.0)
+
+
+def _compare(results: pd.DataFrame, exp: Any) -> pd.DataFrame:
+    """Two claims on the total goodput (the bottleneck is 20 Mbit/s): above
+    1 Mbit/s, and the same again under a case a series may rule out."""
+    g = [float(x) for x in results["goodput"]]
+    rows: List[Dict[str, Any]] = [
+        FAST.decide(g).row("toy"),
+        FAST.decide(g).row("toy, reno only"),
+    ]
+    return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
+
+
+def _rate(rate: str):
+    def apply(exp: Dict[str, Any], quick: bool) -> Dict[str, Any]:
+        exp = copy.deepcopy(exp)
+        exp["scenario"]["links"][1]["rate"] = rate
+        return exp
+
+    return apply
+
+
+SLOW = Series(
+    "slow link",
+    "the bottleneck at 0.5 Mbit/s, to see the claim fail",
+    _rate("0.5 Mbit/s"),
+    not_applicable=((r"\breno\b", "no Reno here"),),
+)
+
+
+def _toy() -> Reproduction:
+    return Reproduction(
+        id="TOY", title="toy", paper="none", experiment=_experiment, compare=_compare, series=(SLOW,)
+    )
+
+
+@pytest.mark.engine
+def test_a_series_is_run_decided_alike_and_reported(tmp_path: Path) -> None:
+    rep = _toy()
+    rep.run(tmp_path, jobs=1, series=True)
+    where = tmp_path / "series" / "slow-link"
+    assert (where / "comparison.parquet").is_file() and (where / "experiment.json").is_file()
+    claims = pd.read_parquet(where / "claims.parquet")
+    assert list(claims.columns) == list(sr.SERIES_COLUMNS)
+    toy = claims.set_index("case")
+    # The claim holds on the registered 20 Mbit/s and fails (its interval
+    # wholly below 1 Mbit/s) at 0.5 Mbit/s; the case the series rules out is
+    # reported with its reason, never dropped.
+    assert toy.loc["toy", "registered_outcome"] == sr.HELD and toy.loc["toy", "outcome"] == sr.FAILS
+    assert bool(toy.loc["toy", "changed"]) and toy.loc["toy", "measured"] < 0.5
+    assert toy.loc["toy, reno only", "outcome"] == sr.NOT_APPLICABLE
+    assert toy.loc["toy, reno only", "reason"] == "no Reno here" and not toy.loc["toy, reno only", "changed"]
+    info = json.loads((tmp_path / "reproduction.json").read_text())
+    (entry,) = info["series"]
+    assert entry["name"] == "slow link" and entry["dir"] == "series/slow-link"
+    assert entry["result"]["outcomes"][sr.FAILS] == 1 and entry["result"]["changed"] == [
+        "toy: goodput above 1 Mbit/s"
+    ]
+    assert entry["result"]["seeds"]["estimate"] == 3
+    html = write_report(tmp_path).read_text(encoding="utf-8")
+    head = html.split("<h2>", 1)[0]
+    assert "Series slow link:</b> 0 of 1 applicable claims held (registered: 2 of 2)" in head
+    assert "<h3>Series slow link</h3>" in html and "the bottleneck at 0.5 Mbit/s" in html
+    assert "not applicable" in html and "no Reno here" in html
+    # A rerun without --series keeps the series' last result.
+    rep.run(tmp_path, jobs=1)
+    info = json.loads((tmp_path / "reproduction.json").read_text())
+    assert info["series"][0]["result"]["changed"] == ["toy: goodput above 1 Mbit/s"]
+
+
+def test_series_outcomes_follow_the_interval() -> None:
+    up = Claim("x above 1", "toy", statistic="mean", kind="greater", threshold=1.0)
+    assert sr.outcome(up.decide([2.0, 2.1, 1.9]).row("a")) == sr.HELD
+    assert sr.outcome(up.decide([0.5, 0.6, 0.4]).row("a")) == sr.FAILS
+    assert sr.outcome(up.decide([0.5, 1.6, 1.0]).row("a")) == sr.UNDECIDED
+    assert sr.outcome(None) == sr.MISSING
+
+
+def test_bad_series_names_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from obsim.cli import main
+
+    out = tmp_path / "G1"
+    assert main(["reproduce", "V1", "--quick", "--series", "linux", "--out", str(out), "-q"]) == 2
+    assert capsys.readouterr().err == "error: --series: V1 declares no series\n"
+    with pytest.raises(ValueError, match=r"^series: no series 'bsd'; allowed: slow-link \(slow link\)$"):
+        sr.select(_toy().series, ["bsd"])
+
+
+def test_registration_rules() -> None:
+    with pytest.raises(ValueError, match="needs a description"):
+        sr.check([Series("x", " ", _rate("1 Mbit/s"))])
+    with pytest.raises(ValueError, match="share a directory name"):
+        sr.check([SLOW, Series("Slow link", "again", _rate("2 Mbit/s"))])
+    with pytest.raises(ValueError, match="analytic reproduction has no series"):
+        Reproduction(id="A", title="a", paper="p", experiment=None, compare=_compare, series=(SLOW,))
