@@ -5,7 +5,6 @@ G1, S1 and Y4 (issue 17 item 5: the studies with today's TCP)."""
 
 from __future__ import annotations
 
-import copy
 import json
 from pathlib import Path
 from typing import Any, Dict, List
@@ -13,7 +12,7 @@ from typing import Any, Dict, List
 import pandas as pd
 import pytest
 
-from experiment_helpers import tiny_experiment
+from experiment_helpers import bottleneck_rate, tiny_experiment
 from obsim import reproductions
 from obsim.report import write_report
 from obsim.reproductions import COMPARISON_COLUMNS, Reproduction
@@ -43,19 +42,10 @@ def _compare(results: pd.DataFrame, exp: Any) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
 
 
-def _rate(rate: str):
-    def apply(exp: Dict[str, Any], quick: bool) -> Dict[str, Any]:
-        exp = copy.deepcopy(exp)
-        exp["scenario"]["links"][1]["rate"] = rate
-        return exp
-
-    return apply
-
-
 SLOW = Series(
     "slow link",
     "the bottleneck at 0.5 Mbit/s, to see the claim fail",
-    _rate("0.5 Mbit/s"),
+    bottleneck_rate("0.5 Mbit/s"),
     not_applicable=((r"\breno\b", "no Reno here"),),
 )
 
@@ -125,9 +115,9 @@ def test_bad_series_names_are_one_line_errors(tmp_path: Path, capsys: pytest.Cap
 
 def test_registration_rules() -> None:
     with pytest.raises(ValueError, match="needs a description"):
-        sr.check([Series("x", " ", _rate("1 Mbit/s"))])
+        sr.check([Series("x", " ", bottleneck_rate("1 Mbit/s"))])
     with pytest.raises(ValueError, match="share a directory name"):
-        sr.check([SLOW, Series("Slow link", "again", _rate("2 Mbit/s"))])
+        sr.check([SLOW, Series("Slow link", "again", bottleneck_rate("2 Mbit/s"))])
     with pytest.raises(ValueError, match="analytic reproduction has no series"):
         Reproduction(id="A", title="a", paper="p", experiment=None, compare=_compare, series=(SLOW,))
 
