@@ -253,35 +253,49 @@ def series_table(
     return pd.DataFrame(rows, columns=list(SERIES_COLUMNS))
 
 
-def summary(claims: "pandas.DataFrame") -> Dict[str, Any]:
-    """The tally of one series' ``claims.parquet`` for ``reproduction.json``
-    and the report: claims per outcome under the series and under the
-    registered experiment (the same claims), and those whose verdict
-    changed."""
-    under = {o: int((claims["outcome"] == o).sum()) for o in OUTCOMES}
-    reg = {o: int((claims["registered_outcome"] == o).sum()) for o in OUTCOMES}
+def summary(
+    claims: "pandas.DataFrame", registered: "pandas.DataFrame", table: "pandas.DataFrame", series: Series
+) -> Dict[str, Any]:
+    """The tally of one series for ``reproduction.json`` and the report:
+    outcomes per claim under the series and under the registered
+    experiment (``claims``, :func:`series_table`); claims held and
+    magnitude rows in band (:func:`obsim.reproductions.tally`) of the rows
+    the series can decide, in the series' comparison ``table`` and in the
+    ``registered`` one; the claims whose verdict changed."""
+    from . import tally
+
+    def applicable(t: "pandas.DataFrame") -> "pandas.DataFrame":
+        return t[[series.inapplicable(str(c)) is None for c in t["case"]]] if len(t) else t
+
+    changed = claims[claims["changed"]]
     return {
-        "outcomes": under,
-        "registered_outcomes": reg,
-        "changed": [
-            f"{c}: {q}"
-            for c, q in zip(claims[claims["changed"]]["case"], claims[claims["changed"]]["quantity"])
-        ],
+        "outcomes": {o: int((claims["outcome"] == o).sum()) for o in OUTCOMES},
+        "registered_outcomes": {o: int((claims["registered_outcome"] == o).sum()) for o in OUTCOMES},
+        "tally": tally(applicable(table)),
+        "registered_tally": tally(applicable(registered)),
+        "changed": [f"{c}: {q}" for c, q in zip(changed["case"], changed["quantity"])],
     }
 
 
 def line(result: Dict[str, Any]) -> str:
     """One line of a series' result (:func:`run_series`'s entry): claims
-    held under the series against the registered experiment, of the
-    applicable ones, and how many changed verdict."""
-    o, r = result["outcomes"], result["registered_outcomes"]
-    applicable = sum(o.values()) - o[NOT_APPLICABLE]
+    held and magnitude rows in band under the series beside the registered
+    experiment's (the rows the series can decide), the outcomes, and how
+    many verdicts changed."""
+    o = result["outcomes"]
+    c, m = result["tally"]["claims"], result["tally"]["magnitudes"]
+    rc, rm = result["registered_tally"]["claims"], result["registered_tally"]["magnitudes"]
     n = len(result["changed"])
+    mags = (
+        f", {m['inside']} of {m['total']} magnitude rows in band (registered {rm['inside']})"
+        if m["total"]
+        else ""
+    )
     return (
-        f"{o[HELD]} of {applicable} applicable claims held (registered: {r[HELD]} of "
-        f"{sum(r.values()) - r[MISSING]}); {o[FAILS]} fail, {o[UNDECIDED]} undecided, "
-        f"{o[MISSING]} missing, {o[NOT_APPLICABLE]} not applicable; {n} verdict{'s' if n != 1 else ''} "
-        "changed"
+        f"{c['held']} of {c['total']} claims held (registered {rc['held']}){mags}; {o[FAILS]} fail, "
+        f"{o[UNDECIDED]} undecided, {o[NOT_APPLICABLE]} not applicable"
+        + (f", {o[MISSING]} missing" if o[MISSING] else "")
+        + f"; {n} verdict{'s' if n != 1 else ''} changed"
     )
 
 
@@ -325,7 +339,7 @@ def run_series(
         atomic_write_parquet(d / "comparison.parquet", frame_to_arrow(table))
         claims = series_table(registered, table, s)
         atomic_write_parquet(d / "claims.parquet", frame_to_arrow(claims))
-        done[s.name] = {"seeds": seeds, **summary(claims)}
+        done[s.name] = {"seeds": seeds, **summary(claims, registered, table, s)}
     return done
 
 
