@@ -103,11 +103,6 @@ class Series:
         """The series as a directory name."""
         return slug(self.name)
 
-    seeds = None
-    """A series runs by the reproduction's own seed plan (so a claim's
-    verdict is comparable with the registered one); see
-    :meth:`obsim.reproductions.Reproduction.plan_for`."""
-
     def inapplicable(self, case: str) -> Optional[str]:
         """The reason the claim of ``case`` is not applicable, or None."""
         for pattern, reason in self.not_applicable:
