@@ -389,8 +389,9 @@ sender tolerates before a true timeout. (The BNAK reading is not among them:
 LINUX = linux_series(
     "Y4 keeps yu2004's fast flow (1 MB/s access, the 4-node path, T_b, p and the three loss "
     "patterns), the 1 KB packets of the paper's set-up (mss 1000 B, as Y1-Y5 register it; the "
-    "52-byte headers are the profile's), W_m = 10 (max_window: the paper's definition of a fast flow, one window in "
-    "one burst), the consecutive-FTO limit of 3 and the detectors BLE, BACK and BNAK in both "
+    "52-byte headers are the profile's), W_m = 10 (max_window: the paper's definition of a fast "
+    "flow, one window in one burst), the consecutive-FTO limit of 3 and the detectors BLE, BACK "
+    "and BNAK in both "
     "readings, run length and seeds. The base TCP, Reno in the paper (profile ns2-2003), becomes "
     "Linux's default (SACK, RACK-TLP, PRR, CUBIC), and Burst TCP is yu2004's timeout plug-in on "
     "that sender (obsim accepts fto_detection with the linux profile; no kernel has Burst TCP, "
