@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Callable, Dict, Optional
 
 import pyarrow.parquet as pq
 
@@ -55,6 +55,18 @@ def tiny_experiment(
     }
     doc.update(extra)
     return doc
+
+
+def bottleneck_rate(rate: str) -> Callable[[Dict[str, Any], bool], Dict[str, Any]]:
+    """A reading's or a series' ``apply`` for the tiny experiment: its
+    bottleneck (``links[1]``) at ``rate``."""
+
+    def apply(exp: Dict[str, Any], quick: bool) -> Dict[str, Any]:
+        exp = copy.deepcopy(exp)
+        exp["scenario"]["links"][1]["rate"] = rate
+        return exp
+
+    return apply
 
 
 def to_toml(doc: Dict[str, Any]) -> str:

@@ -13,11 +13,11 @@ from typing import Any, Dict, List, Tuple
 import pandas as pd
 import pytest
 
-from experiment_helpers import tiny_experiment
+from experiment_helpers import bottleneck_rate, tiny_experiment
+from obsim.report import write_report
 from obsim.reproductions import COMPARISON_COLUMNS, Reproduction, claim_row
 from obsim.reproductions import readings as rd
 from obsim.reproductions.readings import Reading
-from obsim.report import write_report
 
 pytestmark = pytest.mark.engine
 
@@ -33,15 +33,6 @@ def _compare(results: pd.DataFrame, exp: Any) -> pd.DataFrame:
     g = float(results["goodput"].mean())
     rows: List[Dict[str, Any]] = [claim_row("toy", 0.01, "goodput above 3 Mbit/s", g > 3.0, g)]
     return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
-
-
-def _rate(rate: str):
-    def apply(exp: Dict[str, Any], quick: bool) -> Dict[str, Any]:
-        exp = copy.deepcopy(exp)
-        exp["scenario"]["links"][1]["rate"] = rate
-        return exp
-
-    return apply
 
 
 REGISTERED = Reading(
@@ -61,7 +52,7 @@ def _toy(alternatives: List[Reading], registered: Tuple[Reading, ...] = (REGISTE
 
 
 def test_a_flipped_claim_is_the_headline(tmp_path: Path) -> None:
-    slow = Reading("bottleneck rate", "1 Mbit/s", quote="ns-2 example", apply=_rate("1 Mbit/s"))
+    slow = Reading("bottleneck rate", "1 Mbit/s", quote="ns-2 example", apply=bottleneck_rate("1 Mbit/s"))
     rep = _toy([slow])
     rep.run(tmp_path, jobs=1, readings=True)
     info = json.loads((tmp_path / "reproduction.json").read_text())
@@ -81,7 +72,7 @@ def test_a_flipped_claim_is_the_headline(tmp_path: Path) -> None:
 
 
 def test_no_flip_holds_under_all_readings(tmp_path: Path) -> None:
-    rep = _toy([Reading("bottleneck rate", "15 Mbit/s", quote="a guess", apply=_rate("15 Mbit/s"))])
+    rep = _toy([Reading("bottleneck rate", "15 Mbit/s", quote="a guess", apply=bottleneck_rate("15 Mbit/s"))])
     rep.run(tmp_path, jobs=1, readings=True)
     info = json.loads((tmp_path / "reproduction.json").read_text())
     assert info["sensitivity"] == rd.HOLDS and info["sensitivity_flips"] == {}
@@ -90,7 +81,7 @@ def test_no_flip_holds_under_all_readings(tmp_path: Path) -> None:
 
 
 def test_without_readings_flag_the_verdict_is_not_run(tmp_path: Path) -> None:
-    rep = _toy([Reading("bottleneck rate", "15 Mbit/s", quote="a guess", apply=_rate("15 Mbit/s"))])
+    rep = _toy([Reading("bottleneck rate", "15 Mbit/s", quote="a guess", apply=bottleneck_rate("15 Mbit/s"))])
     rep.run(tmp_path, jobs=1)
     info = json.loads((tmp_path / "reproduction.json").read_text())
     assert info["sensitivity"] == rd.NOT_RUN and not (tmp_path / "readings").exists()
@@ -133,7 +124,7 @@ def test_a_reading_of_the_measure_reuses_the_registered_runs(tmp_path: Path) -> 
 
 
 def test_readings_of_named_parameters_only_give_a_partial_verdict(tmp_path: Path) -> None:
-    slow = Reading("bottleneck rate", "1 Mbit/s", quote="ns-2 example", apply=_rate("1 Mbit/s"))
+    slow = Reading("bottleneck rate", "1 Mbit/s", quote="ns-2 example", apply=bottleneck_rate("1 Mbit/s"))
     rep = _toy([slow, TENS], registered=(REGISTERED, MEASURE))
     rep.run(tmp_path, jobs=1, readings=["Goodput unit"])
     info = json.loads((tmp_path / "reproduction.json").read_text())
@@ -157,7 +148,7 @@ def test_cli_rejects_an_unknown_reading_before_running(
 
 
 def test_registration_rules() -> None:
-    alt = Reading("bottleneck rate", "1 Mbit/s", quote="", apply=_rate("1 Mbit/s"))
+    alt = Reading("bottleneck rate", "1 Mbit/s", quote="", apply=bottleneck_rate("1 Mbit/s"))
     with pytest.raises(ValueError, match="exactly one registered reading"):
         _toy([Reading("bottleneck rate", "x", quote="q", registered=True)])
     with pytest.raises(ValueError, match="exactly one registered reading"):

@@ -99,6 +99,15 @@ def add_parsers(sub: Any) -> None:
         "only those parameters' readings (a partial verdict)",
     )
     rp.add_argument(
+        "--series",
+        nargs="*",
+        metavar="NAME",
+        default=None,
+        help="also rerun the registered experiment as each declared series (e.g. linux: the study "
+        "with today's TCP) into OUT/series/NAME/, its claims decided by the same code; without "
+        "NAME every series the reproduction declares",
+    )
+    rp.add_argument(
         "--reuse",
         nargs="+",
         type=Path,
@@ -223,6 +232,7 @@ def _report(d: Path, output: Optional[Path]) -> int:
 
 def _reproduce(args: argparse.Namespace) -> int:
     from . import reproductions
+    from .reproductions.series import line as series_line
 
     if args.summary:
         if args.id:
@@ -252,6 +262,18 @@ def _reproduce(args: argparse.Namespace) -> int:
         except ValueError as e:
             _err(f"error: --readings: {rep.id} {e}")
             return EXIT_INVALID
+    want_series = args.series is not None
+    if want_series:
+        from .reproductions.series import select as select_series
+
+        if not rep.series:
+            _err(f"error: --series: {rep.id} declares no series")
+            return EXIT_INVALID
+        try:
+            select_series(rep.series, args.series or None)
+        except ValueError as e:
+            _err(f"error: --series: {rep.id} {e}")
+            return EXIT_INVALID
     for lent in args.reuse:
         if not (lent / "manifest.json").is_file():
             _err(f"error: --reuse: {lent} is not a result store (it has no manifest.json)")
@@ -269,6 +291,7 @@ def _reproduce(args: argparse.Namespace) -> int:
         scheduler=args.scheduler,
         progress=not args.quiet,
         readings=(list(args.readings) or True) if want else False,
+        series=(list(args.series) or True) if want_series else False,
         reuse=args.reuse,
     )
     if rep.analytic:
@@ -290,6 +313,10 @@ def _reproduce(args: argparse.Namespace) -> int:
         print(f"{rep.id}: sensitivity to unstated parameters: {info['sensitivity']}")
         for claim, flips in info.get("sensitivity_flips", {}).items():
             print(f"  {claim}: flipped by {'; '.join(flips)}")
+    for s in info.get("series", []):
+        result = s.get("result")
+        if want_series and result is not None and (not args.series or s["name"] in args.series):
+            print(f"{rep.id} series {s['name']}: {series_line(result)} ({s['dir']}/claims.parquet)")
     if not args.no_report:
         from .report import write_report
 

@@ -7,9 +7,11 @@ the readings of unstated parameters were run and a claim depends on them,
 that verdict as the headline); run status (and failures), paper vs measured
 (reproductions: every claim with its statistic, threshold or band, CI,
 seeds, precision and paper-in-CI), sensitivity to the readings of unstated
-parameters (``reproduce --readings``), figures, mean ± 95% CI per point and metric, parameters (experiment, base
-scenario), versions. An analytic reproduction (no experiment, no runs) gets
-only its paper-vs-model comparison, its figures and the versions.
+parameters (``reproduce --readings``), the declared series beside the
+registered experiment (``reproduce --series``), figures, mean ± 95% CI per
+point and metric, parameters (experiment, base scenario), versions. An
+analytic reproduction (no experiment, no runs) gets only its paper-vs-model
+comparison, its figures and the versions.
 """
 
 from __future__ import annotations
@@ -403,7 +405,7 @@ def _sensitivity_section(root: Path, repro: Dict[str, Any]) -> List[str]:
                     row[n] = "–"
                     continue
                 h = hit.iloc[0]
-                row[n] = f"{'held' if h['held'] else 'not held'} ({_num(h['measured'])})"
+                row[n] = _verdict_cell("held" if h["held"] else "not held", h["measured"])
             wide.append(row)
             classes.append("bad" if bool(g["flips"].any()) else "")
         table = pd.DataFrame(wide)
@@ -413,6 +415,97 @@ def _sensitivity_section(root: Path, repro: Dict[str, Any]) -> List[str]:
             '<p class="muted">The alternative readings were not run '
             "(obsim reproduce ID --readings).</p>"
         )
+    return parts
+
+
+def _verdict_cell(verdict: str, measured: Any) -> str:
+    """A claim's verdict with its measured value, as the readings' and the
+    series' side-by-side tables show it."""
+    return f"{verdict} ({_num(measured)})"
+
+
+def _interval(r: Dict[str, Any]) -> str:
+    """`` [low, high]`` of a row's interval, or nothing without one."""
+    lo, hi = r.get("ci_low"), r.get("ci_high")
+    if lo is None or (isinstance(lo, float) and math.isnan(lo)):
+        return ""
+    return f" [{_num(lo)}, {_num(hi)}]"
+
+
+def _series_run(repro: Dict[str, Any]) -> List[Dict[str, Any]]:
+    return [s for s in repro.get("series", []) if isinstance(s, dict) and s.get("result")]
+
+
+def _series_headline(repro: Dict[str, Any]) -> List[str]:
+    """Under the title, per series run: its claims held beside the
+    registered experiment's (obsim.reproductions.series.line)."""
+    from .reproductions.series import line
+
+    return [
+        f'<p class="muted"><b>Series {_e(s["name"])}:</b> {_e(line(s["result"]))} (section "Series").</p>'
+        for s in _series_run(repro)
+    ]
+
+
+def _series_section(root: Path, repro: Dict[str, Any]) -> List[str]:
+    """Per declared series: what it changes and why, then each claim's
+    outcome and measured value under the registered experiment and under
+    the series side by side (``series/<name>/claims.parquet``), with the
+    reason of each claim that is not applicable."""
+    import pandas as pd
+
+    declared: List[Dict[str, Any]] = [s for s in repro.get("series", []) if isinstance(s, dict)]
+    if not declared:
+        return []
+    from .reproductions.series import line
+
+    parts = [
+        "<h2>Series</h2>",
+        '<p class="muted">The registered experiment rerun with one declared change (each series '
+        "is declared in code before any run, with what it changes and why), by the same seed plan, "
+        "its claims decided by the same code: a verdict under a series is directly comparable with "
+        "the registered one. <i>fails</i>: the interval lies wholly on the wrong side (or a "
+        "magnitude outside its band); <i>undecided</i>: the interval straddles; <i>not "
+        "applicable</i>: the claim has no meaning under the series (reason given).</p>",
+    ]
+    for s in declared:
+        parts.append(f"<h3>Series {_e(s['name'])}</h3>")
+        parts.append(f"<p>{_e(s['description'])}</p>")
+        result = s.get("result")
+        path = root / s["dir"] / "claims.parquet"
+        if not result or not path.is_file():
+            parts.append(
+                f'<p class="muted">Not run (obsim reproduce {_e(repro.get("id", "ID"))} --series '
+                f"{_e(s['name'])}).</p>"
+            )
+            continue
+        parts.append(f"<p><b>{_e(line(result))}.</b></p>")
+        seeds = result.get("seeds") or {}
+        if seeds:
+            parts.append(
+                f'<p class="muted">Seeds: {_e(seeds.get("estimate"))} estimating the results'
+                + (f", {_e(seeds['selection'])} for selection" if seeds.get("selection") else "")
+                + ".</p>"
+            )
+        claims = pd.read_parquet(path)
+        view = pd.DataFrame(
+            [
+                {
+                    "claim": f"{r['case']}: {r['quantity']}",
+                    "kind": r["kind"],
+                    "registered": _verdict_cell(r["registered_outcome"], r["registered_measured"]),
+                    s["name"]: _verdict_cell(r["outcome"], r["measured"]) + _interval(r),
+                    "note": r["reason"],
+                }
+                for r in claims.to_dict("records")
+            ],
+            columns=["claim", "kind", "registered", s["name"], "note"],
+        )
+        classes = [
+            "bad" if c else ("good" if o == "held" else "")
+            for c, o in zip(claims["changed"].tolist(), claims["outcome"].tolist())
+        ]
+        parts.append(_table(view, left=list(view.columns), row_class=classes))
     return parts
 
 
@@ -486,6 +579,7 @@ def write_report(out_dir: Union[str, Path], output: Optional[Union[str, Path]] =
     parts.append(f"<h1>{_e(title)}</h1>")
     if repro is not None:
         parts += _sensitivity_headline(repro)
+        parts += _series_headline(repro)
     if exp.description:
         parts.append(f'<p class="muted">{_e(exp.description)}</p>')
     if repro is not None:
@@ -511,6 +605,7 @@ def write_report(out_dir: Union[str, Path], output: Optional[Union[str, Path]] =
         section, figures = _paper_vs_measured(root, repro, fig_dir)
         parts += section
         parts += _sensitivity_section(root, repro)
+        parts += _series_section(root, repro)
 
     # ---- figures
     for item in plot_experiment(summary, exp, fig_dir):

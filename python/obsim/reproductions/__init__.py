@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..store import Store
     from ..sweep import SweepSummary
     from .readings import Reading
+    from .series import Series
 
 COMPARISON_COLUMNS = (
     "case",
@@ -384,13 +385,21 @@ class Reproduction:
     (:mod:`obsim.reproductions.readings`): per parameter, the registered
     one (what ``experiment`` builds, with the paper's quote) and the
     alternatives that ``run(readings=True)`` also runs."""
+    series: Tuple["Series", ...] = ()
+    """Extra series (:mod:`obsim.reproductions.series`): the registered
+    experiment rerun with one declared change (e.g. ``linux``: today's TCP)
+    by the same seed plan and claims; ``run(series=[...])`` runs them."""
 
     def __post_init__(self) -> None:
+        from . import series as _series
         from .readings import check
 
         if self.readings and self.experiment is None:
             raise ValueError(f"reproduction {self.id}: an analytic reproduction has no readings")
+        if self.series and self.experiment is None:
+            raise ValueError(f"reproduction {self.id}: an analytic reproduction has no series")
         check(self.readings, f"reproduction {self.id} readings")
+        _series.check(self.series, f"reproduction {self.id} series")
 
     @property
     def analytic(self) -> bool:
@@ -402,18 +411,21 @@ class Reproduction:
         quick: bool = False,
         estimate: Optional[int] = None,
         reading: Optional["Reading"] = None,
+        series: Optional["Series"] = None,
     ) -> Dict[str, Any]:
         """The experiment as a dict, its replication count set by the seed
         plan: ``selection`` seeds plus ``estimate`` estimation seeds (default:
         the plan's ``initial``, or in quick mode the experiment's own count).
         With an alternative ``reading``, the experiment as that reading
         rewrites it (the same seed plan, or the reading's own:
-        :meth:`plan_for`)."""
+        :meth:`plan_for`); with a ``series``, as the series rewrites it
+        (the reproduction's seed plan)."""
         if self.experiment is None:
             raise ValueError(f"reproduction {self.id} is analytic: it has no experiment")
         doc = self.experiment(quick)
-        if reading is not None and reading.apply is not None:
-            doc = reading.apply(doc, quick)
+        for change in (reading, series):
+            if change is not None and change.apply is not None:
+                doc = change.apply(doc, quick)
         plan = self.plan_for(reading, quick)
         if plan is None:
             return doc
@@ -437,12 +449,14 @@ class Reproduction:
         quick: bool = False,
         estimate: Optional[int] = None,
         reading: Optional["Reading"] = None,
+        series: Optional["Series"] = None,
     ) -> "Experiment":
         """The experiment (``ValueError`` for an analytic reproduction)."""
         from ..experiment import from_dict
 
         source = f"reproduction {self.id}" + (f" reading {reading.name!r}" if reading else "")
-        return from_dict(self.experiment_dict(quick, estimate, reading), source=source)
+        source += f" series {series.name!r}" if series else ""
+        return from_dict(self.experiment_dict(quick, estimate, reading, series), source=source)
 
     def run(
         self,
@@ -454,6 +468,7 @@ class Reproduction:
         scheduler: Optional[str] = None,
         progress: bool = False,
         readings: Union[bool, Sequence[str]] = False,
+        series: Union[bool, Sequence[str]] = False,
         reuse: Sequence[Union[str, Path]] = (),
     ) -> "SweepSummary":
         """Run the experiment into ``out``, then write ``comparison.parquet``,
@@ -472,7 +487,11 @@ class Reproduction:
         reading that changes only what is measured) is linked in, not
         rerun; so is a run that one of the stores in ``reuse`` holds (e.g.
         another reproduction's store with the same simulations: R1-R4's
-        700 KB runs). The returned summary is the registered experiment's."""
+        700 KB runs). With ``series`` (True: every declared series; or
+        their names), also run those series of the registered experiment
+        (same seed plan, same ``compare``) into ``out/series/<name>/``
+        (:func:`obsim.reproductions.series.run_series`). The returned
+        summary is the registered experiment's."""
         import datetime
 
         from ..files import atomic_write_json, atomic_write_parquet
@@ -480,20 +499,26 @@ class Reproduction:
         from ..store import frame_to_arrow
         from ..sweep import SweepSummary
         from . import readings as _readings
+        from . import series as _series
 
         root = Path(out)
         lent = tuple(Path(r) for r in reuse)
         rounds: List[Dict[str, Any]] = []
 
         def measure(
-            where: Path, reading: Optional["Reading"], reuse: Sequence[Path] = ()
+            where: Path,
+            reading: Optional["Reading"],
+            reuse: Sequence[Path] = (),
+            series: Optional["Series"] = None,
         ) -> Tuple["SweepSummary", "pandas.DataFrame", int, List[Dict[str, Any]]]:
-            """The registered experiment (``reading`` None) or a reading, by
-            the seed plan, into ``where``, alike (:meth:`_measure`)."""
+            """The registered experiment (``reading`` and ``series`` None),
+            a reading or a series, by the seed plan, into ``where``, alike
+            (:meth:`_measure`)."""
             return self._measure(
                 where,
                 quick=quick,
                 reading=reading,
+                series=series,
                 jobs=jobs,
                 executor=executor,
                 scheduler=scheduler,
@@ -520,6 +545,15 @@ class Reproduction:
                 measure=lambda reading, where: measure(where, reading, (root, *lent))[1],
                 only=only,
             )
+        series_done: Dict[str, Dict[str, Any]] = {}
+        if series is not False and series is not None and self.series:
+
+            def measure_series(s: "Series", where: Path) -> Tuple["pandas.DataFrame", Dict[str, Any]]:
+                _, t, est, rnds = measure(where, None, (root, *lent), s)
+                return t, {"estimate": int(est), "selection": int(selection), "rounds": rnds}
+
+            names = None if isinstance(series, bool) or not series else list(series)
+            series_done = _series.run_series(self, root, table, measure=measure_series, only=names)
         atomic_write_parquet(root / "comparison.parquet", frame_to_arrow(table))
         figures = []
         for stem, fig, caption in self.figures(root) if self.figures is not None else []:
@@ -542,6 +576,15 @@ class Reproduction:
                 "sensitivity_flips": previous.get("sensitivity_flips", {}) if self.readings else {},
                 "readings": _readings.describe(self.readings),
             }
+        # Each declared series, with its results where it ran now or before
+        # (a series not rerun keeps its last results).
+        ran_before = {d.get("name"): d for d in previous.get("series", []) if isinstance(d, dict)}
+        series_doc = []
+        for d in _series.describe(self.series):
+            result = series_done.get(d["name"])
+            if result is None and d["name"] in ran_before:
+                result = ran_before[d["name"]].get("result")
+            series_doc.append({**d, "result": result})
         plan_doc = None
         if self.seeds is not None:
             plan_doc = self.seeds.as_dict()
@@ -572,6 +615,8 @@ class Reproduction:
                 # The verdict of the readings (run_readings / record_sensitivity);
                 # kept across reruns without --readings.
                 **sensitivity,
+                # The declared series and, where run, their tallies.
+                "series": series_doc,
             },
         )
         return summary
@@ -583,16 +628,17 @@ class Reproduction:
         quick: bool,
         reading: Optional["Reading"],
         jobs: Optional[int],
+        series: Optional["Series"] = None,
         executor: str,
         scheduler: Optional[str],
         progress: bool,
         reuse: Sequence[Path] = (),
     ) -> Tuple["SweepSummary", "pandas.DataFrame", int, List[Dict[str, Any]]]:
-        """Run the experiment (as ``reading`` rewrites it, if given) into
-        ``out`` by the seed plan and compare: the summary of every round,
-        the comparison table, the estimation seeds used and the rounds. The
-        registered experiment and every reading go through here, so they
-        are measured and decided alike."""
+        """Run the experiment (as ``reading`` or ``series`` rewrites it, if
+        given) into ``out`` by the seed plan and compare: the summary of
+        every round, the comparison table, the estimation seeds used and the
+        rounds. The registered experiment, every reading and every series go
+        through here, so they are measured and decided alike."""
         from ..store import Store
         from ..sweep import results_frame, run_experiment
 
@@ -620,7 +666,7 @@ class Reproduction:
         if selection and self.estimate_at is not None:
             # Phase 1: the selection seeds at every point; they decide where
             # the estimation seeds run (phase 2, the loop below).
-            exp = self.build(quick, estimate, reading)
+            exp = self.build(quick, estimate, reading, series)
             summary = sweep(exp, lambda run: int(run["replication"]) < selection)
             chosen = results_frame(Store(out), exp)
             chosen = chosen[chosen["replication"] < selection]
@@ -629,7 +675,7 @@ class Reproduction:
             only = _phased(selection, phases)
 
         while True:
-            exp = self.build(quick, estimate, reading)
+            exp = self.build(quick, estimate, reading, series)
             this = sweep(exp, only)
             if summary is None:
                 summary = this

@@ -49,6 +49,7 @@ from ..topologies import gurel_access
 from . import Reproduction, SeedPlan, split_roles
 from .claims import Claim
 from .readings import Reading
+from .series import linux_series
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -405,6 +406,54 @@ READINGS = access_buffer_readings(QUOTE_LOSSLESS, experiment)
 lossless by §3's text (registered), and ns-2's default as the alternative."""
 
 
+AX_RACK = "tcp.rack"
+AX_TLP = "tcp.tlp"
+LINUX_VARIANTS: Dict[str, Dict[str, bool]] = {
+    "newreno": {AX_RACK: False, AX_TLP: False},
+    "sack": {AX_RACK: True, AX_TLP: True},
+}
+"""What Linux runs for each of gurel2008's variants (with CUBIC, PRR and the
+linux profile's timers): ``sack`` is Linux's default (``tcp_sack 1``, RACK
+and TLP on); ``newreno`` is Linux with ``tcp_sack 0``, whose recovery is
+NewReno's partial-ACK rule (tcp_input.c ``tcp_try_undo_partial``,
+RFC 6582) and which runs neither RACK (``tcp_identify_packet_loss``: a
+non-SACK connection marks losses by NewReno's rule) nor TLP
+(``tcp_schedule_loss_probe`` requires ``tcp_is_sack``). Reno has no Linux
+counterpart (:data:`NO_LINUX_RENO`)."""
+NO_LINUX_RENO = (
+    r"\breno\b",
+    "Reno has no Linux counterpart: Linux without SACK recovers by NewReno's partial-ACK rule "
+    "(RFC 6582), so the paper's Reno and NewReno are one Linux configuration; Reno is not run",
+)
+
+
+def _linux_variants(exp: Dict[str, Any], quick: bool) -> Dict[str, Any]:
+    """The variant axis as what Linux runs (:data:`LINUX_VARIANTS`): the
+    registered variants that Linux has, each with RACK and TLP as Linux
+    sets them (a zipped group; the grid keeps p, M and T)."""
+    grid = exp["sweep"]["grid"]
+    variants = [v for v in grid.pop(AX_V) if v in LINUX_VARIANTS]
+    group = {AX_V: variants, **{k: [LINUX_VARIANTS[v][k] for v in variants] for k in (AX_RACK, AX_TLP)}}
+    exp["sweep"]["zip"] = [*exp["sweep"].get("zip", []), group]
+    return exp
+
+
+LINUX = linux_series(
+    "G1 keeps gurel2008's network, loss p, M, assembly timeouts, run length and seeds, and the "
+    "TCP parameters §3 states: MSS 1040 B and receive windows of 10 000 MSS (rwnd, max_window). "
+    "The swept variants become what Linux would run: SACK -> the linux profile as it is (SACK, "
+    "RACK-TLP, PRR, CUBIC); NewReno -> Linux with SACK off (tcp_sack 0: NewReno's recovery with "
+    "PRR and CUBIC, RACK and TLP off, as Linux runs neither without SACK); Reno -> none (Linux has "
+    "no Reno fast recovery), so every claim naming Reno is reported not applicable. Question: does "
+    "splitting the flows over M burstifiers still raise goodput, and do the orderings of §3 hold, "
+    "for today's TCP?",
+    keep=("mss", "rwnd", "max_window"),
+    rewrite=_linux_variants,
+    not_applicable=(NO_LINUX_RENO,),
+)
+"""G1 with today's TCP (issue 17 item 5): ``obsim reproduce G1 --series linux``."""
+
+
 REPRODUCTION = Reproduction(
     id="G1",
     title="Goodput gain of multiple burstifiers per egress (gurel2008 Table 1, Figs. 3-8)",
@@ -431,4 +480,5 @@ REPRODUCTION = Reproduction(
     seeds=SEEDS,
     estimate_at=estimate_at,
     readings=READINGS,
+    series=(LINUX,),
 )

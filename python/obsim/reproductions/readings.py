@@ -162,8 +162,24 @@ def describe(readings: Sequence[Reading]) -> List[Dict[str, Any]]:
     ]
 
 
-def _claim_key(row: Any) -> Tuple[str, str]:
+def claim_key(row: Any) -> Tuple[str, str]:
+    """A comparison row's claim: ``(case, quantity)``, the same under every
+    reading and series of a reproduction."""
     return (str(row["case"]), str(row["quantity"]))
+
+
+def matched(
+    registered: "pandas.DataFrame", table: "pandas.DataFrame"
+) -> List[Tuple[Tuple[str, str], Dict[str, Any], Optional[Dict[str, Any]]]]:
+    """Each claim of the registered comparison with its row in ``table``
+    (the comparison of a reading or a series; None where ``table`` has no
+    such claim, e.g. a case it cannot form), in the registered order:
+    ``(claim_key, registered row, row or None)``. Readings
+    (:func:`sensitivity_table`) and series
+    (:func:`obsim.reproductions.series.series_table`) set claims side by
+    side through here."""
+    got = {claim_key(r): r for r in table.to_dict("records")}
+    return [(claim_key(r), r, got.get(claim_key(r))) for r in registered.to_dict("records")]
 
 
 def sensitivity_table(
@@ -177,7 +193,6 @@ def sensitivity_table(
     a reading (e.g. a case it cannot form) counts as not held there."""
     import pandas as pd
 
-    base = {_claim_key(r): bool(r["agrees"]) for _, r in registered.iterrows()}
     rows: List[Dict[str, Any]] = []
     regs = {r.parameter: r for r in readings if r.registered}
     for param, reg in regs.items():
@@ -195,9 +210,8 @@ def sensitivity_table(
                 }
             )
     for reading, table in alternatives:
-        got = {_claim_key(r): r for _, r in table.iterrows()}
-        for key, held0 in base.items():
-            r = got.get(key)
+        for key, r0, r in matched(registered, table):
+            held0 = bool(r0["agrees"])
             held = bool(r["agrees"]) if r is not None else False
             rows.append(
                 {
@@ -238,12 +252,13 @@ PARTIAL = "partial"
 """How a verdict over some parameters' readings only begins."""
 
 
-def select(readings: Sequence[Reading], only: Optional[Sequence[str]]) -> List[str]:
-    """The parameter slugs of ``readings`` that ``only`` names (each by its
-    name or slug, case-insensitive; None: every parameter). ValueError
-    naming the unknown ones and the allowed parameters."""
-    params = parameters(readings)
-    slugs = {slug(p): p for p in params}
+def choose(names: Sequence[str], only: Optional[Sequence[str]], what: str) -> List[str]:
+    """The slugs of ``names`` that ``only`` names (each by its name or slug,
+    case-insensitive; None: every one), in ``names``' order. ValueError in
+    one line naming the unknown ones and the allowed ones, e.g.
+    ``"readings: no parameter 'x'; allowed: ..."`` (``what`` =
+    ``"readings: no parameter"``)."""
+    slugs = {slug(n): n for n in names}
     if only is None:
         return list(slugs)
     chosen: List[str] = []
@@ -256,9 +271,16 @@ def select(readings: Sequence[Reading], only: Optional[Sequence[str]]) -> List[s
         else:
             unknown.append(name)
     if unknown:
-        allowed = ", ".join(f"{s} ({p})" for s, p in slugs.items())
-        raise ValueError(f"readings: no parameter {', '.join(map(repr, unknown))}; allowed: {allowed}")
+        allowed = ", ".join(s if s == n else f"{s} ({n})" for s, n in slugs.items()) or "none"
+        raise ValueError(f"{what} {', '.join(map(repr, unknown))}; allowed: {allowed}")
     return chosen
+
+
+def select(readings: Sequence[Reading], only: Optional[Sequence[str]]) -> List[str]:
+    """The parameter slugs of ``readings`` that ``only`` names (each by its
+    name or slug, case-insensitive; None: every parameter). ValueError
+    naming the unknown ones and the allowed parameters (:func:`choose`)."""
+    return choose(list(parameters(readings)), only, "readings: no parameter")
 
 
 def run_readings(
@@ -313,8 +335,11 @@ __all__ = [
     "Reading",
     "SENSITIVITY_COLUMNS",
     "check",
+    "choose",
+    "claim_key",
     "describe",
     "flipped",
+    "matched",
     "parameters",
     "run_readings",
     "select",

@@ -34,6 +34,7 @@ from . import Reproduction, SeedPlan
 from .pairing import paired
 from .claims import Claim
 from .readings import Reading
+from .series import linux_series
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -394,6 +395,20 @@ registered one (what ``ACCESS``, ``ACCESS_BUFFER``, ``EDGE_QUEUE`` build) is
 the one the quoted text supports best."""
 
 
+LINUX = linux_series(
+    "S1 keeps gonzalez2009's network (the registered readings: one shared 100 Mbit/s access "
+    "link, 50-packet access buffers, unlimited edge queue), p = 0.001, T_MAX = 3 ms, the "
+    "assembly schemes, N_F, starts, run length and seeds, and the one TCP parameter Table 1 "
+    "states: W_M = 128 MSS (max_window). The paper's SACK becomes Linux's default SACK (RACK-TLP, "
+    "PRR, CUBIC). The paper states no packet size (the registered 1000 B is ns-2's packetSize_ "
+    "default), so the profile's MSS 1448 applies: with the window limit of 128 segments each flow "
+    "then carries 45% more bytes per window. Question: is MF still more synchronized and more "
+    "variable than PF and SMQ with CUBIC's window growth and RACK-TLP's recovery?",
+    keep=("max_window",),
+)
+"""S1 with today's TCP (issue 17 item 5): ``obsim reproduce S1 --series linux``."""
+
+
 REPRODUCTION = Reproduction(
     id="S1",
     title="TCP synchronization by assembly scheme on an access network (gonzalez2009 Figs. 2-5, 12-13)",
@@ -422,4 +437,5 @@ REPRODUCTION = Reproduction(
     comparison_plot={"xlabel": "number of flows N_F", "ylabel": "measured ratio (claim: see quantity)"},
     seeds=SEEDS,
     readings=READINGS,
+    series=(LINUX,),
 )

@@ -37,6 +37,7 @@ from ..topologies import obs_path
 from . import Reproduction
 from .claims import Claim
 from .readings import Reading
+from .series import linux_series
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -385,6 +386,24 @@ sender tolerates before a true timeout. (The BNAK reading is not among them:
 §IV.C states its rule, and both readings run in every experiment.)"""
 
 
+LINUX = linux_series(
+    "Y4 keeps yu2004's fast flow (1 MB/s access, the 4-node path, T_b, p and the three loss "
+    "patterns), the 1 KB packets of the paper's set-up (mss 1000 B, as Y1-Y5 register it; the "
+    "52-byte headers are the profile's), W_m = 10 (max_window: the paper's definition of a fast "
+    "flow, one window in one burst), the consecutive-FTO limit of 3 and the detectors BLE, BACK "
+    "and BNAK in both "
+    "readings, run length and seeds. The base TCP, Reno in the paper (profile ns2-2003), becomes "
+    "Linux's default (SACK, RACK-TLP, PRR, CUBIC), and Burst TCP is yu2004's timeout plug-in on "
+    "that sender (obsim accepts fto_detection with the linux profile; no kernel has Burst TCP, "
+    "and obsim does not model Linux's own spurious-timeout undo, F-RTO, so the base here lacks "
+    "it). So \"Reno\" in the claims' names means the base TCP, here Linux's. Question: with "
+    "RACK-TLP, whose tail loss probe answers a lost window before the RTO does, do BLE, BACK and "
+    "BNAK still gain over the base TCP, and by the paper's amounts?",
+    keep=("mss", "max_window", "max_consecutive_fto"),
+)
+"""Y4 with today's TCP (issue 17 item 5): ``obsim reproduce Y4 --series linux``."""
+
+
 REPRODUCTION = Reproduction(
     id="Y4",
     title="Burst TCP (BLE, BACK, BNAK) over Reno under random, even and batch burst losses (yu2004 Tables III-IV)",
@@ -393,6 +412,7 @@ REPRODUCTION = Reproduction(
     experiment=experiment,
     compare=compare,
     readings=READINGS,
+    series=(LINUX,),
     notes=(
         "Fast flow: 1 MB/s (8 Mbit/s) access, W_m = 10 (Table IV's note), 1 KB packets, the "
         "4-node path, burst loss on the core link applied to the flow's bursts with pattern random, "
