@@ -6,6 +6,8 @@ one-line reason."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 from pathlib import Path
 from typing import Any, Dict
@@ -14,7 +16,7 @@ import pytest
 
 from obsim import _core
 from obsim.cli import main
-from obsim.emulate import EmulateError, emulate, privilege_problem, tbf_args
+from obsim.emulate import EmulateError, Namespaces, emulate, privilege_problem, tbf_args
 from obsim.topologies import obs_path
 
 
@@ -37,14 +39,33 @@ CHAIN = json.dumps(chain())
 needs_root = pytest.mark.skipif(privilege_problem() is not None, reason=str(privilege_problem()))
 
 
+# This process's emulations only (`Namespaces.fresh`: the tag is the pid
+# modulo 100 000 and three digits of the clock), so that an emulation another
+# process runs meanwhile cannot make a test fail or pass.
+_TAG = rf"{os.getpid() % 100000}\d{{3}}"
+
+
 def _obsim_namespaces() -> list[str]:
     out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
-    return [line.split()[0] for line in out.splitlines() if line.startswith("obsim-")]
+    names = [line.split()[0] for line in out.splitlines() if line.strip()]
+    return [n for n in names if re.fullmatch(rf"obsim-{_TAG}-(src|dst)", n)]
 
 
 def _obsim_links() -> list[str]:
     out = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True).stdout
-    return [line.split(":")[1].strip() for line in out.splitlines() if ": obs" in line]
+    links = [line.split(":")[1].strip().split("@")[0] for line in out.splitlines() if ": obs" in line]
+    return [d for d in links if re.fullmatch(rf"obs{_TAG}[sd]", d)]
+
+
+def test_the_leak_checks_see_this_process_names() -> None:
+    # The filters above must match what an emulation of this process
+    # creates, or the leak checks below could not fail.
+    n = Namespaces.fresh()
+    for ns in (n.src_ns, n.dst_ns):
+        assert re.fullmatch(rf"obsim-{_TAG}-(src|dst)", ns)
+    for d in (n.src_dev, n.dst_dev):
+        assert re.fullmatch(rf"obs{_TAG}[sd]", d)
+    assert not re.fullmatch(rf"obsim-{_TAG}-(src|dst)", f"obsim-{(os.getpid() + 1) % 100000}123-src")
 
 
 @needs_root
