@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any, Dict, List
 
 from ..topologies import per_flow_access, per_flow_access_flows, per_flow_access_links, shared_access
 from . import Reproduction, SeedPlan
-from .pairing import paired
 from .claims import Claim
+from .pairing import paired
 from .readings import Reading
 from .series import linux_series
 
