@@ -1,7 +1,7 @@
 """L1 (the linux profile against the kernel through obsim emulate): the quick
 mode end to end. Without root the kernel's side cannot run, and every claim
 must then be undecided rather than decided on missing data; with root, the
-emulations run and are stored by run key for reuse."""
+emulations run and are stored by what the kernel depends on, for reuse."""
 
 from __future__ import annotations
 
@@ -70,3 +70,37 @@ def test_l1_claims_can_fail_and_can_hold() -> None:
     rtos = [3.0, 4.0, 3.0, 5.0, 4.0]
     assert TIMEOUTS.decide(rtos, rtos).held
     assert not TIMEOUTS.decide([2 * x for x in rtos], rtos).held
+
+
+def test_kernel_runs_are_stored_by_what_the_kernel_depends_on(tmp_path: Path) -> None:
+    # The kernel's side depends on the path, its congestion control, SACK
+    # and the seed, not on obsim's TCP: a change to the linux profile must
+    # reuse the stored emulations (about 2 h of real time in full mode).
+    import copy
+    from types import SimpleNamespace
+
+    from obsim.reproductions.l1_linux_kernel import _emulation_path, experiment, kernel_key
+
+    sc = experiment(True)["scenario"]
+    key = kernel_key(sc, 7)
+    same = copy.deepcopy(sc)
+    same["tcp"]["small_queues"] = {"enabled": False}
+    same["tcp"]["rto"] = {"min": "1 s"}
+    assert kernel_key(same, 7) == key
+    for change in (
+        lambda s: s["tcp"].update(congestion_control="cubic"),
+        lambda s: s["tcp"].update(variant="newreno"),
+        lambda s: s["links"][2]["burst_loss"].update(p=0.05),
+        lambda s: s["nodes"][1]["assembly"].update(timeout="1 ms"),
+    ):
+        other = copy.deepcopy(sc)
+        change(other)
+        assert kernel_key(other, 7) != key
+    assert kernel_key(sc, 8) != key
+    # A summary an earlier L1 stored under the run key is moved to the new name.
+    extra = SimpleNamespace(out=tmp_path)
+    (tmp_path / "emulations").mkdir()
+    (tmp_path / "emulations" / "runkey.json").write_text('{"goodput_bps": 1}\n')
+    f = _emulation_path(extra, sc, 7, "runkey")  # type: ignore[arg-type]
+    assert f.name == f"k-{key}.json" and f.exists()
+    assert not (tmp_path / "emulations" / "runkey.json").exists()

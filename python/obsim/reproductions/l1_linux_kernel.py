@@ -8,7 +8,9 @@ the kernel's TCP at the same seed (so the same burst loss model and rate;
 the bursts themselves differ, since their timing does). The ``post_run``
 hook runs the emulations, one at a time (they are real time and must not
 share the machine with each other), and stores each one's summary under
-``out/emulations/<run key>.json``, so a rerun reuses them.
+``out/emulations/k-<kernel key>.json`` (:func:`kernel_key`: the path, the
+kernel's settings and the seed, not obsim's TCP), so a rerun, or a rerun
+after a change to the linux profile, reuses them.
 
 The path is yu2004 §III's (:func:`obsim.topologies.obs_path`) with a
 20 Mbit/s access link, the set-up of the issue's first comparison ("real
@@ -34,6 +36,7 @@ their columns are NaN, every claim is undecided, and ``notes`` says so.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from pathlib import Path
@@ -128,8 +131,33 @@ def experiment(quick: bool) -> Dict[str, Any]:
     }
 
 
-def _emulation_path(extra: "ExtraRuns", key: str) -> Path:
-    return extra.out / "emulations" / f"{key}.json"
+def kernel_key(scenario: Dict[str, Any], seed: int) -> str:
+    """The name of a kernel run's stored summary: a hash of what the
+    kernel's side depends on (the scenario without its ``tcp`` table, i.e.
+    the path, its loss model and the transfer; the kernel's congestion
+    control and SACK setting; the seed), not of obsim's TCP parameters, so a
+    change to the linux profile reruns the simulations but reuses every
+    stored emulation."""
+    tcp = scenario.get("tcp", {})
+    doc = {
+        "path": {k: v for k, v in scenario.items() if k != "tcp"},
+        "cc": KERNEL_CC[str(tcp.get("congestion_control", "reno"))],
+        "sack": KERNEL_SACK[str(tcp.get("variant", "sack"))],
+        "seed": int(seed),
+    }
+    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
+
+
+def _emulation_path(extra: "ExtraRuns", scenario: Dict[str, Any], seed: int, run_key: str) -> Path:
+    """Where the kernel's run at ``seed`` is stored (``emulations/k-<kernel
+    key>.json``); a summary stored under the run key by an earlier version
+    of L1 is moved there."""
+    d = extra.out / "emulations"
+    f = d / f"k-{kernel_key(scenario, seed)}.json"
+    old = d / f"{run_key}.json"
+    if not f.exists() and old.exists():
+        old.replace(f)
+    return f
 
 
 def post_run(extra: "ExtraRuns", results: "pandas.DataFrame") -> "pandas.DataFrame":
@@ -145,13 +173,12 @@ def post_run(extra: "ExtraRuns", results: "pandas.DataFrame") -> "pandas.DataFra
         for k in ("emu_goodput", "emu_timeouts", "emu_retransmits", "emu_loss_probes", "emu_lateness_p99_s")
     }
     for _, row in results.iterrows():
-        key = str(row["key"])
-        f = _emulation_path(extra, key)
+        sc = extra.scenario_of(int(row["point"]))
+        f = _emulation_path(extra, sc, int(row["seed"]), str(row["key"]))
         summary = None
         if f.exists():
             summary = json.loads(f.read_text())
         elif can:
-            sc = extra.scenario_of(int(row["point"]))
             cc = str(sc["tcp"].get("congestion_control", "reno"))
             variant = str(sc["tcp"].get("variant", "sack"))
             size = int(str(sc["flows"][0]["size"]).split()[0])
