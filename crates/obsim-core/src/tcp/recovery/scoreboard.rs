@@ -7,8 +7,11 @@
 //! segment's most recent transmit time (`Segment.xmit_ts`, §5.2) and a
 //! third bitset of the segments RACK marked lost (`Segment.lost`), which
 //! then replace the `DupThresh` rule in [`Scoreboard::is_lost`] and
-//! [`Scoreboard::pipe`].
+//! [`Scoreboard::pipe`], and RACK's time-ordered list of the segments it
+//! may still mark lost (`time_order.rs`, RFC 8985 §6.2 step 5), kept as
+//! the bits change.
 
+use super::time_order::TimeOrder;
 use crate::tcp::config::TcpConfig;
 use crate::tcp::segment::SackBlock;
 use crate::time::SimTime;
@@ -38,6 +41,16 @@ pub struct Scoreboard {
     /// RFC 8985 `Segment.xmit_ts`, the most recent transmission of each
     /// segment (RACK only).
     xmit: Vec<SimTime>,
+    /// RFC 8985 §6.2 step 5's time-ordered list (RACK only): every
+    /// segment in `[una, nxt)` neither `SACKed` nor lost and unsent since,
+    /// by (`Segment.xmit_ts`, sequence number).
+    order: TimeOrder,
+    /// The list must be rebuilt before use: [`Scoreboard::clear`] returned
+    /// every outstanding segment to it, and only the sender knows `nxt`.
+    order_stale: bool,
+    /// Segments in `[una, nxt)` marked lost, not `SACKed` and not
+    /// retransmitted since (RACK only; RFC 8985's `INFINITE_TS` segments).
+    lost_pending: u64,
 }
 
 impl Scoreboard {
@@ -71,6 +84,9 @@ impl Scoreboard {
         self.lost.resize(self.sacked.len(), 0);
         self.xmit.clear();
         self.xmit.resize(cap, SimTime::ZERO);
+        self.order.resize(cap);
+        self.order_stale = false;
+        self.lost_pending = 0;
     }
 
     /// A scoreboard without bitsets, which allocates nothing: only a
@@ -88,6 +104,9 @@ impl Scoreboard {
             rack: false,
             lost: Vec::new(),
             xmit: Vec::new(),
+            order: TimeOrder::empty(),
+            order_stale: false,
+            lost_pending: 0,
         }
     }
 
@@ -109,6 +128,9 @@ impl Scoreboard {
             rack,
             lost,
             xmit,
+            order,
+            order_stale,
+            lost_pending,
         } = self;
         for bits in [sacked, rexmit] {
             bits.clear();
@@ -122,6 +144,9 @@ impl Scoreboard {
         *rack = false;
         lost.clear();
         xmit.clear();
+        order.release();
+        *order_stale = false;
+        *lost_pending = 0;
     }
 
     #[inline]
@@ -208,8 +233,100 @@ impl Scoreboard {
     #[inline]
     pub fn note_xmit(&mut self, seq: u64, now: SimTime) {
         if self.rack && seq >= self.una && seq <= self.una + self.mask {
-            self.xmit[(seq & self.mask) as usize] = now;
+            let slot = (seq & self.mask) as usize;
+            self.xmit[slot] = now;
+            // RFC 8985 §6.2 step 5's list: the segment moves to its new
+            // place (the tail), if it belongs to the list.
+            if !self.order_stale {
+                self.order.unlink(slot);
+                self.relink(seq);
+            }
         }
+    }
+
+    /// True when RACK may still mark `seq` lost (a member of the
+    /// time-ordered list): tracked, not `SACKed`, and not marked lost
+    /// unless retransmitted since (RFC 8985 §6.2 step 5 skips `SACKed`
+    /// segments and those with `Segment.xmit_ts = INFINITE_TS`).
+    #[inline]
+    fn rack_may_mark(&self, seq: u64) -> bool {
+        let slot = self.slot(seq);
+        seq >= self.una
+            && seq <= self.una + self.mask
+            && !self.is_sacked(seq)
+            && (!Self::get(&self.lost, slot) || Self::get(&self.rexmit, slot))
+    }
+
+    /// True when `seq` is marked lost, not `SACKed` and not retransmitted
+    /// since (counted in `lost_pending`).
+    #[inline]
+    fn rack_pending(&self, seq: u64) -> bool {
+        let slot = self.slot(seq);
+        !self.is_sacked(seq) && Self::get(&self.lost, slot) && !Self::get(&self.rexmit, slot)
+    }
+
+    /// Links `seq` (transmitted, not in the list) at its place by
+    /// (`Segment.xmit_ts`, sequence number) if it belongs to the list.
+    #[inline]
+    fn relink(&mut self, seq: u64) {
+        if self.rack_may_mark(seq) {
+            let (una, mask, xmit) = (self.una, self.mask, &self.xmit);
+            self.order.insert((seq & mask) as usize, |s| {
+                (xmit[s], una + ((s as u64).wrapping_sub(una) & mask))
+            });
+        }
+    }
+
+    /// The sequence number of ring slot `slot` in `[una, una + cap)`.
+    #[inline]
+    fn seq_of(&self, slot: usize) -> u64 {
+        self.una + ((slot as u64).wrapping_sub(self.una) & self.mask)
+    }
+
+    /// Rebuilds RACK's time-ordered list over `[una, nxt)` if
+    /// [`Scoreboard::clear`] left it stale (once per retransmission
+    /// timeout; no allocation).
+    pub fn refresh_time_order(&mut self, nxt: u64) {
+        if !self.rack || !self.order_stale {
+            return;
+        }
+        self.order_stale = false;
+        let hi = nxt.min(self.una + self.mask + 1);
+        // Taken out while the bits are read (`empty` allocates nothing).
+        let mut order = std::mem::replace(&mut self.order, TimeOrder::empty());
+        let members = (self.una..hi).filter(|&s| self.rack_may_mark(s));
+        order.rebuild(members.map(|s| (s & self.mask) as usize), |s| {
+            (self.xmit[s], self.seq_of(s))
+        });
+        self.order = order;
+    }
+
+    /// The earliest-sent segment RACK may still mark lost (the head of
+    /// RFC 8985 §6.2 step 5's time-ordered list; RACK only, after
+    /// [`Scoreboard::refresh_time_order`]).
+    #[inline]
+    pub fn earliest_sent(&self) -> Option<u64> {
+        self.order.head().map(|s| self.seq_of(s))
+    }
+
+    /// The latest-sent segment RACK may still mark lost for which
+    /// `before(Segment.xmit_ts, seq)` holds: `before` is RFC 8985 §6.2
+    /// `RACK_sent_after(RACK.xmit_ts, RACK.end_seq, ...)`, true on a prefix
+    /// of the time-ordered list that only grows from call to call (RACK
+    /// only, after [`Scoreboard::refresh_time_order`]). O(1) amortised.
+    pub fn latest_sent_before(&mut self, before: impl Fn(SimTime, u64) -> bool) -> Option<u64> {
+        let (una, mask, xmit) = (self.una, self.mask, &self.xmit);
+        let seq_of = |s: usize| una + ((s as u64).wrapping_sub(una) & mask);
+        self.order
+            .last_before(|s| before(xmit[s], seq_of(s)))
+            .map(seq_of)
+    }
+
+    /// Segments marked lost by RACK, not `SACKed` and not retransmitted
+    /// since (RACK only), kept as the bits change.
+    #[inline]
+    pub fn rack_lost_pending(&self) -> u64 {
+        self.lost_pending
     }
 
     /// RACK marks `seq` lost (RFC 8985 §6.2 step 5). A lost
@@ -219,9 +336,15 @@ impl Scoreboard {
     #[inline]
     pub fn mark_lost(&mut self, seq: u64) {
         if self.rack && seq >= self.una && seq <= self.una + self.mask {
+            let was_pending = self.rack_pending(seq);
             let (w, b) = self.slot(seq);
             self.lost[w] |= b;
             self.rexmit[w] &= !b;
+            // `Segment.xmit_ts = INFINITE_TS`: out of the time-ordered list.
+            self.order.unlink((seq & self.mask) as usize);
+            if !was_pending && self.rack_pending(seq) {
+                self.lost_pending += 1;
+            }
         }
     }
 
@@ -246,8 +369,18 @@ impl Scoreboard {
             self.sacked.iter_mut().for_each(|w| *w = 0);
             self.rexmit.iter_mut().for_each(|w| *w = 0);
             self.lost.iter_mut().for_each(|w| *w = 0);
+            if self.rack {
+                self.order.reset();
+                self.lost_pending = 0;
+            }
         } else {
             for s in self.una..una {
+                if self.rack {
+                    if self.rack_pending(s) {
+                        self.lost_pending -= 1;
+                    }
+                    self.order.unlink((s & self.mask) as usize);
+                }
                 let (w, b) = self.slot(s);
                 self.sacked[w] &= !b;
                 self.rexmit[w] &= !b;
@@ -274,6 +407,13 @@ impl Scoreboard {
                 let (w, bit) = self.slot(s);
                 if self.sacked[w] & bit == 0 {
                     added += 1;
+                    if self.rack {
+                        // A SACKed segment leaves RACK's list and count.
+                        if self.lost[w] & bit != 0 && self.rexmit[w] & bit == 0 {
+                            self.lost_pending -= 1;
+                        }
+                        self.order.unlink((s & self.mask) as usize);
+                    }
                 }
                 self.sacked[w] |= bit;
             }
@@ -306,8 +446,16 @@ impl Scoreboard {
     /// Marks `seq` as retransmitted.
     pub fn mark_retransmitted(&mut self, seq: u64) {
         if seq >= self.una && seq <= self.una + self.mask {
+            let was_pending = self.rack && self.rack_pending(seq);
             let (w, b) = self.slot(seq);
             self.rexmit[w] |= b;
+            if was_pending {
+                // Sent again: back in RACK's list, at the tail.
+                self.lost_pending -= 1;
+                if !self.order_stale {
+                    self.relink(seq);
+                }
+            }
         }
     }
 
@@ -343,6 +491,31 @@ impl Scoreboard {
         self.lost.iter_mut().for_each(|w| *w = 0);
         self.high_sacked_end = self.una;
         self.lost_below = self.una;
+        if self.rack {
+            // Every outstanding segment is back in RACK's list, with its
+            // old transmit time: rebuilt when RACK next needs it.
+            self.order.reset();
+            self.order_stale = true;
+            self.lost_pending = 0;
+        }
+    }
+
+    /// Checks RACK's list and count against the bits over `[una, nxt)`
+    /// (tests).
+    #[cfg(test)]
+    pub(super) fn check_time_order(&mut self, nxt: u64) {
+        self.refresh_time_order(nxt);
+        let mut want: Vec<u64> = (self.una..nxt).filter(|&s| self.rack_may_mark(s)).collect();
+        want.sort_by_key(|&s| (self.xmit_ts(s), s));
+        let got: Vec<u64> = self
+            .order
+            .slots()
+            .into_iter()
+            .map(|s| self.seq_of(s))
+            .collect();
+        assert_eq!(got, want, "time-ordered list");
+        let pending = (self.una..nxt).filter(|&s| self.rack_pending(s)).count() as u64;
+        assert_eq!(self.lost_pending, pending, "lost and unsent");
     }
 }
 
