@@ -51,6 +51,14 @@ pub struct Scoreboard {
     /// Segments in `[una, nxt)` marked lost, not `SACKed` and not
     /// retransmitted since (RACK only; RFC 8985's `INFINITE_TS` segments).
     lost_pending: u64,
+    /// How many `SACKed` bits are set (RFC 6937 `SACKd`), kept as they
+    /// change.
+    sacked_total: u64,
+    /// Segments marked lost and not `SACKed` (RACK only): with
+    /// `rexmit_unsacked`, [`Scoreboard::pipe`] without a scan.
+    lost_unsacked: u64,
+    /// Segments retransmitted and not `SACKed` (RACK only).
+    rexmit_unsacked: u64,
 }
 
 impl Scoreboard {
@@ -87,6 +95,13 @@ impl Scoreboard {
         self.order.resize(cap);
         self.order_stale = false;
         self.lost_pending = 0;
+        self.lost_unsacked = 0;
+        self.rexmit_unsacked = self
+            .rexmit
+            .iter()
+            .zip(&self.sacked)
+            .map(|(r, s)| u64::from((r & !s).count_ones()))
+            .sum();
     }
 
     /// A scoreboard without bitsets, which allocates nothing: only a
@@ -107,6 +122,9 @@ impl Scoreboard {
             order: TimeOrder::empty(),
             order_stale: false,
             lost_pending: 0,
+            sacked_total: 0,
+            lost_unsacked: 0,
+            rexmit_unsacked: 0,
         }
     }
 
@@ -131,6 +149,9 @@ impl Scoreboard {
             order,
             order_stale,
             lost_pending,
+            sacked_total,
+            lost_unsacked,
+            rexmit_unsacked,
         } = self;
         for bits in [sacked, rexmit] {
             bits.clear();
@@ -147,6 +168,9 @@ impl Scoreboard {
         order.release();
         *order_stale = false;
         *lost_pending = 0;
+        *sacked_total = 0;
+        *lost_unsacked = 0;
+        *rexmit_unsacked = 0;
     }
 
     #[inline]
@@ -169,6 +193,10 @@ impl Scoreboard {
     /// How many segments in `lo..hi` were `SACKed` (RFC 6675's "SACKed"
     /// octets, counted in segments).
     pub fn sacked_in(&self, lo: u64, hi: u64) -> u64 {
+        if lo <= self.una && hi >= self.high_sacked_end {
+            // Every SACKed segment lies in [una, high_sacked_end).
+            return self.sacked_total;
+        }
         (lo..hi.min(self.high_sacked_end))
             .filter(|&s| self.is_sacked(s))
             .count() as u64
@@ -177,8 +205,57 @@ impl Scoreboard {
     /// RFC 6937 `SACKd`: how many segments at or above `una` are `SACKed`
     /// (the bits below `una` are cleared by [`Scoreboard::advance`], those
     /// at or above `nxt` are never set).
+    #[inline]
     pub fn sacked_count(&self) -> u64 {
-        self.sacked.iter().map(|w| u64::from(w.count_ones())).sum()
+        self.sacked_total
+    }
+
+    /// The first segment in `[lo, hi)` that is not `SACKed`:
+    /// `(lo..hi).find(|&s| !self.is_sacked(s))`, a word of the bitset at a
+    /// time (RFC 6675 `NextSeg()` rules 1 and 3 look for it).
+    pub fn first_unsacked(&self, lo: u64, hi: u64) -> Option<u64> {
+        if lo >= hi || lo < self.una {
+            // Below una nothing is SACKed.
+            return (lo < hi).then_some(lo);
+        }
+        let top = hi.min(self.una + self.mask + 1);
+        let found = self.first_set(lo, top, |w| !self.sacked[w]);
+        // At or above una + capacity nothing is SACKed either.
+        found.or((top < hi).then_some(top))
+    }
+
+    /// The first segment in `[lo, hi)`, within the ring (`una <= lo`,
+    /// `hi <= una + capacity`), whose bit in `word(w)` is set: one word of
+    /// the ring at a time.
+    #[inline]
+    fn first_set(&self, lo: u64, hi: u64, word: impl Fn(usize) -> u64) -> Option<u64> {
+        let mut s = lo;
+        while s < hi {
+            let i = s & self.mask;
+            let off = i % W;
+            let n = (W - off).min(hi - s);
+            let range = if n == W { !0 } else { ((1u64 << n) - 1) << off };
+            let m = range & word((i / W) as usize);
+            if m != 0 {
+                return Some(s + u64::from(m.trailing_zeros()) - off);
+            }
+            s += n;
+        }
+        None
+    }
+
+    /// The first segment in `[lo, hi)` marked lost by RACK, not `SACKed`
+    /// and not retransmitted since: `(lo..hi).find(|&s| self.is_lost(s) &&
+    /// !self.is_retransmitted(s))` with RACK (RFC 6675 `NextSeg()` rule 1
+    /// over RFC 8985's marks), nothing to look for when none is counted,
+    /// else a word at a time.
+    pub fn first_rack_pending(&self, lo: u64, hi: u64) -> Option<u64> {
+        if !self.rack || self.lost_pending == 0 {
+            return None;
+        }
+        let lo = lo.max(self.una);
+        let hi = hi.min(self.una + self.mask + 1);
+        self.first_set(lo, hi, |w| self.lost[w] & !self.rexmit[w] & !self.sacked[w])
     }
 
     /// The oldest segment tracked (`snd_una` at the last
@@ -338,6 +415,10 @@ impl Scoreboard {
         if self.rack && seq >= self.una && seq <= self.una + self.mask {
             let was_pending = self.rack_pending(seq);
             let (w, b) = self.slot(seq);
+            if self.sacked[w] & b == 0 {
+                self.lost_unsacked += u64::from(self.lost[w] & b == 0);
+                self.rexmit_unsacked -= u64::from(self.rexmit[w] & b != 0);
+            }
             self.lost[w] |= b;
             self.rexmit[w] &= !b;
             // `Segment.xmit_ts = INFINITE_TS`: out of the time-ordered list.
@@ -369,19 +450,28 @@ impl Scoreboard {
             self.sacked.iter_mut().for_each(|w| *w = 0);
             self.rexmit.iter_mut().for_each(|w| *w = 0);
             self.lost.iter_mut().for_each(|w| *w = 0);
+            self.sacked_total = 0;
             if self.rack {
                 self.order.reset();
                 self.lost_pending = 0;
+                self.lost_unsacked = 0;
+                self.rexmit_unsacked = 0;
             }
         } else {
             for s in self.una..una {
+                let (w, b) = self.slot(s);
+                let sacked = self.sacked[w] & b != 0;
+                self.sacked_total -= u64::from(sacked);
                 if self.rack {
                     if self.rack_pending(s) {
                         self.lost_pending -= 1;
                     }
+                    if !sacked {
+                        self.lost_unsacked -= u64::from(self.lost[w] & b != 0);
+                        self.rexmit_unsacked -= u64::from(self.rexmit[w] & b != 0);
+                    }
                     self.order.unlink((s & self.mask) as usize);
                 }
-                let (w, b) = self.slot(s);
                 self.sacked[w] &= !b;
                 self.rexmit[w] &= !b;
                 if self.rack {
@@ -403,26 +493,47 @@ impl Scoreboard {
         for b in blocks {
             let start = b.start.max(self.una);
             let end = b.end.min(nxt).min(self.una + self.mask + 1);
-            for s in start..end {
-                let (w, bit) = self.slot(s);
-                if self.sacked[w] & bit == 0 {
-                    added += 1;
+            // A word of the ring at a time: the cost is the block's words
+            // and the segments newly SACKed, not the block's length.
+            let mut s = start;
+            while s < end {
+                let i = s & self.mask;
+                let off = i % W;
+                let n = (W - off).min(end - s);
+                let range = if n == W { !0 } else { ((1u64 << n) - 1) << off };
+                let w = (i / W) as usize;
+                let new = range & !self.sacked[w];
+                if new != 0 {
+                    added += u64::from(new.count_ones());
                     if self.rack {
-                        // A SACKed segment leaves RACK's list and count.
-                        if self.lost[w] & bit != 0 && self.rexmit[w] & bit == 0 {
-                            self.lost_pending -= 1;
-                        }
-                        self.order.unlink((s & self.mask) as usize);
+                        self.rack_on_sacked(w, new);
                     }
+                    self.sacked[w] |= new;
                 }
-                self.sacked[w] |= bit;
+                s += n;
             }
             if end > start {
                 self.high_sacked_end = self.high_sacked_end.max(end);
             }
         }
+        self.sacked_total += added;
         self.recompute_lost();
         added
+    }
+
+    /// The segments of word `w` whose bits are set in `new` are newly
+    /// `SACKed`: they leave RACK's list and counts.
+    fn rack_on_sacked(&mut self, w: usize, new: u64) {
+        let (lost, rexmit) = (self.lost[w] & new, self.rexmit[w] & new);
+        self.lost_pending -= u64::from((lost & !rexmit).count_ones());
+        self.lost_unsacked -= u64::from(lost.count_ones());
+        self.rexmit_unsacked -= u64::from(rexmit.count_ones());
+        let mut m = new;
+        while m != 0 {
+            self.order
+                .unlink(w * W as usize + m.trailing_zeros() as usize);
+            m &= m - 1;
+        }
     }
 
     /// Scans down from the highest `SACKed` segment for the `DupThresh`-th
@@ -448,6 +559,9 @@ impl Scoreboard {
         if seq >= self.una && seq <= self.una + self.mask {
             let was_pending = self.rack && self.rack_pending(seq);
             let (w, b) = self.slot(seq);
+            if self.rack && self.sacked[w] & b == 0 && self.rexmit[w] & b == 0 {
+                self.rexmit_unsacked += 1;
+            }
             self.rexmit[w] |= b;
             if was_pending {
                 // Sent again: back in RACK's list, at the tail.
@@ -462,6 +576,13 @@ impl Scoreboard {
     /// RFC 6675 `SetPipe()`: over `[una, nxt)`, each segment not `SACKed` counts
     /// once unless `IsLost`, and once more if it was retransmitted.
     pub fn pipe(&self, nxt: u64) -> u64 {
+        if self.rack && nxt >= self.high_sacked_end {
+            // With RACK's marks, from the counts: over [una, nxt) every
+            // segment not SACKed counts once unless marked lost, once more
+            // if retransmitted (every mark lies in [una, nxt)).
+            return (nxt - self.una) - self.sacked_total - self.lost_unsacked
+                + self.rexmit_unsacked;
+        }
         let mut pipe = 0;
         for s in self.una..nxt {
             let slot = self.slot(s);
@@ -491,12 +612,15 @@ impl Scoreboard {
         self.lost.iter_mut().for_each(|w| *w = 0);
         self.high_sacked_end = self.una;
         self.lost_below = self.una;
+        self.sacked_total = 0;
         if self.rack {
             // Every outstanding segment is back in RACK's list, with its
             // old transmit time: rebuilt when RACK next needs it.
             self.order.reset();
             self.order_stale = true;
             self.lost_pending = 0;
+            self.lost_unsacked = 0;
+            self.rexmit_unsacked = 0;
         }
     }
 
@@ -516,6 +640,48 @@ impl Scoreboard {
         assert_eq!(got, want, "time-ordered list");
         let pending = (self.una..nxt).filter(|&s| self.rack_pending(s)).count() as u64;
         assert_eq!(self.lost_pending, pending, "lost and unsent");
+        let count = |f: &dyn Fn(u64) -> bool| (self.una..nxt).filter(|&s| f(s)).count() as u64;
+        assert_eq!(self.sacked_total, count(&|s| self.is_sacked(s)), "SACKed");
+        let unsacked = |v: &Vec<u64>, s: u64| !self.is_sacked(s) && Self::get(v, self.slot(s));
+        assert_eq!(
+            self.lost_unsacked,
+            count(&|s| unsacked(&self.lost, s)),
+            "lost"
+        );
+        assert_eq!(
+            self.rexmit_unsacked,
+            count(&|s| unsacked(&self.rexmit, s)),
+            "rexmit"
+        );
+        let by_scan: u64 = (self.una..nxt)
+            .filter(|&s| !self.is_sacked(s))
+            .map(|s| {
+                u64::from(!Self::get(&self.lost, self.slot(s)))
+                    + u64::from(Self::get(&self.rexmit, self.slot(s)))
+            })
+            .sum();
+        assert_eq!(self.pipe(nxt), by_scan, "pipe");
+        let mid = u64::midpoint(self.una, nxt);
+        for from in [
+            self.una.saturating_sub(1),
+            self.una,
+            mid,
+            nxt.saturating_sub(1),
+            nxt + 1,
+        ] {
+            let want = (from..nxt).find(|&s| self.is_lost(s) && !self.is_retransmitted(s));
+            assert_eq!(
+                self.first_rack_pending(from, nxt),
+                want,
+                "first lost from {from}"
+            );
+            let want = (from..=nxt).find(|&s| !self.is_sacked(s));
+            assert_eq!(
+                self.first_unsacked(from, nxt + 1),
+                want,
+                "first unSACKed from {from}"
+            );
+        }
     }
 }
 
@@ -541,6 +707,54 @@ mod tests {
         assert_eq!(sb.pipe(20), 6);
         sb.mark_retransmitted(10);
         assert_eq!(sb.pipe(20), 7);
+    }
+
+    /// The counts and word-at-a-time searches equal the per-segment
+    /// definitions over a random script of SACK blocks, cumulative ACKs,
+    /// retransmissions and clearings, in a ring that wraps.
+    #[test]
+    fn counts_and_searches_equal_the_scans() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut rnd = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n.max(1)
+        };
+        for window in [5u32, 64, 100, 300] {
+            let mut sb = Scoreboard::new(window, 3);
+            let (mut una, mut nxt) = (0u64, 0u64);
+            for _ in 0..4000 {
+                nxt = (nxt + rnd(8)).min(una + u64::from(window));
+                match rnd(6) {
+                    0 => {
+                        una += rnd(nxt - una + 1);
+                        sb.advance(una);
+                    }
+                    1 if nxt > una => sb.mark_retransmitted(una + rnd(nxt - una)),
+                    2 if rnd(30) == 0 => sb.clear(),
+                    _ if nxt > una => {
+                        let start = una + rnd(nxt - una);
+                        let end = start + 1 + rnd(150);
+                        let before = sb.sacked_in(una, nxt);
+                        let added = sb.update(&[blk(start, end)], nxt);
+                        let want =
+                            (start..end.min(nxt)).filter(|&s| sb.is_sacked(s)).count() as u64;
+                        assert!(added <= want && sb.sacked_in(una, nxt) == before + added);
+                    }
+                    _ => {}
+                }
+                let scan = (una..nxt).filter(|&s| sb.is_sacked(s)).count() as u64;
+                assert_eq!(sb.sacked_count(), scan);
+                assert_eq!(sb.sacked_in(una, nxt), scan);
+                for from in [una.saturating_sub(1), una, u64::midpoint(una, nxt), nxt] {
+                    for to in [nxt, sb.high_sacked_end(), nxt + 70] {
+                        let want = (from..to).find(|&s| !sb.is_sacked(s));
+                        assert_eq!(sb.first_unsacked(from, to), want, "[{from}, {to})");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
