@@ -57,7 +57,7 @@ pub struct Scoreboard {
     /// Segments marked lost and not `SACKed` (RACK only): with
     /// `rexmit_unsacked`, [`Scoreboard::pipe`] without a scan.
     lost_unsacked: u64,
-    /// Segments retransmitted and not `SACKed` (RACK only).
+    /// Segments retransmitted and not `SACKed`.
     rexmit_unsacked: u64,
 }
 
@@ -451,24 +451,26 @@ impl Scoreboard {
             self.rexmit.iter_mut().for_each(|w| *w = 0);
             self.lost.iter_mut().for_each(|w| *w = 0);
             self.sacked_total = 0;
+            self.rexmit_unsacked = 0;
             if self.rack {
                 self.order.reset();
                 self.lost_pending = 0;
                 self.lost_unsacked = 0;
-                self.rexmit_unsacked = 0;
             }
         } else {
             for s in self.una..una {
                 let (w, b) = self.slot(s);
                 let sacked = self.sacked[w] & b != 0;
                 self.sacked_total -= u64::from(sacked);
+                if !sacked {
+                    self.rexmit_unsacked -= u64::from(self.rexmit[w] & b != 0);
+                }
                 if self.rack {
                     if self.rack_pending(s) {
                         self.lost_pending -= 1;
                     }
                     if !sacked {
                         self.lost_unsacked -= u64::from(self.lost[w] & b != 0);
-                        self.rexmit_unsacked -= u64::from(self.rexmit[w] & b != 0);
                     }
                     self.order.unlink((s & self.mask) as usize);
                 }
@@ -505,6 +507,7 @@ impl Scoreboard {
                 let new = range & !self.sacked[w];
                 if new != 0 {
                     added += u64::from(new.count_ones());
+                    self.rexmit_unsacked -= u64::from((self.rexmit[w] & new).count_ones());
                     if self.rack {
                         self.rack_on_sacked(w, new);
                     }
@@ -527,7 +530,6 @@ impl Scoreboard {
         let (lost, rexmit) = (self.lost[w] & new, self.rexmit[w] & new);
         self.lost_pending -= u64::from((lost & !rexmit).count_ones());
         self.lost_unsacked -= u64::from(lost.count_ones());
-        self.rexmit_unsacked -= u64::from(rexmit.count_ones());
         let mut m = new;
         while m != 0 {
             self.order
@@ -559,7 +561,7 @@ impl Scoreboard {
         if seq >= self.una && seq <= self.una + self.mask {
             let was_pending = self.rack && self.rack_pending(seq);
             let (w, b) = self.slot(seq);
-            if self.rack && self.sacked[w] & b == 0 && self.rexmit[w] & b == 0 {
+            if self.sacked[w] & b == 0 && self.rexmit[w] & b == 0 {
                 self.rexmit_unsacked += 1;
             }
             self.rexmit[w] |= b;
@@ -582,6 +584,19 @@ impl Scoreboard {
             // if retransmitted (every mark lies in [una, nxt)).
             return (nxt - self.una) - self.sacked_total - self.lost_unsacked
                 + self.rexmit_unsacked;
+        }
+        if !self.rack && nxt >= self.high_sacked_end && nxt >= self.lost_below {
+            // With `IsLost`, from the counts: the segments not SACKed in
+            // [lost_below, nxt) count once, every retransmitted one not
+            // SACKed once more. Above `lost_below` lie exactly `DupThresh`
+            // SACKed segments when it is above `una` (`recompute_lost`; an
+            // ACK below it keeps them), all of them when it is `una`.
+            let sacked_above = if self.lost_below == self.una {
+                self.sacked_total
+            } else {
+                u64::from(self.dupthresh)
+            };
+            return (nxt - self.lost_below) - sacked_above + self.rexmit_unsacked;
         }
         let mut pipe = 0;
         for s in self.una..nxt {
@@ -613,6 +628,7 @@ impl Scoreboard {
         self.high_sacked_end = self.una;
         self.lost_below = self.una;
         self.sacked_total = 0;
+        self.rexmit_unsacked = 0;
         if self.rack {
             // Every outstanding segment is back in RACK's list, with its
             // old transmit time: rebuilt when RACK next needs it.
@@ -620,7 +636,6 @@ impl Scoreboard {
             self.order_stale = true;
             self.lost_pending = 0;
             self.lost_unsacked = 0;
-            self.rexmit_unsacked = 0;
         }
     }
 
@@ -721,8 +736,8 @@ mod tests {
             x ^= x << 17;
             x % n.max(1)
         };
-        for window in [5u32, 64, 100, 300] {
-            let mut sb = Scoreboard::new(window, 3);
+        for (window, dupthresh) in [(5u32, 3), (64, 1), (100, 3), (300, 5), (300, 3)] {
+            let mut sb = Scoreboard::new(window, dupthresh);
             let (mut una, mut nxt) = (0u64, 0u64);
             for _ in 0..4000 {
                 nxt = (nxt + rnd(8)).min(una + u64::from(window));
@@ -746,6 +761,11 @@ mod tests {
                 }
                 let scan = (una..nxt).filter(|&s| sb.is_sacked(s)).count() as u64;
                 assert_eq!(sb.sacked_count(), scan);
+                let pipe: u64 = (una..nxt)
+                    .filter(|&s| !sb.is_sacked(s))
+                    .map(|s| u64::from(!sb.is_lost(s)) + u64::from(sb.is_retransmitted(s)))
+                    .sum();
+                assert_eq!(sb.pipe(nxt), pipe, "pipe");
                 assert_eq!(sb.sacked_in(una, nxt), scan);
                 for from in [una.saturating_sub(1), una, u64::midpoint(una, nxt), nxt] {
                     for to in [nxt, sb.high_sacked_end(), nxt + 70] {
