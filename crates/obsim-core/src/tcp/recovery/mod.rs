@@ -12,6 +12,7 @@ mod reno;
 mod sack;
 mod scoreboard;
 mod tahoe;
+mod time_order;
 
 pub use newreno::NewReno;
 pub use ns2_sack1::Ns2Sack1;

@@ -187,6 +187,16 @@ impl Rack {
     /// sent `RACK.rtt + RACK.reo_wnd` or more before `RACK.xmit_ts`, and arms
     /// the reordering timer for the others sent before it. Returns how many
     /// segments it newly marked.
+    ///
+    /// The segments are visited in the order they were sent (the
+    /// scoreboard's time-ordered list, as §6.2 step 5 suggests and Linux
+    /// `tcp_rack_detect_loss` does over `tsorted_sent_queue`), so the cost
+    /// is the segments newly marked, not the window: every segment the RFC's
+    /// loop would mark is sent before the first it would not, and the
+    /// timer's `max(remaining)` is that of the latest one sent before
+    /// `RACK.xmit_ts`. `SACKed` segments and those already lost and unsent
+    /// since (`Segment.xmit_ts = INFINITE_TS`) are not in the list, as the
+    /// loop skips them.
     pub fn detect_loss(
         &mut self,
         sb: &mut Scoreboard,
@@ -194,42 +204,41 @@ impl Rack {
         in_recovery: bool,
         dupthresh: u32,
     ) -> u64 {
-        let una = sb.una();
         self.update_reo_wnd(in_recovery, sb.sacked_count(), dupthresh);
         self.deadline = None;
         self.lost_pending = 0;
         let Some(rack_ts) = self.xmit_ts else {
             return 0;
         };
+        let rack_end = self.end_seq;
+        // "RACK_sent_after(RACK.xmit_ts, RACK.end_seq, Segment.xmit_ts,
+        // Segment.end_seq)": sent before RACK's segment.
+        let before = |xmit: SimTime, seq: u64| sent_after(rack_ts, rack_end, xmit, seq + 1);
+        sb.refresh_time_order(nxt);
         let mut marked = 0;
-        let mut latest: Option<SimTime> = None;
-        for seq in una..nxt {
-            if sb.is_sacked(seq) {
-                continue;
-            }
-            let retransmitted = sb.is_retransmitted(seq);
-            if sb.is_rack_lost(seq) && !retransmitted {
-                // Already lost and not sent since (the RFC's
-                // `Segment.xmit_ts = INFINITE_TS`).
-                self.lost_pending += 1;
-                continue;
-            }
+        while let Some(seq) = sb.earliest_sent() {
             let xmit = sb.xmit_ts(seq);
-            if !sent_after(rack_ts, self.end_seq, xmit, seq + 1) {
-                continue;
+            // "the sender can stop scanning at the first segment that was
+            // sent after RACK.xmit_ts".
+            if !before(xmit, seq) {
+                break;
             }
             // "remaining = Segment.xmit_ts + RACK.rtt + RACK.reo_wnd - Now()"
+            // <= 0: lost. Segments sent later are due later: none of them is.
             let due = xmit + self.rtt + self.reo_wnd;
-            if due <= self.now {
-                sb.mark_lost(seq);
-                marked += 1;
-                self.lost_pending += 1;
-            } else {
-                // "timeout = max(remaining, timeout)".
-                latest = Some(latest.map_or(due, |l| l.max(due)));
+            if due > self.now {
+                break;
             }
+            sb.mark_lost(seq);
+            marked += 1;
         }
-        self.deadline = latest;
+        // "timeout = max(remaining, timeout)" over the unmarked segments
+        // sent before RACK.xmit_ts: that of the latest sent.
+        self.deadline = sb
+            .latest_sent_before(before)
+            .map(|seq| sb.xmit_ts(seq) + self.rtt + self.reo_wnd);
+        // Marked now, or before and not retransmitted since.
+        self.lost_pending = sb.rack_lost_pending();
         marked
     }
 

@@ -12,6 +12,9 @@ use crate::tcp::testkit::{Harness, Path};
 use crate::tcp::TcpSender;
 use crate::time::{SimDuration, SimTime};
 
+use super::{sent_after, Rack};
+use crate::tcp::recovery::Scoreboard;
+
 const MS: SimDuration = SimDuration::from_millis(1);
 
 /// One 1040-byte segment at 100 Mbit/s.
@@ -423,4 +426,210 @@ fn a_lost_probe_leaves_the_rto_and_no_probe_in_the_loss_state() {
     // The RTO one RTO (1 s, the rfc profile's minimum) after the probe.
     assert_eq!(h.timeouts, vec![h.timers[0] + SimDuration::from_secs(1)]);
     assert_eq!(h.timers.len(), 1, "no probe after the RTO");
+}
+
+// ---- The time-ordered list against RFC 8985's scan ---------------------------
+
+/// RFC 8985 §6.2 step 5 `RACK_detect_loss_and_arm_timer()` as the RFC
+/// writes it, a scan of every outstanding segment: the reference the
+/// time-ordered [`Rack::detect_loss`] must match exactly.
+fn detect_loss_by_scan(
+    r: &mut Rack,
+    sb: &mut Scoreboard,
+    nxt: u64,
+    in_recovery: bool,
+    dupthresh: u32,
+) -> u64 {
+    let una = sb.una();
+    r.update_reo_wnd(in_recovery, sb.sacked_count(), dupthresh);
+    r.deadline = None;
+    r.lost_pending = 0;
+    let Some(rack_ts) = r.xmit_ts else {
+        return 0;
+    };
+    let mut marked = 0;
+    let mut latest: Option<SimTime> = None;
+    for seq in una..nxt {
+        if sb.is_sacked(seq) {
+            continue;
+        }
+        let retransmitted = sb.is_retransmitted(seq);
+        if sb.is_rack_lost(seq) && !retransmitted {
+            r.lost_pending += 1;
+            continue;
+        }
+        let xmit = sb.xmit_ts(seq);
+        if !sent_after(rack_ts, r.end_seq, xmit, seq + 1) {
+            continue;
+        }
+        let due = xmit + r.rtt + r.reo_wnd;
+        if due <= r.now {
+            sb.mark_lost(seq);
+            marked += 1;
+            r.lost_pending += 1;
+        } else {
+            latest = Some(latest.map_or(due, |l| l.max(due)));
+        }
+    }
+    r.deadline = latest;
+    marked
+}
+
+/// xorshift64*: a fixed pseudo-random script for the test below.
+struct Script(u64);
+
+impl Script {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            0
+        } else {
+            self.next() % n
+        }
+    }
+}
+
+/// RACK's outputs of one detection: segments marked, the reordering
+/// timer's deadline, segments lost and unsent.
+type Detected = (u64, Option<SimTime>, u64);
+
+/// The same detection on the reference `a` (the RFC's scan) and on `b`.
+fn detect_both(
+    a: &mut (Scoreboard, Rack),
+    b: &mut (Scoreboard, Rack),
+    nxt: u64,
+    in_recovery: bool,
+) -> (Detected, Detected) {
+    let x = detect_loss_by_scan(&mut a.1, &mut a.0, nxt, in_recovery, 3);
+    let y = b.1.detect_loss(&mut b.0, nxt, in_recovery, 3);
+    (
+        (x, a.1.deadline(), a.1.lost_pending()),
+        (y, b.1.deadline(), b.1.lost_pending()),
+    )
+}
+
+/// What `Sack::on_ack_info_rack` does before detecting: RACK learns of
+/// each segment the ACK delivers, then the scoreboard records it.
+fn deliver(
+    (sb, r): &mut (Scoreboard, Rack),
+    una: u64,
+    new_una: u64,
+    blocks: &[SackBlock],
+    nxt: u64,
+) {
+    r.begin_ack();
+    for s in una..new_una {
+        if !sb.is_sacked(s) {
+            r.on_delivered(sb, s);
+        }
+    }
+    for blk in blocks {
+        for s in blk.start.max(new_una)..blk.end.min(nxt) {
+            if !sb.is_sacked(s) {
+                r.on_delivered(sb, s);
+            }
+        }
+    }
+    sb.advance(new_una);
+    sb.update(blocks, nxt);
+}
+
+/// One scoreboard and RACK state driven by a random script of
+/// transmissions (several at one instant, retransmissions of any
+/// outstanding segment), ACKs with SACK blocks out of order (so
+/// `RACK.reordering_seen` and a non-zero `reo_wnd`), reordering timers
+/// and retransmission timeouts (RFC 2018 §8's clearing), in a ring that
+/// wraps many times: after every detection the time-ordered list marks
+/// exactly the segments the RFC's scan marks, arms the same deadline and
+/// counts the same lost segments; the list and the count match the bits.
+#[test]
+fn time_ordered_detection_equals_the_rfc_scan() {
+    for seed in 1..=40u64 {
+        let mut rng = Script(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let window = 8 + rng.below(120);
+        let mut sb = Scoreboard::new(window as u32 + 1, 3);
+        sb.enable_rack();
+        let mut a = (sb.clone(), Rack::new());
+        let mut b = (sb, Rack::new());
+        let (mut una, mut nxt) = (0u64, 0u64);
+        let mut now = SimTime::ZERO;
+        for step in 0..3000 {
+            match rng.below(10) {
+                0 => now += SimDuration::from_micros(rng.below(3) * rng.below(2000)),
+                1..=3 => {
+                    for _ in 0..=rng.below(4) {
+                        if nxt - una < window {
+                            for (sb, _) in [&mut a, &mut b] {
+                                sb.note_xmit(nxt, now);
+                            }
+                            nxt += 1;
+                        }
+                    }
+                }
+                4 if nxt > una => {
+                    let s = una + rng.below(nxt - una);
+                    for (sb, _) in [&mut a, &mut b] {
+                        sb.note_xmit(s, now);
+                        sb.mark_retransmitted(s);
+                    }
+                }
+                5..=7 => {
+                    now += SimDuration::from_micros(rng.below(500));
+                    let new_una = una + rng.below((nxt - una) / 4 + 1);
+                    let mut blocks = Vec::new();
+                    for _ in 0..rng.below(3) {
+                        if nxt > new_una {
+                            let start = new_una + rng.below(nxt - new_una);
+                            let end = (start + 1 + rng.below(6)).min(nxt);
+                            blocks.push(SackBlock { start, end });
+                        }
+                    }
+                    let in_recovery = rng.below(2) == 0;
+                    let srtt = Some(SimDuration::from_millis(1 + rng.below(3)));
+                    for p in [&mut a, &mut b] {
+                        p.1.set_clock(now, srtt);
+                        deliver(p, una, new_una, &blocks, nxt);
+                    }
+                    let (x, y) = detect_both(&mut a, &mut b, nxt, in_recovery);
+                    assert_eq!(x, y, "seed {seed} step {step}");
+                    una = new_una;
+                }
+                8 => {
+                    // The reordering timer, at its deadline if armed.
+                    if let Some(d) = b.1.deadline() {
+                        now = now.max(d);
+                    }
+                    let in_recovery = rng.below(2) == 0;
+                    for p in [&mut a, &mut b] {
+                        p.1.set_clock(now, Some(SimDuration::from_millis(2)));
+                    }
+                    let (x, y) = detect_both(&mut a, &mut b, nxt, in_recovery);
+                    assert_eq!(x, y, "seed {seed} step {step} (timer)");
+                }
+                9 if rng.below(20) == 0 => {
+                    // A retransmission timeout (RFC 2018 §8).
+                    for (sb, r) in [&mut a, &mut b] {
+                        sb.clear();
+                        r.disarm();
+                    }
+                }
+                _ => {}
+            }
+            for s in una..nxt {
+                let (x, y) = (&a.0, &b.0);
+                assert_eq!(
+                    (x.is_rack_lost(s), x.is_retransmitted(s), x.is_sacked(s)),
+                    (y.is_rack_lost(s), y.is_retransmitted(s), y.is_sacked(s)),
+                    "seed {seed} step {step} segment {s}"
+                );
+            }
+            b.0.check_time_order(nxt);
+        }
+    }
 }

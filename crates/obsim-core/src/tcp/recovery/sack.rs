@@ -74,8 +74,7 @@ impl Sack {
             // retransmission is marked again, so the scan starts at
             // HighACK + 1): the first segment marked lost, un-SACKed and not
             // retransmitted since.
-            let lost = (cb.snd_una..cb.snd_nxt)
-                .find(|&s| self.sb.is_lost(s) && !self.sb.is_retransmitted(s));
+            let lost = self.sb.first_rack_pending(cb.snd_una, cb.snd_nxt);
             if lost.is_some() {
                 return lost;
             }
@@ -88,7 +87,7 @@ impl Sack {
     /// `NextSeg()` rule 1 with `IsLost` as RFC 6675 defines it.
     fn first_lost_dupthresh(&self, cb: &ControlBlock, from: u64) -> Option<u64> {
         let lost_end = self.sb.lost_below().min(cb.snd_nxt);
-        (from..lost_end).find(|&s| !self.sb.is_sacked(s))
+        self.sb.first_unsacked(from, lost_end)
     }
 
     /// `NextSeg()` rules 2-4.
@@ -101,7 +100,7 @@ impl Sack {
         // Rule 3: no new data: the first un-SACKed segment above HighRxt and
         // below the highest SACKed one, lost or not.
         let sacked_end = self.sb.high_sacked_end().min(cb.snd_nxt);
-        if let Some(s) = (from..sacked_end).find(|&s| !self.sb.is_sacked(s)) {
+        if let Some(s) = self.sb.first_unsacked(from, sacked_end) {
             return Some(s);
         }
         // Rule 4 (rescue retransmission): once per episode, the highest
@@ -372,10 +371,12 @@ impl Sack {
             }
         }
         for &SackBlock { start, end } in blocks.iter() {
-            for s in start.max(cb.snd_una)..end.min(cb.snd_nxt) {
-                if !self.sb.is_sacked(s) {
-                    self.rack.on_delivered(&self.sb, s);
-                }
+            // The block's segments not SACKed before, a word of the
+            // scoreboard at a time (a block may span the window).
+            let (mut s, end) = (start.max(cb.snd_una), end.min(cb.snd_nxt));
+            while let Some(u) = self.sb.first_unsacked(s, end) {
+                self.rack.on_delivered(&self.sb, u);
+                s = u + 1;
             }
         }
         self.sb.advance(cb.snd_una);
