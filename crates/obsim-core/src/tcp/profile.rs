@@ -5,7 +5,7 @@
 //! the notes in `tcl/test/test-suite-*.tcl` on when each default changed.
 //! docs/MODEL.md has the table with citations.
 
-use crate::tcp::config::{CongestionControl, CubicConfig, CubicRtt};
+use crate::tcp::config::{CongestionControl, CubicConfig, CubicRtt, Frto};
 use crate::tcp::config::{
     FtoDetection, Prr, RackTlpConfig, RecoverCheck, RecoveryExit, RtoConfig, RtoEstimator,
     SackOptionSize, SackRecovery, SmallQueuesConfig, SsthreshBasis, TcpConfig, Variant,
@@ -90,6 +90,7 @@ fn rfc() -> TcpConfig {
         syn: false,
         bugfix_ss: false,             // (read only with syn)
         fto: FtoDetection::None,      // plain TCP: every timeout is true
+        frto: Frto::Off,              // RFC 5681 §3.1: every timeout is a loss
         rack_tlp: RackTlpConfig::OFF, // RFC 8985 (2021) is later than RFC 6675
         cwnd_limited_growth: false,   // RFC 5681 §3.1 grows on every ACK
         small_queues: SmallQueuesConfig::OFF,
@@ -184,6 +185,8 @@ fn linux() -> TcpConfig {
         syn: false,
         bugfix_ss: false,
         fto: FtoDetection::None,
+        // F-RTO is not yet the kernel's (tcp_frto 2): see docs/MODEL.md.
+        frto: Frto::Off,
         // tcp_cong_avoid and bictcp_cong_avoid return unless
         // tcp_is_cwnd_limited (tcp_cwnd_validate keeps the state).
         cwnd_limited_growth: true,
@@ -239,6 +242,7 @@ fn ns2() -> TcpConfig {
         syn: true,             // syn_ true (2001-05-17), delay_growth_ true
         bugfix_ss: true,       // bugfix_ss_ 1 (2006-06-13)
         fto: FtoDetection::None, // plain TCP: every timeout is true
+        frto: Frto::Off,       // Agent/TCP has no F-RTO (sfrto_enabled_ 0)
         rack_tlp: RackTlpConfig::OFF, // ns-2.35 has no RACK or TLP
         cwnd_limited_growth: false, // ns-2 opencwnd on every new ACK
         small_queues: SmallQueuesConfig::OFF,

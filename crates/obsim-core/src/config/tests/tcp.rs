@@ -112,6 +112,24 @@ pub(super) const BAD: &[Row] = &[
         "\"flight_size\", \"cwnd\"",
     ),
     (
+        "bad frto",
+        &[("mss = \"1000 B\"", "mss = \"1000 B\"\nfrto = \"sack\"")],
+        "tcp.frto",
+        "\"off\", \"linux\"",
+    ),
+    (
+        "frto with a Burst TCP detector in a flow group",
+        &[
+            ("mss = \"1000 B\"", "mss = \"1000 B\"\nfrto = \"linux\""),
+            (
+                "to = \"b\"\n\n[trace]",
+                "to = \"b\"\ntcp = { fto_detection = \"ble\" }\n\n[trace]",
+            ),
+        ],
+        "flows[0].tcp.fto_detection",
+        "expected frto = \"off\" with Burst TCP's fto_detection",
+    ),
+    (
         "rack without SACK",
         &[("mss = \"1000 B\"", "mss = \"1000 B\"\nrack = true")],
         "tcp.rack",
