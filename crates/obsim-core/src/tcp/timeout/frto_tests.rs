@@ -332,3 +332,62 @@ fn renew_forgets_the_test() {
     assert_eq!(d.s.stats().spurious_rtos, 0);
     assert_eq!(d.ack(100, 1, &[]), vec![10, 11]);
 }
+
+// ---- end to end: a delay spike over the fake path ----------------------------
+
+/// A 20 000-segment flow over 10 ms each way; every segment sent during
+/// [300, 320) ms (a whole flight) arrives 400 ms late and nothing overtakes
+/// it (FIFO), nothing is lost. The RTO fires before they arrive. With F-RTO the originals' ACKs prove the
+/// timeout spurious and the window is restored; without it, go-back-N
+/// resends the delayed flight.
+#[track_caller]
+fn spike(c: &TcpConfig) -> crate::tcp::testkit::Harness {
+    use crate::tcp::testkit::{Harness, Path};
+    let mut p = Path::new(SimDuration::from_millis(10), 100_000_000);
+    p.spike = Some((at(300), at(320), SimDuration::from_millis(400)));
+    let mut h = Harness::new(c, Some(20_000 * u64::from(c.mss)), p);
+    assert!(h.run_to_completion(at(30_000)).is_some(), "completes");
+    h
+}
+
+/// The spike over the rfc profile (SACK and NewReno) and the linux profile
+/// (SACK and NewReno, RACK-TLP off): one timeout, proved spurious, and one
+/// or two retransmissions in all where go-back-N resends the window (66 to
+/// 2 933 segments). With RACK on (the linux profile as it is), F-RTO undoes
+/// too but RACK then marks the delayed window lost: the ACK of the
+/// originals also acknowledges the timer's retransmission, which RACK
+/// (without timestamps) takes as the most recently sent segment delivered
+/// (RFC 8985 §6.2 step 2); Linux skips it with the timestamp echo
+/// (`tcp_skb_spurious_retrans` before `tcp_rack_advance`). A known gap,
+/// pinned here (docs/MODEL.md "F-RTO").
+#[test]
+fn a_delay_spike_is_a_spurious_timeout_end_to_end() {
+    for (profile_name, variant, rack) in [
+        ("rfc", Variant::Sack, false),
+        ("rfc", Variant::NewReno, false),
+        ("linux", Variant::Sack, false),
+        ("linux", Variant::NewReno, false),
+        ("linux", Variant::Sack, true),
+    ] {
+        let mut c = profile(profile_name).unwrap();
+        c.variant = variant;
+        c.rack_tlp.rack = rack;
+        c.rack_tlp.tlp = rack;
+        c.rto.min = SimDuration::from_millis(200);
+        c.frto = Frto::Off;
+        let off = spike(&c);
+        c.frto = Frto::Linux;
+        let on = spike(&c);
+        let (o, n) = (off.sender.stats(), on.sender.stats());
+        let case = format!("{profile_name} {variant:?} rack {rack}");
+        assert_eq!((o.to_events, o.spurious_rtos), (1, 0), "{case}");
+        assert!(o.retransmits >= 66, "{case}: off resends the window");
+        assert_eq!(n.spurious_rtos, 1, "{case}");
+        assert_eq!(on.timeouts[0], off.timeouts[0], "{case}");
+        if rack {
+            assert!(n.retransmits > 2000, "{case}: RACK re-marks the window");
+        } else {
+            assert!(n.retransmits <= 2, "{case}: {}", n.retransmits);
+        }
+    }
+}
