@@ -322,47 +322,7 @@ pub(super) fn resolve_tcp(
         errs.push(path, reason);
         return None;
     }
-    if let Some((path, reason)) = frto_conflict(&c, top, group) {
-        errs.push(path, reason);
-        return None;
-    }
     Some(c)
-}
-
-/// F-RTO (RFC 5682) and Burst TCP's false-timeout detection (yu2004 §IV)
-/// both answer a timeout instead of the standard response, in opposite
-/// ways (F-RTO sends new data to test for a delay and may undo the cut;
-/// an FTO halves and resends the lost burst at once): one at a time. The
-/// error names the most specific `frto` or `fto_detection` key written
-/// (else `profile`).
-fn frto_conflict(
-    c: &TcpConfig,
-    top: &TcpOverrides,
-    group: Option<&TcpOverrides>,
-) -> Option<(String, String)> {
-    if c.frto == Frto::Off || c.fto == FtoDetection::None {
-        return None;
-    }
-    let layers: Vec<&TcpOverrides> = group.into_iter().chain(std::iter::once(top)).collect();
-    let path = layers
-        .iter()
-        .find_map(|o| {
-            if o.keys.frto.value().is_some() {
-                Some(join(&o.path, "frto"))
-            } else if o.keys.fto_detection.value().is_some() {
-                Some(join(&o.path, "fto_detection"))
-            } else {
-                None
-            }
-        })
-        .unwrap_or_else(|| join(&layers[0].path, "profile"));
-    Some((
-        path,
-        "expected frto = \"off\" with Burst TCP's fto_detection (both replace the \
-         timeout response: F-RTO tests for a spurious timeout, BLE/BACK/BNAK judge a \
-         false one), found both on"
-            .to_string(),
-    ))
 }
 
 /// RACK-TLP (RFC 8985) reads per-segment SACK state: it is valid only with

@@ -749,7 +749,9 @@ pub struct TcpConfig {
     /// profile.
     pub fto: FtoDetection,
     /// Forward RTO-Recovery (RFC 5682 as Linux runs it): `Off` in every
-    /// profile but `linux`. Not with Burst TCP's `fto` detection.
+    /// profile but `linux`. With Burst TCP's `fto` detection it tests the
+    /// timeouts the detector judges true (the standard response); an FTO
+    /// response ends any test.
     #[serde(skip_serializing_if = "Frto::is_off")]
     pub frto: Frto,
     /// RACK-TLP (RFC 8985); off in every profile. Valid only with

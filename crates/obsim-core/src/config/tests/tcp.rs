@@ -118,18 +118,6 @@ pub(super) const BAD: &[Row] = &[
         "\"off\", \"linux\"",
     ),
     (
-        "frto with a Burst TCP detector in a flow group",
-        &[
-            ("mss = \"1000 B\"", "mss = \"1000 B\"\nfrto = \"linux\""),
-            (
-                "to = \"b\"\n\n[trace]",
-                "to = \"b\"\ntcp = { fto_detection = \"ble\" }\n\n[trace]",
-            ),
-        ],
-        "flows[0].tcp.fto_detection",
-        "expected frto = \"off\" with Burst TCP's fto_detection",
-    ),
-    (
         "rack without SACK",
         &[("mss = \"1000 B\"", "mss = \"1000 B\"\nrack = true")],
         "tcp.rack",
