@@ -101,7 +101,8 @@ fn rfc() -> TcpConfig {
 /// namespace; the kernel this machine runs and `obsim emulate` measures),
 /// as far as obsim models it. Every departure from the kernel, and from the
 /// RFCs, is listed in docs/MODEL.md ("The linux profile"); the main ones:
-/// no RFC 7323 timestamps (one RTT sample per round trip, Karn), no F-RTO,
+/// no RFC 7323 timestamps (one RTT sample per round trip, Karn; F-RTO's
+/// undo without them, DSACK undo not modelled),
 /// no HyStart, no receive-window autotuning (the
 /// windows are the buffers' maxima), slow start limited by RFC 3465's L = 2.
 fn linux() -> TcpConfig {
@@ -185,8 +186,9 @@ fn linux() -> TcpConfig {
         syn: false,
         bugfix_ss: false,
         fto: FtoDetection::None,
-        // F-RTO is not yet the kernel's (tcp_frto 2): see docs/MODEL.md.
-        frto: Frto::Off,
+        // tcp_frto 2: tcp_enter_loss / tcp_process_loss, with
+        // tcp_try_undo_loss's undo of a spurious timeout.
+        frto: Frto::Linux,
         // tcp_cong_avoid and bictcp_cong_avoid return unless
         // tcp_is_cwnd_limited (tcp_cwnd_validate keeps the state).
         cwnd_limited_growth: true,
@@ -291,6 +293,20 @@ mod tests {
         // Burst TCP (yu2004 §IV) is opt-in: plain TCP in every profile.
         for p in PROFILES {
             assert_eq!(profile(p).unwrap().fto, FtoDetection::None, "{p}");
+        }
+    }
+
+    #[test]
+    fn frto_is_the_linux_profile_s_alone() {
+        // RFC 5682 as Linux runs it (tcp_frto 2); every other profile takes
+        // every timeout as a loss.
+        for p in PROFILES {
+            let want = if *p == "linux" {
+                Frto::Linux
+            } else {
+                Frto::Off
+            };
+            assert_eq!(profile(p).unwrap().frto, want, "{p}");
         }
     }
 
