@@ -339,6 +339,9 @@ pub struct FlowResult {
     /// FTO responses a BNAK started before the timer fired (whole run;
     /// included in `fto_judged_false`, not in `to_events`).
     pub early_fto_events: u64,
+    /// Timeouts F-RTO proved spurious and undid (`tcp.frto`, RFC 5682;
+    /// whole run; included in `to_events`).
+    pub spurious_rtos: u64,
     /// Burst ACKs/NAKs received by the sender (whole run).
     pub signals_received: u64,
     /// Judgements "false timeout" (timer or BNAK) where the segment at

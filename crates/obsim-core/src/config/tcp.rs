@@ -11,7 +11,7 @@ use super::fields::{bytes_in, duration, positive_duration, Quantity};
 use super::units::SIZE_UNITS;
 use super::walk::{boolean, choice, count_in, join, named, u32_in, Errors, Table, Val};
 use crate::tcp::config::{
-    BackSource, BnakMode, CongestionControl, CubicRtt, FtoDetection, Prr, RecoverCheck,
+    BackSource, BnakMode, CongestionControl, CubicRtt, Frto, FtoDetection, Prr, RecoverCheck,
     RecoveryExit, RtoEstimator, SackOptionSize, SackRecovery, SsthreshBasis, TcpConfig, Variant,
 };
 use crate::tcp::profile::{profile, PROFILES};
@@ -65,6 +65,7 @@ key_table! {
     back_source: BackSource = |v| named(v, &BackSource::ALL);
     bnak_mode: BnakMode = |v| named(v, &BnakMode::ALL);
     max_consecutive_fto: u32 = |v| u32_in(v, 0, u32::MAX);
+    frto: Frto = |v| named(v, &Frto::ALL) => frto;
     cwnd_limited_growth: bool = boolean => cwnd_limited_growth;
     [rto]: RtoKeys;
     [cubic]: CubicKeys;

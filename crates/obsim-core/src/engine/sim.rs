@@ -893,6 +893,7 @@ impl<'s> Simulation<'s> {
                 backoffs: st.backoffs,
                 fto_judged_false: st.fto_events,
                 early_fto_events: st.early_fto_events,
+                spurious_rtos: st.spurious_rtos,
                 signals_received: st.signals_received,
                 judged_false_right: fl.judged.counts().false_right,
                 judged_false_wrong: fl.judged.counts().false_wrong,

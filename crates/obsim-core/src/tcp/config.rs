@@ -251,6 +251,40 @@ impl Prr {
         [("off", Prr::Off), ("ssrb", Prr::Ssrb), ("crb", Prr::Crb)];
 }
 
+/// Forward RTO-Recovery (`tcp.frto`): how the sender tells a spurious
+/// retransmission timeout (the segments were delayed, not lost) from a real
+/// one, and what it does about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Frto {
+    /// Every timeout is taken as a loss (RFC 5681 §3.1, RFC 6298 §5):
+    /// ssthresh cut, cwnd = 1, go-back-N. Every profile but `linux`.
+    Off,
+    /// Linux's F-RTO (`net.ipv4.tcp_frto = 2`, its default;
+    /// `tcp_enter_loss` and `tcp_process_loss` in net/ipv4/tcp_input.c):
+    /// the SACK-enhanced algorithm of RFC 5682 §3, which Linux runs for
+    /// SACK and non-SACK connections alike. After a timeout the first new
+    /// ACK that does not prove anything sends new data instead of
+    /// go-back-N retransmissions (step 2b); an ACK or SACK of data that was
+    /// sent before the timeout and never retransmitted declares the timeout
+    /// spurious (step 3b, and Linux also in step 2), and the sender undoes
+    /// the window reduction as `tcp_try_undo_loss` does; a duplicate ACK
+    /// after the new data proves the loss real (step 3a). Timeout plug-in
+    /// `timeout/frto.rs`; docs/MODEL.md "F-RTO".
+    Linux,
+}
+
+impl Frto {
+    /// Every mode with its name in scenarios (`tcp.frto`).
+    pub const ALL: [(&'static str, Frto); 2] = [("off", Frto::Off), ("linux", Frto::Linux)];
+
+    /// True when off (left out of `meta.json` then).
+    #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if signature
+    pub fn is_off(&self) -> bool {
+        *self == Frto::Off
+    }
+}
+
 /// When duplicate ACKs may start a new fast retransmit after an earlier
 /// episode (or timeout) whose recovery point is `recover` (= `snd_nxt` when
 /// it began, one past the highest segment sent).
@@ -714,6 +748,12 @@ pub struct TcpConfig {
     /// Burst TCP false-timeout detection (yu2004 §IV); `None` in every
     /// profile.
     pub fto: FtoDetection,
+    /// Forward RTO-Recovery (RFC 5682 as Linux runs it): `Off` in every
+    /// profile but `linux`. With Burst TCP's `fto` detection it tests the
+    /// timeouts the detector judges true (the standard response); an FTO
+    /// response ends any test.
+    #[serde(skip_serializing_if = "Frto::is_off")]
+    pub frto: Frto,
     /// RACK-TLP (RFC 8985); off in every profile. Valid only with
     /// `variant = "sack"` and `sack_recovery = "rfc6675"`.
     pub rack_tlp: RackTlpConfig,

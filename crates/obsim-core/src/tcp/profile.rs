@@ -5,7 +5,7 @@
 //! the notes in `tcl/test/test-suite-*.tcl` on when each default changed.
 //! docs/MODEL.md has the table with citations.
 
-use crate::tcp::config::{CongestionControl, CubicConfig, CubicRtt};
+use crate::tcp::config::{CongestionControl, CubicConfig, CubicRtt, Frto};
 use crate::tcp::config::{
     FtoDetection, Prr, RackTlpConfig, RecoverCheck, RecoveryExit, RtoConfig, RtoEstimator,
     SackOptionSize, SackRecovery, SmallQueuesConfig, SsthreshBasis, TcpConfig, Variant,
@@ -90,6 +90,7 @@ fn rfc() -> TcpConfig {
         syn: false,
         bugfix_ss: false,             // (read only with syn)
         fto: FtoDetection::None,      // plain TCP: every timeout is true
+        frto: Frto::Off,              // RFC 5681 §3.1: every timeout is a loss
         rack_tlp: RackTlpConfig::OFF, // RFC 8985 (2021) is later than RFC 6675
         cwnd_limited_growth: false,   // RFC 5681 §3.1 grows on every ACK
         small_queues: SmallQueuesConfig::OFF,
@@ -100,7 +101,8 @@ fn rfc() -> TcpConfig {
 /// namespace; the kernel this machine runs and `obsim emulate` measures),
 /// as far as obsim models it. Every departure from the kernel, and from the
 /// RFCs, is listed in docs/MODEL.md ("The linux profile"); the main ones:
-/// no RFC 7323 timestamps (one RTT sample per round trip, Karn), no F-RTO,
+/// no RFC 7323 timestamps (one RTT sample per round trip, Karn; F-RTO's
+/// undo without them, DSACK undo not modelled),
 /// no HyStart, no receive-window autotuning (the
 /// windows are the buffers' maxima), slow start limited by RFC 3465's L = 2.
 fn linux() -> TcpConfig {
@@ -184,6 +186,9 @@ fn linux() -> TcpConfig {
         syn: false,
         bugfix_ss: false,
         fto: FtoDetection::None,
+        // tcp_frto 2: tcp_enter_loss / tcp_process_loss, with
+        // tcp_try_undo_loss's undo of a spurious timeout.
+        frto: Frto::Linux,
         // tcp_cong_avoid and bictcp_cong_avoid return unless
         // tcp_is_cwnd_limited (tcp_cwnd_validate keeps the state).
         cwnd_limited_growth: true,
@@ -239,6 +244,7 @@ fn ns2() -> TcpConfig {
         syn: true,             // syn_ true (2001-05-17), delay_growth_ true
         bugfix_ss: true,       // bugfix_ss_ 1 (2006-06-13)
         fto: FtoDetection::None, // plain TCP: every timeout is true
+        frto: Frto::Off,       // Agent/TCP has no F-RTO (sfrto_enabled_ 0)
         rack_tlp: RackTlpConfig::OFF, // ns-2.35 has no RACK or TLP
         cwnd_limited_growth: false, // ns-2 opencwnd on every new ACK
         small_queues: SmallQueuesConfig::OFF,
@@ -287,6 +293,20 @@ mod tests {
         // Burst TCP (yu2004 §IV) is opt-in: plain TCP in every profile.
         for p in PROFILES {
             assert_eq!(profile(p).unwrap().fto, FtoDetection::None, "{p}");
+        }
+    }
+
+    #[test]
+    fn frto_is_the_linux_profile_s_alone() {
+        // RFC 5682 as Linux runs it (tcp_frto 2); every other profile takes
+        // every timeout as a loss.
+        for p in PROFILES {
+            let want = if *p == "linux" {
+                Frto::Linux
+            } else {
+                Frto::Off
+            };
+            assert_eq!(profile(p).unwrap().frto, want, "{p}");
         }
     }
 

@@ -9,13 +9,15 @@
 //! share the [`ControlBlock`].
 
 use crate::tcp::cc::{self, LossSignal, WindowGrowth};
-use crate::tcp::config::TcpConfig;
+use crate::tcp::config::{Frto, TcpConfig};
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::recovery::{self, Actions, LossRecovery};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::segment::{Ack, Segment};
 use crate::tcp::signal::{BurstSignal, SignalSet};
-use crate::tcp::timeout::{self, SignalReaction, TimeoutReaction, TimeoutResponse};
+use crate::tcp::timeout::{
+    self, ForwardRto, FrtoVerdict, SignalReaction, TimeoutReaction, TimeoutResponse,
+};
 use crate::tcp::tlp::Tlp;
 use crate::time::{SimDuration, SimTime};
 
@@ -60,6 +62,10 @@ pub struct SenderStats {
     pub tlp_recoveries: u64,
     /// RACK reordering-timer expiries (RFC 8985 §6.2 step 5, `tcp.rack`).
     pub rack_timer_events: u64,
+    /// Retransmission timeouts F-RTO proved spurious and undid (RFC 5682
+    /// `SpuriousRecovery = SPUR_TO`; Linux `LINUX_MIB_TCPSPURIOUSRTOS`,
+    /// `tcp.frto`); also counted in `to_events`.
+    pub spurious_rtos: u64,
     /// When [`TcpSender::start`] was called.
     pub started_at: Option<SimTime>,
     /// When a finite flow was fully acknowledged.
@@ -149,6 +155,8 @@ pub struct TcpSender {
     rack: bool,
     /// Tail Loss Probe (RFC 8985 §7, `tcp.tlp`) and its probe timer.
     tlp: Tlp,
+    /// F-RTO (RFC 5682, `tcp.frto`): the test of a timeout for spuriousness.
+    frto: ForwardRto,
 }
 
 /// The values of a new sender that follow from its configuration and
@@ -212,6 +220,7 @@ impl TcpSender {
             last_seen: start.last_seen,
             rack: cfg.rack_tlp.rack,
             tlp: Tlp::new(cfg),
+            frto: ForwardRto::new(cfg.frto != Frto::Off),
         }
     }
 
@@ -245,6 +254,7 @@ impl TcpSender {
             last_seen,
             rack,
             tlp,
+            frto,
         } = self;
         *cb = start.cb;
         cc::renew(window_growth, cfg);
@@ -266,6 +276,7 @@ impl TcpSender {
         *last_seen = start.last_seen;
         *rack = cfg.rack_tlp.rack;
         *tlp = Tlp::new(cfg);
+        *frto = ForwardRto::new(cfg.frto != Frto::Off);
     }
 
     /// Replaces the timeout-response plug-in (Burst TCP).
@@ -343,8 +354,17 @@ impl TcpSender {
                 self.pending_rtx = None;
             }
             self.recovery.on_ack_info(&self.cb, ack);
+            let frto = if self.frto.armed() {
+                self.frto_on_ack(now, ack.ack, true)
+            } else {
+                FrtoVerdict::Nothing
+            };
             self.recovery
                 .on_new_ack(&mut self.cb, self.cc.as_mut(), acked, &mut out);
+            if frto == FrtoVerdict::SendNew {
+                // RFC 5682 §3.1 step 2b with the window this ACK opened.
+                self.frto.allow_new_data(&self.cb);
+            }
             if self.is_complete() {
                 self.stats.completed_at = Some(now);
                 self.rto_deadline = None;
@@ -361,6 +381,9 @@ impl TcpSender {
             self.cb.dupacks += 1;
             self.clock(now);
             self.recovery.on_ack_info(&self.cb, ack);
+            if self.frto.armed() {
+                self.frto_on_ack(now, ack.ack, false);
+            }
             let window = self.cb.window();
             self.recovery
                 .on_dup_ack(&mut self.cb, self.cc.as_mut(), &mut out);
@@ -382,6 +405,54 @@ impl TcpSender {
         if self.tlp.is_on() {
             self.tlp_on_ack(now, ack.ack, advanced, out.entered_recovery);
         }
+    }
+
+    /// F-RTO on an ACK in the Loss state (RFC 5682 §3.1 steps 2-3, Linux
+    /// `tcp_process_loss`), after the scoreboard took the ACK's SACK
+    /// blocks and before the recovery plug-in's hook (Linux undoes in
+    /// `tcp_fastretrans_alert`, before `tcp_cong_control` grows cwnd).
+    fn frto_on_ack(&mut self, now: SimTime, ack: u64, advanced: bool) -> FrtoVerdict {
+        let sacked = self.frto.high().map_or(0, |h| self.sacked_below(h));
+        let verdict = self.frto.on_ack(&self.cb, advanced, sacked);
+        match verdict {
+            FrtoVerdict::Spurious => {
+                let timing = self.frto.undo(&mut self.cb);
+                self.stats.spurious_rtos += 1;
+                self.pending_rtx = None;
+                // Linux samples the RTT of the never-retransmitted segment
+                // this ACK covers (Karn allows it), which also ends the
+                // backoff (`tcp_ack_update_rtt`): the measurement the
+                // timeout cancelled if this ACK covers it, else the
+                // backoff alone ends.
+                if self.timing.is_none() {
+                    self.timing = timing;
+                }
+                let samples = self.stats.rtt_samples;
+                self.take_rtt_sample(now, ack);
+                if self.stats.rtt_samples == samples {
+                    self.rtt.reset_backoff();
+                }
+            }
+            // Step 2b: no go-back-N while the new data tests the path.
+            FrtoVerdict::SendNew => self.cb.tx_next = self.cb.snd_nxt,
+            // Step 3a: go-back-N resumes from SND.UNA.
+            FrtoVerdict::Real => self.cb.tx_next = self.cb.snd_una,
+            FrtoVerdict::Nothing | FrtoVerdict::Ended => {}
+        }
+        verdict
+    }
+
+    /// Segments SACKed in `[snd_una, high)` as the loss-recovery plug-in
+    /// knows them (0 without SACK).
+    fn sacked_below(&mut self, high: u64) -> u64 {
+        if self.cb.snd_una >= high {
+            return 0;
+        }
+        let nxt = self.cb.snd_nxt;
+        self.cb.snd_nxt = high.min(nxt);
+        let n = self.recovery.sacked_out(&self.cb);
+        self.cb.snd_nxt = nxt;
+        n
     }
 
     /// Gives the loss-recovery plug-in the clock when it runs RACK.
@@ -567,8 +638,9 @@ impl TcpSender {
         } else {
             self.stats.first_rto_sum += self.rtt.rto();
         }
-        // Karn: no sample from anything sent before the expiry.
-        self.timing = None;
+        // Karn: no sample from anything sent before the expiry (F-RTO keeps
+        // it in case the timeout proves spurious).
+        let timing = self.timing.take();
         self.pending_rtx = None;
         // RFC 8985 §7.4: an RTO ends any probe episode.
         self.tlp.reset_episode();
@@ -582,18 +654,26 @@ impl TcpSender {
         // response, so a timeout during fast recovery halves (and BLE
         // judges) the un-inflated cwnd.
         self.cb.clear_inflation();
+        let before = (self.cb.cwnd, self.cb.ssthresh, self.cb.state);
+        let sacked = self.cb.sacked_out;
         let reaction = self.timeout.on_timeout(&mut self.cb, self.cc.as_mut());
         self.cb.sacked_out = 0;
         self.cb.pipe_est = None;
         self.cb.lt_sent = 0;
         match reaction {
             TimeoutReaction::GoBackN => {
+                // RFC 5682 §3.1 step 1 (Linux `tcp_enter_loss`): F-RTO
+                // tests this timeout, if on and if it covers it.
+                let recurring = self.cb.consecutive_timeouts > 0;
+                self.frto
+                    .on_rto(&self.cb, before, recurring, sacked, timing);
                 // RFC 6298 §5.5: back off the timer.
                 self.rtt.on_timeout();
                 self.cb.consecutive_timeouts += 1;
                 self.recovery.on_timeout(&mut self.cb);
             }
             TimeoutReaction::FastRetransmit => {
+                self.frto.disarm();
                 let mut out = Actions::default();
                 self.recovery
                     .enter_recovery(&mut self.cb, self.cc.as_mut(), &mut out);
@@ -604,6 +684,7 @@ impl TcpSender {
                 // (§V.A.2); go-back-N state as after any timeout.
                 self.stats.fto_events += 1;
                 self.stats.td_events += 1;
+                self.frto.disarm();
                 self.recovery.on_timeout(&mut self.cb);
             }
         }
@@ -635,6 +716,7 @@ impl TcpSender {
                 self.timing = None;
                 self.pending_rtx = None;
                 self.burst_left = None;
+                self.frto.disarm();
                 self.recovery.on_timeout(&mut self.cb);
                 self.tlp.reset_episode();
                 self.rto_deadline = Some(now + self.rtt.rto());
@@ -656,6 +738,10 @@ impl TcpSender {
         self.clock(now);
         if let Some(seq) = self.tlp.take_pending() {
             return Some(self.emit_probe(now, seq));
+        }
+        if let Some(seq) = self.frto.take_new_data(&self.cb) {
+            // RFC 5682 §3.1 step 2b: new data, outside go-back-N's window.
+            return Some(self.emit(now, seq));
         }
         let seq = match self.pending_rtx.take() {
             Some(s) if s >= self.cb.snd_una && s < self.cb.snd_nxt => s,
@@ -737,6 +823,7 @@ impl TcpSender {
         }
         if retransmit {
             self.stats.retransmits += 1;
+            self.frto.on_retransmit(seq);
             // Karn's algorithm (as ns-2 `reset_rtx_timer`): a retransmission
             // ends the current measurement.
             self.timing = None;

@@ -30,6 +30,10 @@ pub struct Path {
     pub drop_during: Vec<(SimTime, SimTime)>,
     /// Drop the first this many transmissions of the SYN (`tcp.syn`).
     pub drop_syn: u32,
+    /// Hold every data segment handed to the path in `[from, to)` this much
+    /// longer, and keep later segments behind them (FIFO): a delay spike,
+    /// no loss (the spurious timeouts of RFC 5682).
+    pub spike: Option<(SimTime, SimTime, SimDuration)>,
     /// Bernoulli loss probability for data segments and for ACKs.
     pub p: f64,
     rng: SimRng,
@@ -45,6 +49,7 @@ impl Path {
             drop_nth: Vec::new(),
             drop_during: Vec::new(),
             drop_syn: 0,
+            spike: None,
             p: 0.0,
             rng: rng::stream(1, "testkit"),
         }
@@ -120,6 +125,8 @@ pub struct Harness {
     queue: BTreeMap<(SimTime, u64), Ev>,
     next_id: u64,
     link_free_at: SimTime,
+    /// When the last data segment reaches the receiver (`Path::spike`).
+    last_data_arrival: SimTime,
     tx_count: Vec<u32>,
     syn_count: u32,
     /// Every transmission (the SYN's too: `seg.syn`).
@@ -152,6 +159,7 @@ impl Harness {
             queue: BTreeMap::new(),
             next_id: 0,
             link_free_at: SimTime::ZERO,
+            last_data_arrival: SimTime::ZERO,
             tx_count: Vec::new(),
             syn_count: 0,
             tx: Vec::new(),
@@ -238,7 +246,16 @@ impl Harness {
             self.link_free_at =
                 start + SimDuration::transmission(u64::from(seg.len) + 40, self.path.rate_bps);
             if !dropped {
-                let at = self.link_free_at + self.path.delay;
+                let extra = match self.path.spike {
+                    Some((a, b, d)) if !seg.syn && a <= self.now && self.now < b => d,
+                    _ => SimDuration::ZERO,
+                };
+                let mut at = self.link_free_at + self.path.delay + extra;
+                if self.path.spike.is_some() && !seg.syn {
+                    // FIFO: nothing overtakes the held segments.
+                    at = at.max(self.last_data_arrival);
+                    self.last_data_arrival = at;
+                }
                 self.push(at, Ev::Seg(seg));
             }
             self.tx.push(TxRecord {

@@ -112,6 +112,12 @@ pub(super) const BAD: &[Row] = &[
         "\"flight_size\", \"cwnd\"",
     ),
     (
+        "bad frto",
+        &[("mss = \"1000 B\"", "mss = \"1000 B\"\nfrto = \"sack\"")],
+        "tcp.frto",
+        "\"off\", \"linux\"",
+    ),
+    (
         "rack without SACK",
         &[("mss = \"1000 B\"", "mss = \"1000 B\"\nrack = true")],
         "tcp.rack",

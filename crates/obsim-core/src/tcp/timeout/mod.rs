@@ -8,16 +8,19 @@
 //! [`TimeoutReaction::FalseTimeout`] (halve, resend the lost burst, no
 //! backoff) instead of going back to slow start; a plug-in may also return
 //! [`TimeoutReaction::FastRetransmit`] to run the variant's own fast
-//! retransmit.
+//! retransmit. F-RTO (RFC 5682, `frto.rs`) runs after the standard response
+//! and reads the ACKs that follow to undo it when the timeout was spurious.
 
 mod back;
 mod ble;
 mod bnak;
+mod frto;
 mod standard;
 
 pub use back::Back;
 pub use ble::{Ble, FtoCounts, DEFAULT_MAX_CONSECUTIVE_FTO};
 pub use bnak::Bnak;
+pub use frto::{ForwardRto, FrtoVerdict};
 pub use standard::Standard;
 
 use crate::tcp::cc::{LossSignal, WindowGrowth};
