@@ -8,8 +8,7 @@
 use crate::tcp::config::{Prr, TcpConfig, Variant};
 use crate::tcp::control::CaState;
 use crate::tcp::profile::profile;
-use crate::tcp::segment::{Ack, SackBlock};
-use crate::tcp::testkit::{Harness, Path};
+use crate::tcp::testkit::{Driver, Harness, Path};
 use crate::tcp::TcpSender;
 use crate::time::{SimDuration, SimTime};
 
@@ -28,42 +27,34 @@ fn rfc6937(variant: Variant, prr: Prr) -> TcpConfig {
 }
 
 /// A sender driven ACK by ACK, 1 ms apart, with no path in between.
-struct Driven {
-    s: TcpSender,
-    now: SimTime,
+struct Driven(Driver);
+
+impl std::ops::Deref for Driven {
+    type Target = Driver;
+    fn deref(&self) -> &Driver {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Driven {
+    fn deref_mut(&mut self) -> &mut Driver {
+        &mut self.0
+    }
 }
 
 impl Driven {
     /// Started, with its initial window (segments 0-19) sent.
     fn new(cfg: &TcpConfig) -> Self {
-        let mut d = Driven {
-            s: TcpSender::new(cfg, None),
-            now: SimTime::ZERO,
-        };
-        d.s.start(d.now);
+        let mut d = Driven(Driver::started(cfg));
         assert_eq!(d.drain(), (0..20).collect::<Vec<_>>());
         d
-    }
-
-    /// Everything the sender sends now.
-    fn drain(&mut self) -> Vec<u64> {
-        let mut out = Vec::new();
-        while let Some(seg) = self.s.poll_transmit(self.now) {
-            out.push(seg.seq);
-        }
-        out
     }
 
     /// ACK `ack` carrying the SACK block `sack`, 1 ms after the last
     /// event; returns what it released.
     fn ack(&mut self, ack: u64, sack: Option<(u64, u64)>) -> Vec<u64> {
-        self.now += SimDuration::from_millis(1);
-        let a = match sack {
-            Some((start, end)) => Ack::with_sack(ack, &[SackBlock { start, end }]),
-            None => Ack::new(ack),
-        };
-        self.s.on_ack(self.now, &a);
-        self.drain()
+        let now = self.now + SimDuration::from_millis(1);
+        self.ack_at(now, ack, sack.as_slice())
     }
 
     /// RFC 6675 SetPipe() now (after the sends).

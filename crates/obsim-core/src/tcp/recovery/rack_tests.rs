@@ -7,8 +7,8 @@
 use crate::tcp::config::{Prr, TcpConfig, Variant};
 use crate::tcp::control::CaState;
 use crate::tcp::profile::profile;
-use crate::tcp::segment::{Ack, SackBlock};
-use crate::tcp::testkit::{Harness, Path};
+use crate::tcp::segment::SackBlock;
+use crate::tcp::testkit::{Driver, Harness, Path};
 use crate::tcp::TcpSender;
 use crate::time::{SimDuration, SimTime};
 
@@ -57,9 +57,19 @@ fn run(c: &TcpConfig, drop: &[u64]) -> Harness {
 }
 
 /// A sender driven ACK by ACK at given times, with no path in between.
-struct Driven {
-    s: TcpSender,
-    now: SimTime,
+struct Driven(Driver);
+
+impl std::ops::Deref for Driven {
+    type Target = Driver;
+    fn deref(&self) -> &Driver {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Driven {
+    fn deref_mut(&mut self) -> &mut Driver {
+        &mut self.0
+    }
 }
 
 impl Driven {
@@ -67,39 +77,14 @@ impl Driven {
     fn new(c: &TcpConfig) -> Self {
         let mut c = c.clone();
         c.initial_cwnd = 10;
-        let mut d = Driven {
-            s: TcpSender::new(&c, None),
-            now: SimTime::ZERO,
-        };
-        d.s.start(d.now);
+        let mut d = Driven(Driver::started(&c));
         assert_eq!(d.drain(), (0..10).collect::<Vec<_>>());
         d
     }
 
-    fn drain(&mut self) -> Vec<u64> {
-        let mut out = Vec::new();
-        while let Some(seg) = self.s.poll_transmit(self.now) {
-            out.push(seg.seq);
-        }
-        out
-    }
-
     /// ACK `ack` with SACK blocks `sack` at `t` (ms); what it released.
     fn ack(&mut self, t_ms: u64, ack: u64, sack: &[(u64, u64)]) -> Vec<u64> {
-        self.now = at(MS.saturating_mul(t_ms));
-        let blocks: Vec<SackBlock> = sack
-            .iter()
-            .map(|&(start, end)| SackBlock { start, end })
-            .collect();
-        self.s.on_ack(self.now, &Ack::with_sack(ack, &blocks));
-        self.drain()
-    }
-
-    /// Fires the sender's timer at its deadline; what it released.
-    fn fire(&mut self) -> Vec<u64> {
-        self.now = self.s.next_deadline().expect("a timer is armed");
-        self.s.on_timeout(self.now);
-        self.drain()
+        self.ack_at(at(MS.saturating_mul(t_ms)), ack, sack)
     }
 }
 

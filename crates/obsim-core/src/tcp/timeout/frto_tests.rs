@@ -9,7 +9,7 @@
 use crate::tcp::config::{Frto, TcpConfig, Variant};
 use crate::tcp::control::CaState;
 use crate::tcp::profile::profile;
-use crate::tcp::segment::{Ack, SackBlock};
+use crate::tcp::testkit::Driver;
 use crate::tcp::timeout::ForwardRto;
 use crate::tcp::TcpSender;
 use crate::time::{SimDuration, SimTime};
@@ -34,11 +34,19 @@ fn cfg(variant: Variant, frto: Frto) -> TcpConfig {
 }
 
 /// A sender driven ACK by ACK at given times, with no path in between.
-struct Driven {
-    s: TcpSender,
-    now: SimTime,
-    /// Every segment released, with whether it was a retransmission.
-    sent: Vec<(u64, bool)>,
+struct Driven(Driver);
+
+impl std::ops::Deref for Driven {
+    type Target = Driver;
+    fn deref(&self) -> &Driver {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Driven {
+    fn deref_mut(&mut self) -> &mut Driver {
+        &mut self.0
+    }
 }
 
 impl Driven {
@@ -47,12 +55,7 @@ impl Driven {
     /// nothing arrives until the RTO (1 s after the last ACK) fires at
     /// 1100 ms and resends segment 5.
     fn after_rto(c: &TcpConfig) -> Self {
-        let mut d = Driven {
-            s: TcpSender::new(c, None),
-            now: SimTime::ZERO,
-            sent: Vec::new(),
-        };
-        d.s.start(d.now);
+        let mut d = Driven(Driver::started(c));
         assert_eq!(d.drain(), (0..10).collect::<Vec<_>>());
         for a in 1..=5 {
             d.ack(100, a, &[]);
@@ -64,31 +67,9 @@ impl Driven {
         d
     }
 
-    fn drain(&mut self) -> Vec<u64> {
-        let mut out = Vec::new();
-        while let Some(seg) = self.s.poll_transmit(self.now) {
-            self.sent.push((seg.seq, seg.retransmit));
-            out.push(seg.seq);
-        }
-        out
-    }
-
     /// ACK `ack` with SACK blocks `sack` at `t_ms`; what it released.
     fn ack(&mut self, t_ms: u64, ack: u64, sack: &[(u64, u64)]) -> Vec<u64> {
-        self.now = at(t_ms);
-        let blocks: Vec<SackBlock> = sack
-            .iter()
-            .map(|&(start, end)| SackBlock { start, end })
-            .collect();
-        self.s.on_ack(self.now, &Ack::with_sack(ack, &blocks));
-        self.drain()
-    }
-
-    /// Fires the sender's timer at its deadline; what it released.
-    fn fire(&mut self) -> Vec<u64> {
-        self.now = self.s.next_deadline().expect("a timer is armed");
-        self.s.on_timeout(self.now);
-        self.drain()
+        self.ack_at(at(t_ms), ack, sack)
     }
 
     fn retransmits(&self) -> u64 {
@@ -247,12 +228,7 @@ fn real_timeout_is_not_undone_without_sack() {
 #[test]
 fn sack_blocks_known_before_the_timeout_do_not_prove_it_spurious() {
     let c = cfg(Variant::Sack, Frto::Linux);
-    let mut d = Driven {
-        s: TcpSender::new(&c, None),
-        now: SimTime::ZERO,
-        sent: Vec::new(),
-    };
-    d.s.start(d.now);
+    let mut d = Driven(Driver::started(&c));
     d.drain();
     for a in 1..=5 {
         d.ack(100, a, &[]);
@@ -286,12 +262,12 @@ fn duplicate_acks_in_step_2_wait() {
 #[test]
 fn no_new_data_means_conventional_recovery() {
     let c = cfg(Variant::NewReno, Frto::Linux);
-    let mut d = Driven {
+    let mut d = Driven(Driver {
         s: TcpSender::new(&c, Some(20_000)),
         now: SimTime::ZERO,
         sent: Vec::new(),
-    };
-    d.s.start(d.now);
+    });
+    d.s.start(SimTime::ZERO);
     d.drain();
     for a in 1..=5 {
         d.ack(100, a, &[]);
@@ -327,7 +303,7 @@ fn renew_forgets_the_test() {
     let mut d = Driven::after_rto(&c);
     d.s.renew(&c, None);
     d.now = SimTime::ZERO;
-    d.s.start(d.now);
+    d.s.start(SimTime::ZERO);
     assert_eq!(d.drain(), (0..10).collect::<Vec<_>>());
     assert_eq!(d.s.stats().spurious_rtos, 0);
     assert_eq!(d.ack(100, 1, &[]), vec![10, 11]);
