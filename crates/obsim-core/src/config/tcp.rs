@@ -70,6 +70,7 @@ key_table! {
     [rto]: RtoKeys;
     [cubic]: CubicKeys;
     [small_queues]: SmallQueuesKeys;
+    [pacing]: PacingKeys;
 }
 
 key_table! {
@@ -104,10 +105,18 @@ key_table! {
     pacing_shift: u32 = |v| u32_in(v, 0, 31) => small_queues.pacing_shift;
     limit_output_bytes: u32 =
         |v| bytes_in(v, &OUTPUT_LIMIT, 1, u64::from(u32::MAX)) => small_queues.limit_output_bytes;
-    pacing_ss_ratio: u32 = |v| u32_in(v, 1, 100_000) => small_queues.pacing_ss_ratio;
-    pacing_ca_ratio: u32 = |v| u32_in(v, 1, 100_000) => small_queues.pacing_ca_ratio;
     gso_max_size: u32 = |v| bytes_in(v, &OUTPUT_LIMIT, 1, 16_777_216) => small_queues.gso_max_size;
     tso_rtt_log: u32 = |v| u32_in(v, 0, 31) => small_queues.tso_rtt_log;
+}
+
+key_table! {
+    /// What one `[tcp.pacing]` or `[flows.tcp.pacing]` table sets (Linux's
+    /// pacing rate and pacing, `tcp/pacing.rs`).
+    struct PacingKeys for TcpConfig, keys PACING_KEYS;
+    enabled: bool = boolean => pacing.enabled;
+    ss_ratio: u32 = |v| u32_in(v, 1, 100_000) => pacing.ss_ratio;
+    ca_ratio: u32 = |v| u32_in(v, 1, 100_000) => pacing.ca_ratio;
+    unpaced_segments: u32 = |v| u32_in(v, 0, u32::MAX) => pacing.unpaced_segments;
 }
 
 /// `variant`: the loss recovery; a window-growth name (`"cubic"`) is

@@ -48,9 +48,10 @@ pub enum Event {
     SenderTimer(FlowId),
     /// A flow's delayed-ACK timer may have expired.
     ReceiverTimer(FlowId),
-    /// A packet of a flow whose sender small queues held back has left its
-    /// first hop (`tcp/small_queue.rs`): the sender may send again.
-    SmallQueueWake(FlowId),
+    /// A flow's sender held back by small queues (`tcp/small_queue.rs`: a
+    /// packet of its has left its first hop) or by pacing (`tcp/pacing.rs`:
+    /// its departure time has come) may send again.
+    SenderWake(FlowId),
     /// UDP traffic source `n` (`Scenario::traffic[n]`) sends its next
     /// datagram (one pending event per source).
     TrafficSend(u32),

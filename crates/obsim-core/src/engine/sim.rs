@@ -39,6 +39,7 @@ use crate::net::access::AccessPipes;
 use crate::net::{Packet, Payload, RoutingTable};
 use crate::results::{FlowResult, LinkResult, RunMeta, RunResults};
 use crate::tcp::config::SackOptionSize;
+use crate::tcp::pacing::Pacer;
 use crate::tcp::signal::SignalSet;
 use crate::tcp::small_queue::SmallQueue;
 use crate::tcp::{TcpReceiver, TcpSender};
@@ -60,8 +61,10 @@ struct FlowState {
     /// TCP small queues: the flow's packets at its first hop
     /// (`tcp.small_queues`).
     tsq: SmallQueue,
-    /// The pending `SmallQueueWake` event.
-    tsq_timer: LazyTimer,
+    /// Pacing: the flow's earliest departure time (`tcp.pacing`).
+    pacer: Pacer,
+    /// The pending `SenderWake` event (small queues or pacing).
+    wake_timer: LazyTimer,
     /// The delayed-ACK timer's pending `ReceiverTimer` event.
     receiver_timer: LazyTimer,
     delivered_bytes_at_warmup: u64,
@@ -202,7 +205,8 @@ impl<'s> Simulation<'s> {
                 start: bulk::start_time(f.start, seed, f.id),
                 sender_timer: LazyTimer::default(),
                 tsq: SmallQueue::new(&f.tcp),
-                tsq_timer: LazyTimer::default(),
+                pacer: Pacer::new(&f.tcp),
+                wake_timer: LazyTimer::default(),
                 receiver_timer: LazyTimer::default(),
                 delivered_bytes_at_warmup: 0,
                 data_dropped: 0,
@@ -386,7 +390,7 @@ impl<'s> Simulation<'s> {
             Event::AssemblyTimer(node) => self.on_assembly_timer(node),
             Event::SenderTimer(f) => self.on_sender_timer(f),
             Event::ReceiverTimer(f) => self.on_receiver_timer(f),
-            Event::SmallQueueWake(f) => self.on_small_queue_wake(f),
+            Event::SenderWake(f) => self.on_sender_wake(f),
             Event::TrafficSend(s) => self.on_traffic_send(s),
             Event::TraceSample => self.on_trace_sample(),
             Event::MetricsSample => self.on_metrics_sample(),
@@ -555,18 +559,26 @@ impl<'s> Simulation<'s> {
         // A full segment on the wire, for the small-queue limit.
         let wire_seg = fl.sender.mss() + fl.header;
         let mut sent = 0u32;
-        let mut throttled = false;
+        // When to try again after a refusal by pacing or small queues.
+        let mut wake = None;
         loop {
+            // Pacing (`tcp/pacing.rs`), checked first as `tcp_write_xmit`
+            // does: nothing before the flow's departure time.
+            if !fl.pacer.admits(self.now) {
+                wake = Some(fl.pacer.next_tx());
+                break;
+            }
             // TCP small queues (`tcp/small_queue.rs`): no more while the
             // flow has its limit at the first hop.
             if !fl.tsq.admits(self.now, &fl.sender, wire_seg) {
-                throttled = true;
+                wake = fl.tsq.wake_at();
                 break;
             }
             let Some(seg) = fl.sender.poll_transmit(self.now) else {
                 break;
             };
             sent += 1;
+            fl.pacer.on_sent(self.now, &fl.sender, seg.len);
             let pkt = Packet {
                 flow: f,
                 src: fl.src,
@@ -597,11 +609,8 @@ impl<'s> Simulation<'s> {
             }
         }
         fl.sender.end_transmit(sent);
-        if throttled {
-            if let Some(t) = fl.tsq.wake_at() {
-                fl.tsq_timer
-                    .arm(&mut self.queue, t, Event::SmallQueueWake(f));
-            }
+        if let Some(t) = wake {
+            fl.wake_timer.arm(&mut self.queue, t, Event::SenderWake(f));
         }
         if let Some(d) = fl.sender.next_deadline() {
             fl.sender_timer
@@ -628,13 +637,14 @@ impl<'s> Simulation<'s> {
         }
     }
 
-    /// A packet of flow `f` left its first hop while small queues held
-    /// its sender back: it sends what it now may.
-    fn on_small_queue_wake(&mut self, f: FlowId) {
+    /// Flow `f`'s sender, held back by small queues (a packet of its has
+    /// left its first hop) or by pacing (its departure time has come),
+    /// sends what it now may.
+    fn on_sender_wake(&mut self, f: FlowId) {
         let Some(fl) = flow_lookup(&mut self.flows, &mut self.gen.pool, f) else {
             return; // the flow has ended
         };
-        if fl.tsq_timer.fire(self.now) {
+        if fl.wake_timer.fire(self.now) {
             self.pump_sender(f);
         }
     }

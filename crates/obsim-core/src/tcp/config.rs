@@ -562,11 +562,6 @@ pub struct SmallQueuesConfig {
     /// `tcp_limit_output_bytes` (1 MiB since Linux 5.x): the cap on the
     /// limit when the socket is not paced.
     pub limit_output_bytes: u32,
-    /// `tcp_pacing_ss_ratio` (200 %): pacing rate over cwnd·MSS/SRTT while
-    /// cwnd < ssthresh / 2.
-    pub pacing_ss_ratio: u32,
-    /// `tcp_pacing_ca_ratio` (120 %): the same ratio otherwise.
-    pub pacing_ca_ratio: u32,
     /// `sk_gso_max_size` (65536 B): the largest GSO packet.
     pub gso_max_size: u32,
     /// `tcp_tso_rtt_log` (9): `tcp_tso_autosize` adds `gso_max_size >>
@@ -581,8 +576,6 @@ impl SmallQueuesConfig {
         min_tso_segs: 2,
         pacing_shift: 10,
         limit_output_bytes: 1_048_576,
-        pacing_ss_ratio: 200,
-        pacing_ca_ratio: 120,
         gso_max_size: 65_536,
         tso_rtt_log: 9,
     };
@@ -596,6 +589,45 @@ impl SmallQueuesConfig {
     /// True when off (left out of `meta.json` then).
     pub fn is_off(&self) -> bool {
         !self.enabled
+    }
+}
+
+/// Pacing and the pacing rate (`[tcp.pacing]`): Linux's `sk_pacing_rate`
+/// (net/ipv4/tcp_input.c `tcp_update_pacing_rate`), which TCP small queues
+/// read for their limit, and the spacing of a flow's segments at that rate
+/// (net/ipv4/tcp_output.c `tcp_pacing_check`, `tcp_update_skb_after_send`).
+/// `tcp/pacing.rs` implements both; pacing itself is off in every profile
+/// (Linux paces CUBIC only over the `fq` qdisc). The numbers are Linux
+/// 6.18's sysctls and constants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PacingConfig {
+    /// On: a segment leaves only once the flow's earliest departure time
+    /// (`tp->tcp_wstamp_ns`) has come.
+    pub enabled: bool,
+    /// `tcp_pacing_ss_ratio` (200 %): pacing rate over cwnd·MSS/SRTT while
+    /// cwnd < ssthresh / 2.
+    pub ss_ratio: u32,
+    /// `tcp_pacing_ca_ratio` (120 %): the same ratio otherwise.
+    pub ca_ratio: u32,
+    /// Data segments a connection sends without waiting for the pacer (10:
+    /// `tcp_update_skb_after_send`, "Original sch_fq does not pace first 10
+    /// MSS", charges a segment's length from `data_segs_out >= 10`, this
+    /// one counted, so the 11th is the first held back).
+    pub unpaced_segments: u32,
+}
+
+impl PacingConfig {
+    /// Off, with Linux 6.18's rate (every profile's).
+    pub const OFF: PacingConfig = PacingConfig {
+        enabled: false,
+        ss_ratio: 200,
+        ca_ratio: 120,
+        unpaced_segments: 10,
+    };
+
+    /// True when every field is the default (left out of `meta.json` then).
+    pub fn is_default(&self) -> bool {
+        *self == PacingConfig::OFF
     }
 }
 
@@ -769,4 +801,7 @@ pub struct TcpConfig {
     /// TCP small queues (Linux); off in every profile but `linux`.
     #[serde(skip_serializing_if = "SmallQueuesConfig::is_off")]
     pub small_queues: SmallQueuesConfig,
+    /// Pacing (off in every profile) and the pacing rate small queues read.
+    #[serde(skip_serializing_if = "PacingConfig::is_default")]
+    pub pacing: PacingConfig,
 }

@@ -7,8 +7,9 @@
 
 use crate::tcp::config::{CongestionControl, CubicConfig, CubicRtt, Frto};
 use crate::tcp::config::{
-    FtoDetection, Prr, RackTlpConfig, RecoverCheck, RecoveryExit, RtoConfig, RtoEstimator,
-    SackOptionSize, SackRecovery, SmallQueuesConfig, SsthreshBasis, TcpConfig, Variant,
+    FtoDetection, PacingConfig, Prr, RackTlpConfig, RecoverCheck, RecoveryExit, RtoConfig,
+    RtoEstimator, SackOptionSize, SackRecovery, SmallQueuesConfig, SsthreshBasis, TcpConfig,
+    Variant,
 };
 use crate::time::SimDuration;
 
@@ -94,6 +95,7 @@ fn rfc() -> TcpConfig {
         rack_tlp: RackTlpConfig::OFF, // RFC 8985 (2021) is later than RFC 6675
         cwnd_limited_growth: false,   // RFC 5681 §3.1 grows on every ACK
         small_queues: SmallQueuesConfig::OFF,
+        pacing: PacingConfig::OFF,
     }
 }
 
@@ -194,6 +196,7 @@ fn linux() -> TcpConfig {
         cwnd_limited_growth: true,
         // tcp_small_queue_check with the default sysctls.
         small_queues: SmallQueuesConfig::LINUX,
+        pacing: PacingConfig::OFF,
     }
 }
 
@@ -248,6 +251,7 @@ fn ns2() -> TcpConfig {
         rack_tlp: RackTlpConfig::OFF, // ns-2.35 has no RACK or TLP
         cwnd_limited_growth: false, // ns-2 opencwnd on every new ACK
         small_queues: SmallQueuesConfig::OFF,
+        pacing: PacingConfig::OFF,
     }
 }
 

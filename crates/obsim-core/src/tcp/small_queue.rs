@@ -37,8 +37,9 @@
 
 use std::collections::VecDeque;
 
-use crate::tcp::config::{SmallQueuesConfig, TcpConfig};
+use crate::tcp::config::{PacingConfig, SmallQueuesConfig, TcpConfig};
 use crate::tcp::control::CaState;
+use crate::tcp::pacing::pacing_rate;
 use crate::tcp::TcpSender;
 use crate::time::SimTime;
 
@@ -47,6 +48,9 @@ use crate::time::SimTime;
 #[derive(Debug, Clone)]
 pub struct SmallQueue {
     cfg: SmallQueuesConfig,
+    /// The pacing rate's configuration (`tcp.pacing`): the limit allows
+    /// `2^-pacing_shift` s of the rate.
+    pacing: PacingConfig,
     /// (transmission end, wire bytes) of the flow's packets still at the
     /// first hop, oldest first (a FIFO hop: ends are in order).
     queued: VecDeque<(SimTime, u32)>,
@@ -59,6 +63,7 @@ impl SmallQueue {
     pub fn new(cfg: &TcpConfig) -> Self {
         SmallQueue {
             cfg: cfg.small_queues,
+            pacing: cfg.pacing,
             queued: VecDeque::new(),
             queued_bytes: 0,
         }
@@ -68,6 +73,7 @@ impl SmallQueue {
     /// allocation (a recycled flow slot, issue 12).
     pub fn renew(&mut self, cfg: &TcpConfig) {
         self.cfg = cfg.small_queues;
+        self.pacing = cfg.pacing;
         self.queued.clear();
         self.queued_bytes = 0;
     }
@@ -89,25 +95,10 @@ impl SmallQueue {
         }
     }
 
-    /// The pacing rate in bytes per second (Linux `tcp_update_pacing_rate`):
-    /// `ratio` % of `mss * max(cwnd, packets_out) / srtt`, with ratio
-    /// `tcp_pacing_ss_ratio` while cwnd < ssthresh / 2, else
-    /// `tcp_pacing_ca_ratio`. `None` before the first RTT sample (the
-    /// kernel's rate is then not divided by an SRTT: unlimited).
+    /// The pacing rate in bytes per second (`tcp/pacing.rs`
+    /// [`pacing_rate`]), `None` before the first RTT sample.
     pub fn pacing_rate(&self, sender: &TcpSender) -> Option<f64> {
-        let cb = sender.control_block();
-        let srtt = cb.srtt?.as_secs_f64();
-        if srtt <= 0.0 {
-            return None;
-        }
-        let cwnd = cb.cwnd.floor();
-        let ratio = if cwnd < (cb.ssthresh / 2.0).floor() {
-            self.cfg.pacing_ss_ratio
-        } else {
-            self.cfg.pacing_ca_ratio
-        };
-        let packets = cwnd.max(cb.flight_size() as f64);
-        Some(f64::from(sender.mss()) * f64::from(ratio) / 100.0 * packets / srtt)
+        pacing_rate(&self.pacing, sender)
     }
 
     /// Segments in one GSO packet (Linux `tcp_tso_autosize`): the pacing
@@ -137,9 +128,12 @@ impl SmallQueue {
         });
         let segs = self.tso_segs(sender, per_shift);
         let two_packets = 2 * segs * u64::from(wire_seg);
-        let mut limit = two_packets
-            .max(per_shift)
-            .min(u64::from(c.limit_output_bytes));
+        let mut limit = two_packets.max(per_shift);
+        if !self.pacing.enabled {
+            // `if (sk->sk_pacing_status == SK_PACING_NONE)`: the sysctl
+            // caps the limit of an unpaced socket only.
+            limit = limit.min(u64::from(c.limit_output_bytes));
+        }
         if sender.state() != CaState::Open {
             // `limit <<= factor`: retransmissions get twice the room.
             limit <<= 1;

@@ -512,7 +512,7 @@ fn every_listed_key_is_read() {
     use crate::config::obs::{ASSEMBLY_KEYS, BURST_LOSS_KEYS};
     use crate::config::optical::{GENERATOR_KEYS, SWITCH_KEYS};
     use crate::config::schema::{SIM_KEYS, TOP_KEYS};
-    use crate::config::tcp::{CUBIC_KEYS, RTO_KEYS, TCP_KEYS};
+    use crate::config::tcp::{CUBIC_KEYS, PACING_KEYS, RTO_KEYS, SMALL_QUEUES_KEYS, TCP_KEYS};
     use crate::config::trace::TRACE_KEYS;
     use crate::config::traffic::TRAFFIC_KEYS;
     let traffic = format!("{}{}", *BASE, super::traffic::TRAFFIC);
@@ -527,6 +527,8 @@ fn every_listed_key_is_read() {
         (&BASE, &["tcp"], TCP_KEYS),
         (&BASE, &["tcp", "rto"], RTO_KEYS),
         (&BASE, &["tcp", "cubic"], CUBIC_KEYS),
+        (&BASE, &["tcp", "small_queues"], SMALL_QUEUES_KEYS),
+        (&BASE, &["tcp", "pacing"], PACING_KEYS),
         (&BASE, &["nodes", "1"], NODE_KEYS),
         (&BASE, &["links", "1"], LINK_KEYS),
         (&BASE, &["flows", "0"], FLOW_KEYS),

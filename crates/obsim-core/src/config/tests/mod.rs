@@ -26,7 +26,7 @@ fn key_lists() -> Vec<&'static [&'static str]> {
     use crate::config::obs::{ASSEMBLY_KEYS, BURST_LOSS_KEYS};
     use crate::config::optical::{GENERATOR_KEYS, SWITCH_KEYS};
     use crate::config::schema::{SIM_KEYS, TOP_KEYS};
-    use crate::config::tcp::{CUBIC_KEYS, RTO_KEYS, TCP_KEYS};
+    use crate::config::tcp::{CUBIC_KEYS, PACING_KEYS, RTO_KEYS, SMALL_QUEUES_KEYS, TCP_KEYS};
     use crate::config::trace::TRACE_KEYS;
     use crate::config::traffic::TRAFFIC_KEYS;
     let mut lists = vec![
@@ -35,6 +35,8 @@ fn key_lists() -> Vec<&'static [&'static str]> {
         TCP_KEYS,
         RTO_KEYS,
         CUBIC_KEYS,
+        SMALL_QUEUES_KEYS,
+        PACING_KEYS,
         NODE_KEYS,
         LINK_KEYS,
         FLOW_KEYS,

@@ -278,6 +278,33 @@ pub(super) const BAD: &[Row] = &[
         "enabled",
     ),
     (
+        "a pacing ratio of 0",
+        &[(
+            "mss = \"1000 B\"",
+            "pacing = { enabled = true, ss_ratio = 0 }",
+        )],
+        "tcp.pacing.ss_ratio",
+        "0",
+    ),
+    (
+        "pacing enabled as a number in a group",
+        &[(
+            "to = \"b\"\n\n[trace]",
+            "to = \"b\"\n[flows.tcp.pacing]\nenabled = 1\n\n[trace]",
+        )],
+        "flows[0].tcp.pacing.enabled",
+        "expected true or false",
+    ),
+    (
+        "a pacing ratio moved from small_queues",
+        &[(
+            "mss = \"1000 B\"",
+            "small_queues = { pacing_ss_ratio = 150 }",
+        )],
+        "tcp.small_queues.pacing_ss_ratio",
+        "enabled",
+    ),
+    (
         "cwnd_limited_growth as a string",
         &[("mss = \"1000 B\"", "cwnd_limited_growth = \"yes\"")],
         "tcp.cwnd_limited_growth",
@@ -559,4 +586,35 @@ fn small_queues_and_cwnd_limited_growth_layer() {
     );
     assert_eq!(s.flows[2].tcp.small_queues, SmallQueuesConfig::LINUX);
     assert!(s.flows[2].tcp.cwnd_limited_growth);
+}
+
+#[test]
+fn pacing_layers() {
+    use crate::tcp::config::PacingConfig;
+    // Off in every profile; [tcp] turns it on, a group changes one ratio
+    // and keeps the rest, and a group of another profile still gets
+    // [tcp]'s keys over its profile's.
+    let s = ok(&BASE);
+    assert_eq!(s.flows[0].tcp.pacing, PacingConfig::OFF);
+    let s = ok(&edit(&[
+        ("mss = \"1000 B\"", "pacing = { enabled = true }"),
+        (
+            "to = \"b\"\n\n[trace]",
+            "to = \"b\"\n\n[[flows]]\nfrom = \"a\"\nto = \"b\"\n[flows.tcp.pacing]\nca_ratio = 100\n\n[[flows]]\nfrom = \"a\"\nto = \"b\"\ntcp = { profile = \"linux\" }\n\n[trace]",
+        ),
+    ]));
+    let on = PacingConfig {
+        enabled: true,
+        ..PacingConfig::OFF
+    };
+    assert_eq!(s.flows[0].tcp.pacing, on);
+    assert_eq!(
+        s.flows[1].tcp.pacing,
+        PacingConfig {
+            ca_ratio: 100,
+            ..on
+        }
+    );
+    assert_eq!(s.flows[2].tcp.pacing, on);
+    assert!(s.flows[2].tcp.small_queues.enabled);
 }

@@ -17,6 +17,7 @@ use crate::ids::{FlowId, NodeId};
 use crate::metrics::judgement::FtoJudgements;
 use crate::net::access::AccessPipes;
 use crate::results::FlowRecord;
+use crate::tcp::pacing::Pacer;
 use crate::tcp::small_queue::SmallQueue;
 use crate::tcp::{TcpReceiver, TcpSender};
 use crate::time::SimTime;
@@ -60,7 +61,8 @@ impl Arrival<'_> {
                 start: self.now,
                 sender_timer: LazyTimer::default(),
                 tsq: SmallQueue::new(&spec.tcp),
-                tsq_timer: LazyTimer::default(),
+                pacer: Pacer::new(&spec.tcp),
+                wake_timer: LazyTimer::default(),
                 receiver_timer: LazyTimer::default(),
                 delivered_bytes_at_warmup: 0,
                 data_dropped: 0,
@@ -92,7 +94,8 @@ impl Arrival<'_> {
                     start,
                     sender_timer,
                     tsq,
-                    tsq_timer,
+                    pacer,
+                    wake_timer,
                     receiver_timer,
                     delivered_bytes_at_warmup,
                     data_dropped,
@@ -116,7 +119,8 @@ impl Arrival<'_> {
         *start = self.now;
         *sender_timer = LazyTimer::default();
         tsq.renew(&spec.tcp);
-        *tsq_timer = LazyTimer::default();
+        *pacer = Pacer::new(&spec.tcp);
+        *wake_timer = LazyTimer::default();
         *receiver_timer = LazyTimer::default();
         *delivered_bytes_at_warmup = 0;
         *data_dropped = 0;
