@@ -92,6 +92,7 @@ def test_kernel_runs_are_stored_by_what_the_kernel_depends_on(tmp_path: Path) ->
         lambda s: s["tcp"].update(variant="newreno"),
         lambda s: s["links"][2]["burst_loss"].update(p=0.05),
         lambda s: s["nodes"][1]["assembly"].update(timeout="1 ms"),
+        lambda s: s["links"][2]["burst_loss"].update(pattern="even"),
     ):
         other = copy.deepcopy(sc)
         change(other)
@@ -104,3 +105,26 @@ def test_kernel_runs_are_stored_by_what_the_kernel_depends_on(tmp_path: Path) ->
     f = _emulation_path(extra, sc, 7, "runkey")  # type: ignore[arg-type]
     assert f.name == f"k-{key}.json" and f.exists()
     assert not (tmp_path / "emulations" / "runkey.json").exists()
+
+
+def test_the_even_loss_reading_runs_without_privileges(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # L1's one open parameter, the loss pattern: the even reading rewrites
+    # only the core link's pattern, and `--readings` runs it (simulated side;
+    # without root no claim is decided under either reading).
+    from obsim.reproductions.l1_linux_kernel import READINGS, experiment
+
+    assert [r.registered for r in READINGS] == [True, False]
+    doc = experiment(True)
+    even = READINGS[1].apply(doc, True)  # type: ignore[misc]
+    assert doc["scenario"]["links"][2]["burst_loss"]["pattern"] == "random"
+    assert even["scenario"]["links"][2]["burst_loss"]["pattern"] == "even"
+    doc["scenario"]["links"][2]["burst_loss"]["pattern"] = "even"
+    assert even == doc
+    monkeypatch.setattr("obsim.emulate.privilege_problem", lambda: "no root here")
+    reproductions.get("L1").run(tmp_path, quick=True, jobs=1, readings=True)
+    cmps = sorted((tmp_path / "readings").rglob("comparison.parquet"))
+    assert len(cmps) == 1
+    cmp = pd.read_parquet(cmps[0])
+    assert len(cmp) == 4 and cmp["measured"].isna().all()

@@ -32,10 +32,19 @@ The issue's acceptance reads the SACK rows (reno+SACK, cubic+SACK); the
 SACK-off rows (``newreno`` in obsim, ``net.ipv4.tcp_sack = 0`` in the
 kernel) are reported the same way. Without root the emulations cannot run:
 their columns are NaN, every claim is undecided, and ``notes`` says so.
+
+One parameter is left open by the issue: how the bursts to lose are drawn
+(:data:`READINGS`). Registered: each burst independently with probability p
+(the issue's "whole-burst loss" at "p = 0.01 ... p = 0.05"). Alternative:
+every round(1/p)-th burst, yu2004's "evenly spaced" losses (§V, Y4), under
+which both sides lose the same burst indices, so a point's spread is the
+TCPs' timing alone and not where random losses fell (docs/VALIDATION.md,
+L1 section 6). ``obsim reproduce L1 --readings`` runs it, kernel included.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import math
@@ -45,6 +54,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional
 from ..topologies import obs_path
 from . import Reproduction
 from .claims import Claim
+from .readings import Reading
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -232,6 +242,34 @@ def compare(results: Optional["pandas.DataFrame"], exp: Optional["Experiment"]) 
     return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
 
 
+QUOTE_RANDOM = (
+    'issue 17: "a userspace timer burst assembler (20 Mbit/s access, 5 ms timer, whole-burst loss) '
+    '... 1.04 at p = 0.01 but 0.90 at p = 0.05": a loss probability per burst, each burst drawn alone'
+)
+QUOTE_EVEN = (
+    'yu2004 §V (Y4) loses bursts three ways, "random, evenly spaced and batch"; evenly spaced losses '
+    "put both sides' losses at the same burst indices (docs/VALIDATION.md, L1 section 6)"
+)
+
+
+def _pattern(name: str) -> Any:
+    """A reading: the core link's burst losses follow ``pattern = name``."""
+
+    def apply(doc: Dict[str, Any], quick: bool) -> Dict[str, Any]:
+        out = copy.deepcopy(doc)
+        out["scenario"]["links"][2]["burst_loss"]["pattern"] = name
+        return out
+
+    return apply
+
+
+READINGS = (
+    Reading("loss pattern", "random (each burst with probability p)", QUOTE_RANDOM, registered=True),
+    Reading("loss pattern", "even (every round(1/p)-th burst)", QUOTE_EVEN, apply=_pattern("even")),
+)
+"""How the core link picks the bursts it loses (the issue states p only)."""
+
+
 NOTES = (
     "Simulated: the linux profile (docs/MODEL.md). Kernel: this machine's Linux through obsim emulate "
     "(root needed; without it the kernel's columns are NaN and no claim is decided), with its "
@@ -247,4 +285,5 @@ REPRODUCTION = Reproduction(
     compare=compare,
     notes=NOTES,
     post_run=post_run,
+    readings=READINGS,
 )
