@@ -100,10 +100,15 @@ impl Pacer {
     /// `sender` has just sent a segment of `payload` bytes at `now` (its
     /// `segments_sent` already counts it): moves the departure time on as
     /// `tcp_transmit_skb` and `tcp_update_skb_after_send` do.
+    #[inline]
     pub fn on_sent(&mut self, now: SimTime, sender: &TcpSender, payload: u32) {
-        if !self.cfg.enabled {
-            return;
+        if self.cfg.enabled {
+            self.charge(now, sender, payload);
         }
+    }
+
+    /// [`Pacer::on_sent`] with pacing on.
+    fn charge(&mut self, now: SimTime, sender: &TcpSender, payload: u32) {
         // `tcp_transmit_skb`: prior_wstamp = wstamp; wstamp = max(wstamp, now).
         let prior = self.next_tx;
         self.next_tx = self.next_tx.max(now);
