@@ -1,7 +1,7 @@
 """Series of a reproduction (``obsim reproduce ID --series NAME``): the
 registered experiment rerun with one declared change, its claims decided by
 the same code and shown beside the registered ones; the ``linux`` series of
-G1, S1 and Y4 (issue 17 item 5: the studies with today's TCP)."""
+G1, S1, Y4, S3 and G5 (issue 17 item 5: the studies with today's TCP)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from obsim.reproductions import series as sr
 from obsim.reproductions.claims import Claim
 from obsim.reproductions.series import Series
 
-LINUX_STUDIES = ("G1", "S1", "Y4")
+LINUX_STUDIES = ("G1", "S1", "Y4", "S3", "G5")
 """The studies issue 17 item 5 asks to rerun with today's TCP."""
 
 
@@ -144,7 +144,7 @@ def test_linux_series_runs_the_linux_profile_at_every_point(rid: str, quick: boo
         assert {k: tcp[k] for k in ("mss", "max_window", "rwnd", "max_consecutive_fto") if k in own} == {
             k: own[k] for k in ("mss", "max_window", "rwnd", "max_consecutive_fto") if k in own
         }
-        for flow in resolved["flows"]:
+        for flow in resolved["flows"] + resolved.get("flow_generators", []):
             t = flow["tcp"]
             assert t["congestion_control"] == "cubic" and t["prr"] == "ssrb", (rid, point.values)
             assert t["initial_cwnd"] == 10 and t["rto"]["min"] == 200_000_000

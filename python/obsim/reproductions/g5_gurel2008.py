@@ -47,6 +47,7 @@ from . import Reproduction, SeedPlan, split_roles
 from .claims import Claim
 from .pairing import paired
 from .readings import Reading
+from .series import linux_series
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -319,6 +320,19 @@ READINGS = (
 )
 """The parameters §4.2 leaves unstated."""
 
+LINUX = linux_series(
+    "G5 keeps gurel2008's chain, its generators (0.1 flows/s per source, bounded Pareto 10 MB to "
+    "1 GB), M, the assembly timeouts, the burstifier mapping, run length, warm-up and seeds, and the "
+    "TCP parameters §3 states: MSS 1040 B and receive windows of 10 000 MSS (mss, rwnd, max_window). "
+    "§4.2's Reno becomes what Linux runs today: SACK with RACK-TLP, PRR and CUBIC (Linux has no "
+    "Reno fast recovery; every G5 claim is about M and T, not the variant, so all stay applicable). "
+    "Question: do more burstifiers per egress still raise the short-lived flows' goodput, most for "
+    "the nearest destinations, with today's TCP?",
+    keep=("mss", "rwnd", "max_window"),
+)
+"""G5 with today's TCP (issue 17 item 5): ``obsim reproduce G5 --series linux``."""
+
+
 REPRODUCTION = Reproduction(
     id="G5",
     title="Short-lived TCP flows on the chain: goodput per egress vs timeout and M "
@@ -330,6 +344,7 @@ REPRODUCTION = Reproduction(
     seeds=SEEDS,
     estimate_at=estimate_at,
     readings=READINGS,
+    series=(LINUX,),
     notes=(
         "The chain of G3/G4 with each source S1-S20 a Poisson generator (0.1 flows/s) of TCP Reno flows "
         "to D1-D20, bounded Pareto sizes (alpha 1.2, 10 MB to 1 GB), flows sharing their source's 50 "

@@ -82,6 +82,7 @@ from . import ramantas_nsfnet as rn
 from .claims import Claim
 from .pairing import by_seed, paired
 from .readings import Reading, rebuilt
+from .series import linux_series
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -774,6 +775,20 @@ def figures(out: Path) -> List[Tuple[str, "Figure", str]]:
     return figs
 
 
+LINUX = linux_series(
+    "S3 keeps gonzalez2009's NSFNET (2 wavelengths x 10 Gbit/s, LAUC-VF, fewest-hop routing), the "
+    "registered readings (50 flows/s per edge node, Pareto 40 KB / 4 MB, per-flow 100 Mbit/s access "
+    "pipes), the 3 ms timers, the assembly schemes and conversion cases, run length, pair and seeds, "
+    "and the TCP parameters the studies state: W_M = 128 MSS (G09 Table 1, max_window) and the "
+    "1000 B payload that R08's per-burst segment caps fix (docs/NSFNET_STUDIES.md 2.7, mss). The "
+    "paper's SACK becomes Linux's default SACK (RACK-TLP, PRR, CUBIC). Question: do DMQ's lower "
+    "synchronization index and rate variance than MF's, and the index's growth with burst loss, "
+    "hold with CUBIC's window growth and RACK-TLP's recovery?",
+    keep=("mss", "max_window"),
+)
+"""S3 with today's TCP (issue 17 item 5): ``obsim reproduce S3 --series linux``."""
+
+
 REPRODUCTION = Reproduction(
     id="S3",
     title=(
@@ -785,6 +800,7 @@ REPRODUCTION = Reproduction(
     compare=compare,
     seeds=SEEDS,
     readings=READINGS,
+    series=(LINUX,),
     post_run=figs15_16,
     figures=figures,
     notes=(
