@@ -190,6 +190,44 @@ fn a_real_timeout_is_not_undone() {
     assert_eq!((d.s.state(), d.s.cwnd()), (CaState::Loss, 2.0));
 }
 
+/// RACK after a spurious timeout (F-RTO on, as in the linux profile): the
+/// delayed original of segment 5 is ACKed 150 ms after the timer's
+/// retransmission, more than min_RTT (100 ms). Without timestamps RACK
+/// takes the ACK for one of the retransmission (RFC 8985 §6.2 step 2) and,
+/// once F-RTO has undone the timeout, marks every segment sent before it
+/// lost (8-19): a needless recovery. With timestamps the
+/// echo (the original's TSval, older than the retransmission) tells it
+/// apart (Linux `tcp_skb_spurious_retrans`): RACK keeps the originals'
+/// times, nothing is marked, only the timer's retransmission was sent.
+#[test]
+fn rack_does_not_take_the_ack_of_an_original_for_one_of_its_retransmission() {
+    for on in [true, false] {
+        let mut c = cfg(on, false);
+        c.frto = crate::tcp::config::Frto::Linux;
+        let mut d = Driven::after_rto(&c);
+        let echo = if on { ts(0) } else { 0 };
+        d.ack(1250, 6, &[], echo);
+        d.ack(1251, 7, &[], echo);
+        d.ack(1252, 8, &[], echo);
+        let st = d.s.stats();
+        assert_eq!(
+            st.loss_undos + st.spurious_rtos,
+            1,
+            "undone, timestamps {on}"
+        );
+        let rack_rtt = d.s.loss_recovery().rack().unwrap().rtt();
+        if on {
+            assert_eq!((st.td_events, st.retransmits), (0, 1));
+            assert_eq!(d.s.state(), CaState::Open);
+            assert_eq!(rack_rtt, MS.saturating_mul(1252), "segment 7's, sent at 0");
+        } else {
+            assert_eq!(st.td_events, 1, "RACK's needless recovery");
+            assert!(st.retransmits > 1, "{}", st.retransmits);
+            assert_eq!(rack_rtt, MS.saturating_mul(150), "the retransmission's");
+        }
+    }
+}
+
 // ---- a spurious fast retransmit: reordering -----------------------------------
 
 /// Segment 1 was delayed, not lost: it arrives after the fast retransmit
