@@ -323,3 +323,46 @@ fn off_nothing_is_undone() {
     assert_eq!((st.recovery_undos, st.dsack_undos), (0, 0));
     assert_eq!((d.s.cwnd(), d.s.ssthresh()), (5.5, 5.5));
 }
+
+// ---- end to end over the fake path ---------------------------------------------
+
+/// The linux profile over the testkit's path (10 ms each way, 100 Mbit/s)
+/// with Bernoulli loss of data and ACKs, and with a delay spike on top:
+/// every flow completes with timestamps and D-SACK on or off, and the
+/// undo counters stay within the episodes they undo. Random losses are
+/// real: nothing is undone. The spike's timeout is undone by the echo with
+/// the options on (32 retransmissions) and by F-RTO without them, RACK
+/// then resending part of the delayed window (57).
+#[test]
+fn the_linux_profile_completes_under_loss_with_and_without_the_options() {
+    use crate::tcp::testkit::{Harness, Path};
+    for (p, seed, spike) in [(0.01, 1, false), (0.05, 2, false), (0.02, 3, true)] {
+        let mut retransmits = Vec::new();
+        for on in [true, false] {
+            let mut c = profile("linux").unwrap();
+            if !on {
+                c.timestamps = Timestamps::Off;
+                c.dsack = Dsack::Off;
+            }
+            let mut path = Path::new(SimDuration::from_millis(10), 100_000_000).with_loss(p, seed);
+            if spike {
+                path.spike = Some((at(300), at(320), SimDuration::from_millis(1000)));
+            }
+            let mut h = Harness::new(&c, Some(2_000 * u64::from(c.mss)), path);
+            let case = format!("p {p} seed {seed} spike {spike} options {on}");
+            assert!(h.run_to_completion(at(600_000)).is_some(), "{case}");
+            let st = h.sender.stats();
+            assert!(st.loss_undos <= st.to_events, "{case}");
+            assert!(st.recovery_undos + st.dsack_undos <= st.td_events, "{case}");
+            let undos = st.loss_undos + st.recovery_undos + st.dsack_undos;
+            assert_eq!(undos, u64::from(spike && on), "{case}");
+            assert_eq!(st.spurious_rtos, u64::from(spike && !on), "{case}");
+            retransmits.push(st.retransmits);
+        }
+        if spike {
+            assert_eq!(retransmits, vec![32, 57]);
+        } else {
+            assert_eq!(retransmits[0], retransmits[1], "p {p}: the same losses");
+        }
+    }
+}
