@@ -11,8 +11,9 @@ use super::fields::{bytes_in, duration, positive_duration, Quantity};
 use super::units::SIZE_UNITS;
 use super::walk::{boolean, choice, count_in, join, named, u32_in, Errors, Table, Val};
 use crate::tcp::config::{
-    BackSource, BnakMode, CongestionControl, CubicRtt, Frto, FtoDetection, Prr, RecoverCheck,
-    RecoveryExit, RtoEstimator, SackOptionSize, SackRecovery, SsthreshBasis, TcpConfig, Variant,
+    BackSource, BnakMode, CongestionControl, CubicRtt, Dsack, Frto, FtoDetection, Prr,
+    RecoverCheck, RecoveryExit, RtoEstimator, SackOptionSize, SackRecovery, SsthreshBasis,
+    TcpConfig, Timestamps, Variant,
 };
 use crate::tcp::profile::{profile, PROFILES};
 use crate::time::SimDuration;
@@ -66,6 +67,8 @@ key_table! {
     bnak_mode: BnakMode = |v| named(v, &BnakMode::ALL);
     max_consecutive_fto: u32 = |v| u32_in(v, 0, u32::MAX);
     frto: Frto = |v| named(v, &Frto::ALL) => frto;
+    timestamps: Timestamps = |v| named(v, &Timestamps::ALL) => timestamps;
+    dsack: Dsack = |v| named(v, &Dsack::ALL) => dsack;
     cwnd_limited_growth: bool = boolean => cwnd_limited_growth;
     [rto]: RtoKeys;
     [cubic]: CubicKeys;

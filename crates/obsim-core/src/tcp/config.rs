@@ -285,6 +285,65 @@ impl Frto {
     }
 }
 
+/// The TCP timestamp option (`tcp.timestamps`; RFC 7323): every data
+/// segment carries TSval, every ACK echoes one (TSecr), and the sender
+/// reads the echo as Linux does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Timestamps {
+    /// No option: the sender times one segment per round trip (Karn). Every
+    /// profile but `linux`.
+    Off,
+    /// The option as Linux 6.18 uses it (`net.ipv4.tcp_timestamps = 1`):
+    /// TSval from a 1 ms clock (`tcp_time_stamp_ts`), TSecr per RFC 7323
+    /// §4.3 at the receiver; at the sender an RTT sample on every ACK
+    /// (`tcp_ack_update_rtt`: the send time of the data it newly delivers,
+    /// else TSecr), RACK's `tcp_skb_spurious_retrans` test, and the
+    /// timestamp undo tests (`tcp_packet_delayed`, RFC 3522 Eifel
+    /// detection). `tcp/undo.rs`; docs/MODEL.md "Timestamps and undo".
+    Linux,
+}
+
+impl Timestamps {
+    /// Every mode with its name in scenarios (`tcp.timestamps`).
+    pub const ALL: [(&'static str, Timestamps); 2] =
+        [("off", Timestamps::Off), ("linux", Timestamps::Linux)];
+
+    /// True when off (left out of `meta.json` then).
+    #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if signature
+    pub fn is_off(&self) -> bool {
+        *self == Timestamps::Off
+    }
+}
+
+/// Duplicate SACKs (`tcp.dsack`; RFC 2883) and the undo they allow (RFC
+/// 3708).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dsack {
+    /// No D-SACK blocks. Every profile but `linux`.
+    Off,
+    /// As Linux 6.18 (`net.ipv4.tcp_dsack = 1`): the SACK receiver reports
+    /// a duplicate segment in a D-SACK block (RFC 2883 §4, `tcp_dsack_set`),
+    /// and the sender counts the D-SACKed retransmissions of a recovery
+    /// episode (`undo_retrans`, `tcp_check_dsack`) and undoes the window
+    /// reduction when all of them were unnecessary (`tcp_try_undo_dsack`,
+    /// `tcp_may_undo`). Read only with the SACK variant. `tcp/undo.rs`;
+    /// docs/MODEL.md "Timestamps and undo".
+    Linux,
+}
+
+impl Dsack {
+    /// Every mode with its name in scenarios (`tcp.dsack`).
+    pub const ALL: [(&'static str, Dsack); 2] = [("off", Dsack::Off), ("linux", Dsack::Linux)];
+
+    /// True when off (left out of `meta.json` then).
+    #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if signature
+    pub fn is_off(&self) -> bool {
+        *self == Dsack::Off
+    }
+}
+
 /// When duplicate ACKs may start a new fast retransmit after an earlier
 /// episode (or timeout) whose recovery point is `recover` (= `snd_nxt` when
 /// it began, one past the highest segment sent).
@@ -786,6 +845,15 @@ pub struct TcpConfig {
     /// response ends any test.
     #[serde(skip_serializing_if = "Frto::is_off")]
     pub frto: Frto,
+    /// The timestamp option (RFC 7323) as Linux uses it: `Off` in every
+    /// profile but `linux`. The option's 12 bytes are not added to
+    /// `header` (the `linux` profile's header includes them).
+    #[serde(skip_serializing_if = "Timestamps::is_off")]
+    pub timestamps: Timestamps,
+    /// D-SACK (RFC 2883) and its undo (RFC 3708) as Linux runs them: `Off`
+    /// in every profile but `linux`.
+    #[serde(skip_serializing_if = "Dsack::is_off")]
+    pub dsack: Dsack,
     /// RACK-TLP (RFC 8985); off in every profile. Valid only with
     /// `variant = "sack"` and `sack_recovery = "rfc6675"`.
     pub rack_tlp: RackTlpConfig,

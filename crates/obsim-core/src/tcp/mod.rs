@@ -19,6 +19,7 @@ pub mod signal;
 pub mod small_queue;
 pub mod timeout;
 pub mod tlp;
+pub mod undo;
 
 #[cfg(test)]
 mod testkit;

@@ -5,7 +5,7 @@
 //! the notes in `tcl/test/test-suite-*.tcl` on when each default changed.
 //! docs/MODEL.md has the table with citations.
 
-use crate::tcp::config::{CongestionControl, CubicConfig, CubicRtt, Frto};
+use crate::tcp::config::{CongestionControl, CubicConfig, CubicRtt, Dsack, Frto, Timestamps};
 use crate::tcp::config::{
     FtoDetection, PacingConfig, Prr, RackTlpConfig, RecoverCheck, RecoveryExit, RtoConfig,
     RtoEstimator, SackOptionSize, SackRecovery, SmallQueuesConfig, SsthreshBasis, TcpConfig,
@@ -92,6 +92,8 @@ fn rfc() -> TcpConfig {
         bugfix_ss: false,             // (read only with syn)
         fto: FtoDetection::None,      // plain TCP: every timeout is true
         frto: Frto::Off,              // RFC 5681 §3.1: every timeout is a loss
+        timestamps: Timestamps::Off,  // RFC 6298 §3: Karn, one timed segment
+        dsack: Dsack::Off,            // RFC 2018 SACK without RFC 2883
         rack_tlp: RackTlpConfig::OFF, // RFC 8985 (2021) is later than RFC 6675
         cwnd_limited_growth: false,   // RFC 5681 §3.1 grows on every ACK
         small_queues: SmallQueuesConfig::OFF,
@@ -191,6 +193,12 @@ fn linux() -> TcpConfig {
         // tcp_frto 2: tcp_enter_loss / tcp_process_loss, with
         // tcp_try_undo_loss's undo of a spurious timeout.
         frto: Frto::Linux,
+        // tcp_timestamps 1: TSval/TSecr, tcp_ack_update_rtt, RACK's
+        // tcp_skb_spurious_retrans, tcp_packet_delayed.
+        timestamps: Timestamps::Linux,
+        // tcp_dsack 1: tcp_dsack_set at the receiver; tcp_check_dsack,
+        // undo_retrans and tcp_try_undo_dsack at the sender.
+        dsack: Dsack::Linux,
         // tcp_cong_avoid and bictcp_cong_avoid return unless
         // tcp_is_cwnd_limited (tcp_cwnd_validate keeps the state).
         cwnd_limited_growth: true,
@@ -248,6 +256,8 @@ fn ns2() -> TcpConfig {
         bugfix_ss: true,       // bugfix_ss_ 1 (2006-06-13)
         fto: FtoDetection::None, // plain TCP: every timeout is true
         frto: Frto::Off,       // Agent/TCP has no F-RTO (sfrto_enabled_ 0)
+        timestamps: Timestamps::Off, // timestamps_ false: rtt_active_ timing
+        dsack: Dsack::Off,     // Sack1 sink sends no D-SACK
         rack_tlp: RackTlpConfig::OFF, // ns-2.35 has no RACK or TLP
         cwnd_limited_growth: false, // ns-2 opencwnd on every new ACK
         small_queues: SmallQueuesConfig::OFF,
@@ -297,6 +307,17 @@ mod tests {
         // Burst TCP (yu2004 §IV) is opt-in: plain TCP in every profile.
         for p in PROFILES {
             assert_eq!(profile(p).unwrap().fto, FtoDetection::None, "{p}");
+        }
+    }
+
+    #[test]
+    fn timestamps_and_dsack_are_the_linux_profile_s_alone() {
+        // tcp_timestamps 1, tcp_dsack 1; every other profile runs without.
+        for p in PROFILES {
+            let c = profile(p).unwrap();
+            let linux = *p == "linux";
+            assert_eq!(c.timestamps == Timestamps::Linux, linux, "{p}");
+            assert_eq!(c.dsack == Dsack::Linux, linux, "{p}");
         }
     }
 

@@ -1,10 +1,12 @@
 //! The TCP receiver (ns-2 `TCPSink` / `DelAckSink` / `Sack1` sink): cumulative
 //! ACKs, an out-of-order buffer kept as sorted segment ranges, SACK blocks per
 //! RFC 2018 §4, and delayed ACKs per RFC 5681 §4.2. In-order delivery only:
-//! nothing reaches the application twice or out of order.
+//! nothing reaches the application twice or out of order. With
+//! `tcp.timestamps` every ACK echoes a TSval (RFC 7323 §4.3); with
+//! `tcp.dsack` a duplicate segment is reported in a D-SACK block (RFC 2883).
 
-use crate::tcp::config::{TcpConfig, Variant};
-use crate::tcp::segment::{Ack, SackBlock, Segment, MAX_SACK_BLOCKS};
+use crate::tcp::config::{Dsack, TcpConfig, Timestamps, Variant};
+use crate::tcp::segment::{ts_before, Ack, SackBlock, Segment, MAX_SACK_BLOCKS};
 use crate::time::{SimDuration, SimTime};
 
 /// Counters of one receiver.
@@ -46,6 +48,19 @@ pub struct TcpReceiver {
     delivered_segments: u64,
     delivered_bytes: u64,
     stats: ReceiverStats,
+    /// `tcp.timestamps`: unless off, ACKs echo `ts_recent`.
+    timestamps: Timestamps,
+    /// RFC 7323 §4.3 `TS.Recent`: the timestamp to echo (Linux
+    /// `rx_opt.ts_recent`); 0 before the first segment.
+    ts_recent: u32,
+    /// RFC 7323 §4.3 `Last.ACK.sent`: the cumulative ACK of the last ACK
+    /// sent (Linux `rcv_wup`).
+    last_ack_sent: u64,
+    /// `tcp.dsack` with SACK: duplicates are reported (RFC 2883).
+    dsack: bool,
+    /// The duplicate the next ACK reports in its D-SACK block (RFC 2883 §4:
+    /// each duplicate once; Linux `duplicate_sack[0]`).
+    dsack_block: Option<SackBlock>,
 }
 
 impl TcpReceiver {
@@ -89,6 +104,11 @@ impl TcpReceiver {
             delivered_segments: 0,
             delivered_bytes: 0,
             stats: ReceiverStats::default(),
+            timestamps: cfg.timestamps,
+            ts_recent: 0,
+            last_ack_sent: 0,
+            dsack: sack_blocks > 0 && cfg.dsack != Dsack::Off,
+            dsack_block: None,
         }
     }
 
@@ -107,11 +127,26 @@ impl TcpReceiver {
             return Some(self.make_ack());
         }
         self.stats.segments_received += 1;
+        if self.timestamps != Timestamps::Off {
+            self.note_tsval(seg);
+        }
         if seg.len < self.mss {
             self.short = Some((seg.seq, seg.len));
         }
         if seg.seq < self.rcv_nxt || self.buffered(seg.seq) {
             self.stats.duplicates += 1;
+            if self.dsack {
+                // RFC 2883 §4: "the first SACK block ... MUST specify the
+                // contiguous sequence space of the duplicate segment"
+                // (Linux `tcp_dsack_set` in `tcp_data_queue` below
+                // rcv_nxt, in `tcp_data_queue_ofo` above it); above the
+                // cumulative ACK the block holding it follows (below,
+                // `note_recent`).
+                self.dsack_block = Some(SackBlock {
+                    start: seg.seq,
+                    end: seg.seq + 1,
+                });
+            }
             if self.delayed_ack
                 && self.delack_last_duplicate
                 && seg.seq + 1 == self.rcv_nxt
@@ -267,11 +302,39 @@ impl TcpReceiver {
         self.n_recent = n;
     }
 
+    /// RFC 7323 §4.3 rule (2): "If SEG.TSval >= TS.Recent and SEG.SEQ <=
+    /// Last.ACK.sent, then SEG.TSval is copied to TS.Recent; otherwise, it
+    /// is ignored" (Linux `tcp_replace_ts_recent`: `!after(seq, rcv_wup)`
+    /// and `tcp_paws_check`). With delayed ACKs the echo is thus the TSval
+    /// of the earliest segment not yet acknowledged (§4.3 case A); a
+    /// segment above a hole does not change it, and the one that fills
+    /// the hole does (case B). PAWS (§5: discarding a segment whose TSval
+    /// is older than TS.Recent) is not modelled.
+    fn note_tsval(&mut self, seg: &Segment) {
+        let tsval = seg.tsval();
+        if seg.seq <= self.last_ack_sent && !ts_before(tsval, self.ts_recent) {
+            self.ts_recent = tsval;
+        }
+    }
+
     /// Builds the ACK for the current state and resets the delayed-ACK state.
     fn make_ack(&mut self) -> Ack {
         self.unacked = 0;
         self.delack_deadline = None;
         self.stats.acks_sent += 1;
+        // RFC 7323 §4.3 rule (3): "When a TSopt is sent, its TSecr field is
+        // set to the current TS.Recent value"; Last.ACK.sent follows.
+        self.last_ack_sent = self.rcv_nxt;
+        let mut ack = self.make_ack_blocks();
+        if self.timestamps != Timestamps::Off {
+            ack.tsecr = self.ts_recent;
+        }
+        ack
+    }
+
+    /// The cumulative ACK with its SACK blocks (a D-SACK block first, RFC
+    /// 2883 §4), refreshing the remembered blocks.
+    fn make_ack_blocks(&mut self) -> Ack {
         if self.sack_blocks == 0 {
             return Ack::new(self.rcv_nxt);
         }
@@ -301,6 +364,16 @@ impl TcpReceiver {
             kept += 1;
         }
         self.n_recent = kept;
+        if let Some(d) = self.dsack_block.take() {
+            // RFC 2883 §4: the D-SACK block first, then the SACK blocks as
+            // room allows (Linux `tcp_established_options`: `num_sacks +
+            // dsack` blocks, at most what the option space holds).
+            let mut blocks = [SackBlock::default(); MAX_SACK_BLOCKS];
+            blocks[0] = d;
+            let k = kept.min(self.sack_blocks - 1);
+            blocks[1..=k].copy_from_slice(&self.recent[..k]);
+            return Ack::with_sack(self.rcv_nxt, &blocks[..=k]);
+        }
         let k = kept.min(self.sack_blocks);
         Ack::with_sack(self.rcv_nxt, &self.recent[..k])
     }
@@ -508,6 +581,106 @@ mod tests {
         assert_eq!(r.on_segment(t, &seg(2)), None);
         let d = r.delack_deadline().unwrap();
         assert_eq!(r.on_delack_timeout(d).unwrap().ack, 3);
+    }
+
+    // ---- timestamps (RFC 7323 §4.3) and D-SACK (RFC 2883 §4) ---------------
+
+    /// Segment `seq` sent at `ms` milliseconds (TSval `ms + 1`).
+    fn seg_at(seq: u64, ms: u64) -> Segment {
+        Segment {
+            sent_at: SimTime(ms * 1_000_000),
+            ..seg(seq)
+        }
+    }
+
+    fn linux(delayed: bool) -> TcpConfig {
+        let mut c = cfg(Variant::Sack, delayed);
+        c.sack_blocks = 3;
+        c.timestamps = Timestamps::Linux;
+        c.dsack = Dsack::Linux;
+        c
+    }
+
+    #[test]
+    fn a_delayed_ack_echoes_the_earliest_unacknowledged_segment() {
+        // RFC 7323 §4.3 case (A): segments 0 (sent at 10 ms) and 1 (11 ms)
+        // share one ACK, which echoes 0's TSval; the next pair, 1's
+        // successors 2 and 3, echo 2's.
+        let mut r = TcpReceiver::new(&linux(true));
+        let t = SimTime::ZERO;
+        assert_eq!(r.on_segment(t, &seg_at(0, 10)), None);
+        assert_eq!(r.on_segment(t, &seg_at(1, 11)).unwrap().tsecr, 11);
+        assert_eq!(r.on_segment(t, &seg_at(2, 12)), None);
+        let d = r.delack_deadline().unwrap();
+        // The delayed-ACK timer's ACK echoes the lone segment 2.
+        assert_eq!(r.on_delack_timeout(d).unwrap().tsecr, 13);
+        assert_eq!(r.on_segment(t, &seg_at(3, 14)), None);
+        assert_eq!(r.on_segment(t, &seg_at(4, 15)).unwrap().tsecr, 15);
+        // Off: no echo.
+        let mut off = TcpReceiver::new(&cfg(Variant::Sack, false));
+        assert_eq!(off.on_segment(t, &seg_at(0, 10)).unwrap().tsecr, 0);
+    }
+
+    #[test]
+    fn a_hole_echoes_the_last_in_order_segment_then_the_one_that_fills_it() {
+        // RFC 7323 §4.3 case (B): 0 arrives, 1 is lost; 2 and 3 (above the
+        // hole) do not change TS.Recent, their duplicate ACKs echo 0's
+        // TSval; the retransmission of 1 (sent at 40 ms) fills the hole and
+        // is echoed, the delayed originals' TSvals are not (older).
+        let mut r = TcpReceiver::new(&linux(true));
+        let t = SimTime::ZERO;
+        assert_eq!(r.on_segment(t, &seg_at(0, 10)), None);
+        let d = r.delack_deadline().unwrap();
+        assert_eq!(r.on_delack_timeout(d).unwrap().tsecr, 11);
+        let a = r.on_segment(t, &seg_at(2, 12)).unwrap();
+        assert_eq!((a.ack, a.tsecr), (1, 11));
+        let a = r.on_segment(t, &seg_at(3, 13)).unwrap();
+        assert_eq!((a.ack, a.tsecr), (1, 11));
+        let a = r.on_segment(t, &seg_at(1, 40)).unwrap();
+        assert_eq!((a.ack, a.tsecr), (4, 41));
+        // Reordering, no loss: 1 arrives late and fills the hole with its
+        // own (older) TSval, still not before TS.Recent (0's).
+        let mut r = TcpReceiver::new(&linux(false));
+        assert_eq!(r.on_segment(t, &seg_at(0, 10)).unwrap().tsecr, 11);
+        assert_eq!(r.on_segment(t, &seg_at(2, 12)).unwrap().tsecr, 11);
+        let a = r.on_segment(t, &seg_at(1, 11)).unwrap();
+        assert_eq!((a.ack, a.tsecr), (3, 12));
+        // The original of a segment already retransmitted (TSval older than
+        // TS.Recent) is not echoed.
+        let a = r.on_segment(t, &seg_at(3, 50)).unwrap();
+        assert_eq!((a.ack, a.tsecr), (4, 51));
+        let a = r.on_segment(t, &seg_at(3, 13)).unwrap();
+        assert_eq!((a.ack, a.tsecr), (4, 51));
+    }
+
+    #[test]
+    fn a_duplicate_is_reported_once_in_a_dsack_block() {
+        let mut r = TcpReceiver::new(&linux(false));
+        let t = SimTime::ZERO;
+        for q in [0, 1, 3, 5] {
+            r.on_segment(t, &seg(q));
+        }
+        // Below the cumulative ACK: the D-SACK block alone names it, the
+        // SACK blocks follow (RFC 2883 §4.1 example).
+        let a = r.on_segment(t, &seg(1)).unwrap();
+        assert_eq!(a.ack, 2);
+        assert_eq!(blocks(&a), vec![(1, 2), (5, 6), (3, 4)]);
+        // Reported once: the next ACK has the SACK blocks alone.
+        let a = r.on_segment(t, &seg(7)).unwrap();
+        assert_eq!(blocks(&a), vec![(7, 8), (5, 6), (3, 4)]);
+        // Above it: the D-SACK block, then the block holding the duplicate
+        // (RFC 2883 §4.2 example), then the most recent others.
+        r.on_segment(t, &seg(4));
+        let a = r.on_segment(t, &seg(4)).unwrap();
+        assert_eq!(blocks(&a), vec![(4, 5), (3, 6), (7, 8)]);
+        // Off: the SACK blocks alone.
+        let mut c = linux(false);
+        c.dsack = Dsack::Off;
+        let mut r = TcpReceiver::new(&c);
+        for q in [0, 1, 3] {
+            r.on_segment(t, &seg(q));
+        }
+        assert_eq!(blocks(&r.on_segment(t, &seg(1)).unwrap()), vec![(3, 4)]);
     }
 
     // ---- invariants (proptest) -----------------------------------------------

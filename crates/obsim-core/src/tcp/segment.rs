@@ -22,9 +22,40 @@ pub struct Segment {
     /// (`len` 0, the header alone on the wire), `seq` 0, sent before data
     /// segment 0 and not part of the data sequence.
     pub syn: bool,
-    /// Time the sender handed the segment to the network (for traces only;
-    /// RTT sampling uses the sender's own timing, RFC 6298 §3).
+    /// Time the sender handed the segment to the network: for traces, and
+    /// the segment's timestamp value when `tcp.timestamps` is on (TSval =
+    /// [`ts_clock`]`(sent_at)`, RFC 7323 §3: "the current value of the
+    /// timestamp clock of the TCP sending the option"; obsim derives it
+    /// instead of carrying it, so a segment stays 24 bytes).
     pub sent_at: SimTime,
+}
+
+impl Segment {
+    /// The segment's TSval (RFC 7323 §3), when timestamps are on.
+    #[inline]
+    pub fn tsval(&self) -> u32 {
+        ts_clock(self.sent_at)
+    }
+}
+
+/// The sender's timestamp clock at `t` (RFC 7323 §5.4: "between 1 ms and 1
+/// sec per tick"): Linux 6.18 stamps with `tcp_time_stamp_ts`, the
+/// microsecond clock divided to 1 ms ticks (`tcp_time_stamp_ms`, 1 kHz
+/// `TCP_TS_HZ`) unless a route enables `tcp_usec_ts`, which the default
+/// does not. The kernel adds a random per-connection `tsoffset`; obsim
+/// adds 1, so that no TSval is 0 (Linux ignores a zero TSecr,
+/// `tcp_tsopt_ecr_before`: `rcv_tsecr &&`). Wraps after 2^32 ms.
+#[inline]
+pub fn ts_clock(t: SimTime) -> u32 {
+    ((t.as_nanos() / 1_000_000) as u32).wrapping_add(1)
+}
+
+/// RFC 7323 §5.2 timestamp comparison modulo 2^32 (Linux `before()` on
+/// TSecr, `tcp_tsopt_ecr_before`): true when `a` is earlier than `b`.
+#[inline]
+pub fn ts_before(a: u32, b: u32) -> bool {
+    // `(s32)(a - b) < 0`: the difference is at least 2^31.
+    a.wrapping_sub(b) >= 1 << 31
 }
 
 /// Maximum SACK blocks an ACK carries (RFC 2018 §3 allows 3 with the
@@ -59,6 +90,12 @@ pub struct Ack {
     sack: [(i32, i32); MAX_SACK_BLOCKS],
     /// Number of valid SACK blocks.
     n_sack: u8,
+    /// The timestamp echo reply (RFC 7323 §3 TSecr), 0 when the receiver
+    /// sends no timestamps (`tcp.timestamps = "off"`; TSvals are never 0,
+    /// [`ts_clock`]). It fits in the padding after `n_sack`: an ACK stays
+    /// 48 bytes. The ACK's own TSval is not modelled (the receiver sends no
+    /// data, and the sender's PAWS test is not modelled).
+    pub tsecr: u32,
 }
 
 /// An offset from the cumulative ACK, saturated (a block more than 2^31
@@ -173,6 +210,20 @@ mod tests {
         assert_eq!(&*a.sack_blocks(), &blocks[..MAX_SACK_BLOCKS]);
         assert_eq!(Ack::new(7).sack_blocks().len(), 0);
         assert_eq!(Ack::with_sack(7, &[]), Ack::new(7));
+        // A D-SACK block below the cumulative ACK (RFC 2883 §4) takes a
+        // negative offset.
+        let d = Ack::with_sack(100, &[SackBlock { start: 97, end: 98 }]);
+        assert_eq!(&*d.sack_blocks(), &[SackBlock { start: 97, end: 98 }]);
+    }
+
+    #[test]
+    fn the_timestamp_clock_ticks_in_milliseconds_and_is_never_zero() {
+        assert_eq!(ts_clock(SimTime::ZERO), 1);
+        assert_eq!(ts_clock(SimTime(999_999)), 1);
+        assert_eq!(ts_clock(SimTime(1_000_000)), 2);
+        assert!(ts_before(1, 2) && !ts_before(2, 2) && !ts_before(3, 2));
+        // Modulo 2^32 (RFC 7323 §5.2).
+        assert!(ts_before(u32::MAX, 1));
     }
 
     #[test]

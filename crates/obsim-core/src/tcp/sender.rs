@@ -9,16 +9,17 @@
 //! share the [`ControlBlock`].
 
 use crate::tcp::cc::{self, LossSignal, WindowGrowth};
-use crate::tcp::config::{Frto, TcpConfig};
+use crate::tcp::config::{Dsack, Frto, TcpConfig, Timestamps};
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::recovery::{self, Actions, LossRecovery};
 use crate::tcp::rtt::RttEstimator;
-use crate::tcp::segment::{Ack, Segment};
+use crate::tcp::segment::{ts_clock, Ack, Segment};
 use crate::tcp::signal::{BurstSignal, SignalSet};
 use crate::tcp::timeout::{
     self, ForwardRto, FrtoVerdict, SignalReaction, TimeoutReaction, TimeoutResponse,
 };
 use crate::tcp::tlp::Tlp;
+use crate::tcp::undo::Undo;
 use crate::time::{SimDuration, SimTime};
 
 /// Counters of one sender.
@@ -66,6 +67,20 @@ pub struct SenderStats {
     /// `SpuriousRecovery = SPUR_TO`; Linux `LINUX_MIB_TCPSPURIOUSRTOS`,
     /// `tcp.frto`); also counted in `to_events`.
     pub spurious_rtos: u64,
+    /// Timeouts undone in the Loss state because the ACK's timestamp echo
+    /// predates the first retransmission or every retransmission was
+    /// D-SACKed (Linux `tcp_try_undo_loss(sk, false)`,
+    /// `LINUX_MIB_TCPLOSSUNDO`; `tcp.timestamps`, `tcp.dsack`); also
+    /// counted in `to_events`, not in `spurious_rtos`.
+    pub loss_undos: u64,
+    /// Fast recoveries undone when they ended, on the same evidence (Linux
+    /// `tcp_try_undo_recovery`, `LINUX_MIB_TCPFULLUNDO`).
+    pub recovery_undos: u64,
+    /// Window reductions undone because D-SACKs reported every
+    /// retransmission of the episode unnecessary, during or after a fast
+    /// recovery (Linux `tcp_try_undo_dsack`, `LINUX_MIB_TCPDSACKUNDO`; RFC
+    /// 3708).
+    pub dsack_undos: u64,
     /// When [`TcpSender::start`] was called.
     pub started_at: Option<SimTime>,
     /// When a finite flow was fully acknowledged.
@@ -135,8 +150,15 @@ pub struct TcpSender {
     /// ([`LossRecovery::max_burst`]); `None` = no limit.
     burst_left: Option<u32>,
     /// The timed segment and its send time: one RTT measurement at a time,
-    /// as BSD and ns-2 do without timestamps (`rtt_active_`, `rtt_seq_`).
+    /// as BSD and ns-2 do without timestamps (`rtt_active_`, `rtt_seq_`);
+    /// unused with `tcp.timestamps` (every ACK is a sample).
     timing: Option<(u64, SimTime)>,
+    /// `tcp.timestamps`: unless off, RTT samples as Linux's
+    /// `tcp_ack_update_rtt` takes them.
+    timestamps: Timestamps,
+    /// Linux's undo of a reduction proved unnecessary (`tcp.timestamps`,
+    /// `tcp.dsack`).
+    undo: Undo,
     /// The SYN handshake's state (`tcp.syn`).
     syn: SynState,
     /// When the SYN now out was sent, if it is timed (its first
@@ -221,6 +243,8 @@ impl TcpSender {
             rack: cfg.rack_tlp.rack,
             tlp: Tlp::new(cfg),
             frto: ForwardRto::new(cfg.frto != Frto::Off),
+            timestamps: cfg.timestamps,
+            undo: new_undo(cfg),
         }
     }
 
@@ -255,6 +279,8 @@ impl TcpSender {
             rack,
             tlp,
             frto,
+            timestamps,
+            undo,
         } = self;
         *cb = start.cb;
         cc::renew(window_growth, cfg);
@@ -277,6 +303,8 @@ impl TcpSender {
         *rack = cfg.rack_tlp.rack;
         *tlp = Tlp::new(cfg);
         *frto = ForwardRto::new(cfg.frto != Frto::Off);
+        *timestamps = cfg.timestamps;
+        *undo = new_undo(cfg);
     }
 
     /// Replaces the timeout-response plug-in (Burst TCP).
@@ -341,9 +369,16 @@ impl TcpSender {
         }
         let mut out = Actions::default();
         let advanced = ack.ack > self.cb.snd_una;
+        if self.undo.is_on() && ack.ack >= self.cb.snd_una {
+            // Linux `tcp_ack` -> `tcp_sacktag_write_queue` ->
+            // `tcp_check_dsack`, before anything else of the ACK.
+            self.undo.on_ack(ack, self.cb.window_cap());
+        }
         if ack.ack > self.cb.snd_una {
             let acked = ack.ack - self.cb.snd_una;
-            self.take_rtt_sample(now, ack.ack);
+            if self.timestamps == Timestamps::Off {
+                self.take_rtt_sample(now, ack.ack);
+            }
             self.clock(now);
             self.cb.snd_una = ack.ack;
             self.cb.tx_next = self.cb.tx_next.max(ack.ack);
@@ -354,13 +389,21 @@ impl TcpSender {
                 self.pending_rtx = None;
             }
             self.recovery.on_ack_info(&self.cb, ack);
+            if self.timestamps != Timestamps::Off {
+                self.linux_rtt_sample(now, ack, true);
+            }
+            if self.undo.is_on() {
+                self.try_undo(ack, true);
+            }
             let frto = if self.frto.armed() {
                 self.frto_on_ack(now, ack.ack, true)
             } else {
                 FrtoVerdict::Nothing
             };
+            let before = self.before();
             self.recovery
                 .on_new_ack(&mut self.cb, self.cc.as_mut(), acked, &mut out);
+            self.note_episode(&out, before);
             if frto == FrtoVerdict::SendNew {
                 // RFC 5682 §3.1 step 2b with the window this ACK opened.
                 self.frto.allow_new_data(&self.cb);
@@ -381,18 +424,32 @@ impl TcpSender {
             self.cb.dupacks += 1;
             self.clock(now);
             self.recovery.on_ack_info(&self.cb, ack);
+            if self.timestamps != Timestamps::Off {
+                self.linux_rtt_sample(now, ack, false);
+            }
+            if self.undo.is_on() {
+                self.try_undo(ack, false);
+            }
             if self.frto.armed() {
                 self.frto_on_ack(now, ack.ack, false);
             }
             let window = self.cb.window();
+            let before = self.before();
             self.recovery
                 .on_dup_ack(&mut self.cb, self.cc.as_mut(), &mut out);
+            self.note_episode(&out, before);
             if out.entered_recovery {
                 // Burst TCP: BLE learns from every TD loss and the window it
                 // hit (yu2004 §IV.A steps 2-3).
                 self.timeout.on_td_loss(window);
             }
         } else {
+            // Nothing outstanding: Linux's `no_queue` still runs the undo
+            // of a D-SACK ("If data was DSACKed, see if we can undo a cwnd
+            // reduction").
+            if ack.ack == self.cb.snd_una && self.undo.is_on() {
+                self.try_undo(ack, false);
+            }
             // Old ACK (below snd_una): ignored.
             return;
         }
@@ -417,6 +474,7 @@ impl TcpSender {
         match verdict {
             FrtoVerdict::Spurious => {
                 let timing = self.frto.undo(&mut self.cb);
+                self.undo.forget();
                 self.stats.spurious_rtos += 1;
                 self.pending_rtx = None;
                 // Linux samples the RTT of the never-retransmitted segment
@@ -440,6 +498,109 @@ impl TcpSender {
             FrtoVerdict::Nothing | FrtoVerdict::Ended => {}
         }
         verdict
+    }
+
+    /// cwnd, ssthresh and the state before a recovery hook that may start
+    /// an episode.
+    #[inline]
+    fn before(&self) -> (f64, f64, CaState) {
+        (self.cb.cwnd, self.cb.ssthresh, self.cb.state)
+    }
+
+    /// A recovery hook started a fast recovery: Linux `tcp_enter_recovery`
+    /// -> `tcp_init_undo` with the window `before` it.
+    #[inline]
+    fn note_episode(&mut self, out: &Actions, before: (f64, f64, CaState)) {
+        if out.entered_recovery && self.undo.is_on() {
+            self.undo.on_episode(&self.cb, before);
+        }
+    }
+
+    /// Linux `tcp_ack_update_rtt` (`tcp.timestamps`), after the scoreboard
+    /// took the ACK: the RTT of the data this ACK newly delivers when the
+    /// loss-recovery plug-in knows its send time and none of it was
+    /// retransmitted (`seq_rtt_us`, else `sack_rtt_us`: "Prefer RTT
+    /// measured from ACK's timing to TS-ECR"); else, on an ACK that
+    /// advances SND.UNA, the timestamp echo ("RTTM Rule", RFC 7323 §4.1),
+    /// `tcp_rtt_tsopt_us(tp, 1)`: whole 1 ms ticks, at least 1. Karn's
+    /// rule does not apply to the echo (RFC 7323 §4.1: a retransmission
+    /// carries its own TSval). A valid sample ends the backoff
+    /// (`icsk_backoff = 0`).
+    fn linux_rtt_sample(&mut self, now: SimTime, ack: &Ack, advanced: bool) {
+        if let Some(sent) = self.recovery.rtt_sent_at() {
+            self.rtt_sample(now.saturating_since(sent), sent);
+        } else if advanced && ack.tsecr != 0 {
+            let ticks = ts_clock(now).wrapping_sub(ack.tsecr).max(1);
+            // "delta < INT_MAX / (USEC_PER_SEC / TCP_TS_HZ)", else no sample.
+            if ticks < i32::MAX as u32 / 1000 {
+                let r = SimDuration::from_millis(u64::from(ticks));
+                self.rtt_sample(r, SimTime(now.as_nanos().saturating_sub(r.as_nanos())));
+            }
+        }
+    }
+
+    /// Linux `tcp_fastretrans_alert`'s undo tests on an ACK (`advanced`:
+    /// it moved SND.UNA), after the scoreboard took it and before the
+    /// recovery plug-in's hook (Linux undoes before `tcp_cong_control`
+    /// grows cwnd):
+    /// - Loss state, SND.UNA advanced: `tcp_process_loss` ->
+    ///   `tcp_try_undo_loss(sk, false)` when `tcp_may_undo` (before
+    ///   F-RTO's own test): the window restored, no more go-back-N
+    ///   (`tcp_undo_cwnd_reduction(sk, true)`), the Open state;
+    /// - Recovery state, the recovery point reached: `tcp_try_undo_recovery`
+    ///   when `tcp_may_undo`: the window restored, the Open state (the lost
+    ///   marks stay: RACK may start a new recovery at once, as Linux's
+    ///   `tcp_identify_packet_loss` after it);
+    /// - Recovery or Open state: `tcp_try_undo_dsack` once every
+    ///   retransmission of the episode was D-SACKed (during recovery Linux
+    ///   then leaves it, `tcp_try_to_open`).
+    ///
+    /// Not modelled: `tcp_try_undo_partial` (a partial ACK whose echo
+    /// predates the retransmission), and non-SACK Linux holding the state
+    /// until SND.UNA passes the recovery point
+    /// (`tcp_is_non_sack_preventing_reopen`).
+    fn try_undo(&mut self, ack: &Ack, advanced: bool) {
+        match self.cb.state {
+            CaState::Loss if advanced && self.undo.may_undo(ack.tsecr) => {
+                self.undo.undo(&mut self.cb);
+                self.stats.loss_undos += 1;
+                self.leave_for_open(true);
+            }
+            CaState::Recovery
+                if advanced
+                    && self.cb.snd_una >= self.cb.recover
+                    && self.undo.may_undo(ack.tsecr) =>
+            {
+                self.undo.undo(&mut self.cb);
+                self.stats.recovery_undos += 1;
+                self.leave_for_open(false);
+            }
+            CaState::Recovery | CaState::Open if self.undo.dsack_undo() => {
+                self.undo.undo(&mut self.cb);
+                self.stats.dsack_undos += 1;
+                if self.cb.state == CaState::Recovery {
+                    self.leave_for_open(false);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The Open state after an undo, the recovery point withdrawn (Linux
+    /// in Open starts a recovery on its own rules; `recover = SND.UNA`, as
+    /// F-RTO's undo does); from the Loss state (`unmark_loss`) also no more
+    /// go-back-N (`tx_next = snd_nxt`), the backoff count cleared
+    /// (`icsk_retransmits = 0`) and any F-RTO test ended.
+    fn leave_for_open(&mut self, unmark_loss: bool) {
+        self.cb.state = CaState::Open;
+        self.cb.recover = self.cb.snd_una;
+        self.cb.dupacks = 0;
+        if unmark_loss {
+            self.cb.tx_next = self.cb.snd_nxt;
+            self.cb.consecutive_timeouts = 0;
+            self.pending_rtx = None;
+            self.frto.disarm();
+        }
     }
 
     /// Segments SACKed in `[snd_una, high)` as the loss-recovery plug-in
@@ -609,8 +770,10 @@ impl TcpSender {
         self.clock(now);
         let mut out = Actions::default();
         let window = self.cb.window();
+        let before = self.before();
         self.recovery
             .on_reorder_timer(&mut self.cb, self.cc.as_mut(), &mut out);
+        self.note_episode(&out, before);
         if out.entered_recovery {
             self.timeout.on_td_loss(window);
             self.tlp.reset_episode();
@@ -662,6 +825,10 @@ impl TcpSender {
         self.cb.lt_sent = 0;
         match reaction {
             TimeoutReaction::GoBackN => {
+                // Linux `tcp_enter_loss`: `tcp_init_undo` for a new episode.
+                if self.undo.is_on() {
+                    self.undo.on_episode(&self.cb, before);
+                }
                 // RFC 5682 §3.1 step 1 (Linux `tcp_enter_loss`): F-RTO
                 // tests this timeout, if on and if it covers it.
                 let recurring = self.cb.consecutive_timeouts > 0;
@@ -677,6 +844,7 @@ impl TcpSender {
                 let mut out = Actions::default();
                 self.recovery
                     .enter_recovery(&mut self.cb, self.cc.as_mut(), &mut out);
+                self.note_episode(&out, before);
                 self.apply(now, out);
             }
             TimeoutReaction::FalseTimeout => {
@@ -824,6 +992,9 @@ impl TcpSender {
         if retransmit {
             self.stats.retransmits += 1;
             self.frto.on_retransmit(seq);
+            if self.undo.is_on() {
+                self.undo.on_retransmit(now);
+            }
             // Karn's algorithm (as ns-2 `reset_rtx_timer`): a retransmission
             // ends the current measurement.
             self.timing = None;
@@ -835,7 +1006,7 @@ impl TcpSender {
                 self.cb.lt_sent += 1;
             }
             self.cb.snd_nxt = seq + 1;
-            if self.timing.is_none() {
+            if self.timing.is_none() && self.timestamps == Timestamps::Off {
                 self.timing = Some((seq, now));
             }
         }
@@ -966,6 +1137,16 @@ impl TcpSender {
         self.last_seen = now;
         changed
     }
+}
+
+/// The undo state of a new sender of `cfg` (D-SACKs count only with SACK,
+/// whose receiver sends them).
+fn new_undo(cfg: &TcpConfig) -> Undo {
+    let sack = cfg.variant == crate::tcp::config::Variant::Sack;
+    Undo::new(
+        cfg.timestamps != Timestamps::Off,
+        sack && cfg.dsack != Dsack::Off,
+    )
 }
 
 /// The earlier of two optional deadlines.

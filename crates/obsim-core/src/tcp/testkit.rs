@@ -397,12 +397,26 @@ impl Driver {
     /// `ack` arrives at `now` with SACK blocks `sack` (start, end); what it
     /// released.
     pub(crate) fn ack_at(&mut self, now: SimTime, ack: u64, sack: &[(u64, u64)]) -> Vec<u64> {
+        self.ack_ts(now, ack, sack, 0)
+    }
+
+    /// As [`Self::ack_at`], the ACK echoing timestamp `tsecr` (RFC 7323;
+    /// 0: none).
+    pub(crate) fn ack_ts(
+        &mut self,
+        now: SimTime,
+        ack: u64,
+        sack: &[(u64, u64)],
+        tsecr: u32,
+    ) -> Vec<u64> {
         self.now = now;
         let blocks: Vec<SackBlock> = sack
             .iter()
             .map(|&(start, end)| SackBlock { start, end })
             .collect();
-        self.s.on_ack(self.now, &Ack::with_sack(ack, &blocks));
+        let mut a = Ack::with_sack(ack, &blocks);
+        a.tsecr = tsecr;
+        self.s.on_ack(self.now, &a);
         self.drain()
     }
 

@@ -118,6 +118,18 @@ pub(super) const BAD: &[Row] = &[
         "\"off\", \"linux\"",
     ),
     (
+        "bad timestamps",
+        &[("mss = \"1000 B\"", "mss = \"1000 B\"\ntimestamps = true")],
+        "tcp.timestamps",
+        "expected one of \"off\", \"linux\", found boolean true",
+    ),
+    (
+        "bad dsack",
+        &[("mss = \"1000 B\"", "mss = \"1000 B\"\ndsack = \"on\"")],
+        "tcp.dsack",
+        "\"off\", \"linux\"",
+    ),
+    (
         "rack without SACK",
         &[("mss = \"1000 B\"", "mss = \"1000 B\"\nrack = true")],
         "tcp.rack",

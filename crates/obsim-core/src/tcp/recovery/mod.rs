@@ -148,6 +148,17 @@ pub trait LossRecovery: std::fmt::Debug {
     fn rack(&self) -> Option<&Rack> {
         None
     }
+
+    /// After [`Self::on_ack_info`], with `tcp.timestamps` and a scoreboard
+    /// that keeps transmit times (RACK): the send time of the segment
+    /// Linux takes the ACK's RTT sample from (`tcp_clean_rtx_queue`'s
+    /// `first_ackt`, the first newly cumulatively acknowledged segment
+    /// never retransmitted, when none of them was; else `tcp_sacktag_one`'s
+    /// `first_sackt`, the first newly SACKed one never retransmitted), or
+    /// `None` (the sender then reads TSecr, `tcp_ack_update_rtt`).
+    fn rtt_sent_at(&self) -> Option<SimTime> {
+        None
+    }
 }
 
 /// The algorithms [`for_config`] chooses from: the one place that maps a

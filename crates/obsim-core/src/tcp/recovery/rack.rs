@@ -9,8 +9,11 @@
 //! [`Scoreboard`] ring, sized once per flow; this file holds the
 //! connection-wide variables of RFC 8985 §5.2 and the steps of §6.2.
 //! DSACK-based adaptation of the reordering window (§6.2 step 4, the
-//! `RACK.dsack_round` / `RACK.reo_wnd_mult` part) is not modelled: the
-//! receiver sends no DSACK, so `RACK.reo_wnd_mult` stays 1.
+//! `RACK.dsack_round` / `RACK.reo_wnd_mult` part) is not modelled: with
+//! `tcp.dsack` the receiver sends D-SACKs, but only the undo reads them
+//! (`tcp/undo.rs`), so `RACK.reo_wnd_mult` stays 1. With `tcp.timestamps`
+//! the scoreboard's owner (`sack.rs`) skips a segment delivered by an
+//! earlier transmission than its last (Linux `tcp_skb_spurious_retrans`).
 
 use crate::tcp::recovery::Scoreboard;
 use crate::time::{SimDuration, SimTime};

@@ -8,13 +8,13 @@
 //! `DupThresh` rule, and its first detected loss starts the recovery.
 
 use crate::tcp::cc::{LossSignal, WindowGrowth};
-use crate::tcp::config::TcpConfig;
+use crate::tcp::config::{TcpConfig, Timestamps};
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::recovery::{
     algorithm, dupack_triggers, new_ack_outside_recovery, Actions, Algorithm, LossRecovery,
     PrrState, Rack, Scoreboard,
 };
-use crate::tcp::segment::{Ack, SackBlock};
+use crate::tcp::segment::{ts_before, ts_clock, Ack, SackBlock};
 use crate::time::{SimDuration, SimTime};
 
 /// RFC 6675 loss recovery.
@@ -39,6 +39,12 @@ pub struct Sack {
     /// RACK's connection state (RFC 8985 §5.2), read when the scoreboard
     /// keeps RACK's per-segment state (`tcp.rack`).
     rack: Rack,
+    /// `tcp.timestamps`: RACK skips a cumulatively acknowledged
+    /// retransmission whose ACK echoes an earlier transmission, and
+    /// [`LossRecovery::rtt_sent_at`] is measured.
+    timestamps: bool,
+    /// [`LossRecovery::rtt_sent_at`] of the last ACK.
+    rtt_sent: Option<SimTime>,
 }
 
 impl Sack {
@@ -58,6 +64,8 @@ impl Sack {
             prr: PrrState::new(cfg.prr),
             delivered: 0,
             rack: Rack::new(),
+            timestamps: cfg.timestamps != Timestamps::Off,
+            rtt_sent: None,
         }
     }
 
@@ -353,6 +361,10 @@ impl LossRecovery for Sack {
     fn rack(&self) -> Option<&Rack> {
         self.sb.rack().then_some(&self.rack)
     }
+
+    fn rtt_sent_at(&self) -> Option<SimTime> {
+        self.rtt_sent
+    }
 }
 
 impl Sack {
@@ -365,20 +377,48 @@ impl Sack {
         let una_before = self.sb.una();
         let sacked_before = self.sb.sacked_count();
         self.rack.begin_ack();
+        // Linux `tcp_clean_rtx_queue`: `first_ackt` and
+        // `FLAG_RETRANS_DATA_ACKED` (timestamps only).
+        let mut first_ackt = None;
+        let mut rexmit_acked = false;
         for s in una_before..cb.snd_una {
+            let rexmit = self.timestamps && self.sb.is_retransmitted(s);
+            rexmit_acked |= rexmit;
             if !self.sb.is_sacked(s) {
-                self.rack.on_delivered(&self.sb, s);
+                if self.timestamps && !rexmit && first_ackt.is_none() {
+                    first_ackt = Some(self.sb.xmit_ts(s));
+                }
+                // Linux `tcp_skb_spurious_retrans`: a retransmitted segment
+                // whose ACK echoes a TSval older than its last transmission
+                // was delivered by an earlier one; RACK does not advance
+                // on it (`tcp_clean_rtx_queue`).
+                let spurious =
+                    rexmit && ack.tsecr != 0 && ts_before(ack.tsecr, ts_clock(self.sb.xmit_ts(s)));
+                if !spurious {
+                    self.rack.on_delivered(&self.sb, s);
+                }
             }
         }
+        // `tcp_sacktag_one`'s `first_sackt`: the lowest segment newly
+        // SACKed and never retransmitted.
+        let mut first_sackt: Option<(u64, SimTime)> = None;
         for &SackBlock { start, end } in blocks.iter() {
             // The block's segments not SACKed before, a word of the
             // scoreboard at a time (a block may span the window).
             let (mut s, end) = (start.max(cb.snd_una), end.min(cb.snd_nxt));
             while let Some(u) = self.sb.first_unsacked(s, end) {
+                if self.timestamps
+                    && !self.sb.is_retransmitted(u)
+                    && first_sackt.is_none_or(|(q, _)| u < q)
+                {
+                    first_sackt = Some((u, self.sb.xmit_ts(u)));
+                }
                 self.rack.on_delivered(&self.sb, u);
                 s = u + 1;
             }
         }
+        self.rtt_sent =
+            if rexmit_acked { None } else { first_ackt }.or(first_sackt.map(|(_, t)| t));
         self.sb.advance(cb.snd_una);
         self.sb.update(&blocks, cb.snd_nxt);
         if self.prr.is_on() {

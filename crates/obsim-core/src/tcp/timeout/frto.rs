@@ -29,7 +29,8 @@
 //!   RFC allows up to 3 segments);
 //! - an ACK that covers the recovery point without proving the timeout
 //!   spurious ends the test (step 2a; Linux's `tcp_try_undo_recovery`
-//!   needs timestamps or DSACK, neither modelled).
+//!   needs timestamps or DSACK: `tcp/undo.rs`, with `tcp.timestamps` or
+//!   `tcp.dsack`).
 //!
 //! Linux arms F-RTO at a timeout that starts a new recovery (state below
 //! Recovery) and keeps it on recurring timeouts of the same `SND.UNA`
@@ -41,6 +42,7 @@
 //! retransmit: not modelled).
 
 use crate::tcp::control::{CaState, ControlBlock};
+use crate::tcp::undo;
 use crate::time::SimTime;
 
 /// Where the test stands (RFC 5682 §3.1's steps).
@@ -159,12 +161,9 @@ impl ForwardRto {
             }
             // A first timeout: Linux `new_recovery` (state below Recovery).
             (_, false) if state == CaState::Open => {
-                // Linux `tcp_current_ssthresh` outside a cwnd reduction.
-                let c = cwnd.floor() as u64;
-                let three_quarters = ((c >> 1) + (c >> 2)) as f64;
                 self.ep = Some(Episode {
                     prior_cwnd: cwnd,
-                    prior_ssthresh: ssthresh.max(three_quarters),
+                    prior_ssthresh: undo::current_ssthresh(cwnd, ssthresh, state),
                     high: cb.snd_nxt,
                     rtx_end: cb.snd_una + 1,
                     delivered: sacked,
@@ -283,8 +282,7 @@ impl ForwardRto {
     pub fn undo(&mut self, cb: &mut ControlBlock) -> Option<(u64, SimTime)> {
         let ep = self.ep.take()?;
         self.new_data = 0;
-        cb.cwnd = cb.cwnd.max(ep.prior_cwnd);
-        cb.ssthresh = cb.ssthresh.max(ep.prior_ssthresh);
+        undo::undo_cwnd_reduction(cb, ep.prior_cwnd, ep.prior_ssthresh);
         cb.state = CaState::Open;
         cb.tx_next = cb.snd_nxt;
         cb.recover = cb.snd_una;

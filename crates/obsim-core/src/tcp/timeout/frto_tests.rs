@@ -318,24 +318,31 @@ fn renew_forgets_the_test() {
 /// resends the delayed flight.
 #[track_caller]
 fn spike(c: &TcpConfig) -> crate::tcp::testkit::Harness {
+    spike_of(c, 400)
+}
+
+/// [`spike`] with the flight held `late_ms` late.
+#[track_caller]
+fn spike_of(c: &TcpConfig, late_ms: u64) -> crate::tcp::testkit::Harness {
     use crate::tcp::testkit::{Harness, Path};
     let mut p = Path::new(SimDuration::from_millis(10), 100_000_000);
-    p.spike = Some((at(300), at(320), SimDuration::from_millis(400)));
+    p.spike = Some((at(300), at(320), SimDuration::from_millis(late_ms)));
     let mut h = Harness::new(c, Some(20_000 * u64::from(c.mss)), p);
     assert!(h.run_to_completion(at(30_000)).is_some(), "completes");
     h
 }
 
 /// The spike over the rfc profile (SACK and NewReno) and the linux profile
-/// (SACK and NewReno, RACK-TLP off): one timeout, proved spurious, and one
-/// or two retransmissions in all where go-back-N resends the window (66 to
-/// 2 933 segments). With RACK on (the linux profile as it is), F-RTO undoes
-/// too but RACK then marks the delayed window lost: the ACK of the
-/// originals also acknowledges the timer's retransmission, which RACK
-/// (without timestamps) takes as the most recently sent segment delivered
-/// (RFC 8985 §6.2 step 2); Linux skips it with the timestamp echo
-/// (`tcp_skb_spurious_retrans` before `tcp_rack_advance`). A known gap,
-/// pinned here (docs/MODEL.md "F-RTO").
+/// without timestamps and D-SACK (SACK and NewReno, RACK-TLP off): one
+/// timeout, proved spurious, and one or two retransmissions in all where
+/// go-back-N resends the window (66 to 2 933 segments). With RACK on and
+/// no timestamps, F-RTO undoes too but RACK then marks the delayed window
+/// lost: the ACK of the originals also acknowledges the timer's
+/// retransmission, which RACK (without timestamps) takes as the most
+/// recently sent segment delivered (RFC 8985 §6.2 step 2); Linux skips it
+/// with the timestamp echo (`tcp_skb_spurious_retrans` before
+/// `tcp_rack_advance`), as obsim does with `tcp.timestamps`
+/// (`tcp::undo::tests`, the linux profile as it is).
 #[test]
 fn a_delay_spike_is_a_spurious_timeout_end_to_end() {
     for (profile_name, variant, rack) in [
@@ -349,6 +356,8 @@ fn a_delay_spike_is_a_spurious_timeout_end_to_end() {
         c.variant = variant;
         c.rack_tlp.rack = rack;
         c.rack_tlp.tlp = rack;
+        c.timestamps = crate::tcp::config::Timestamps::Off;
+        c.dsack = crate::tcp::config::Dsack::Off;
         c.rto.min = SimDuration::from_millis(200);
         c.frto = Frto::Off;
         let off = spike(&c);
@@ -366,4 +375,33 @@ fn a_delay_spike_is_a_spurious_timeout_end_to_end() {
             assert!(n.retransmits <= 2, "{case}: {}", n.retransmits);
         }
     }
+}
+
+/// The known gap of the test above, closed by timestamps (the linux
+/// profile as it is: RACK-TLP, F-RTO, `tcp.timestamps` and `tcp.dsack`),
+/// with the flight held 1 s (per-ACK RTT samples track the queue, and the
+/// RTO outlasts a 400 ms spike). The ACK of the delayed originals echoes
+/// their TSval, older than the timer's retransmission, so RACK does not
+/// take it for an ACK of the retransmission (Linux
+/// `tcp_skb_spurious_retrans`), and the timeout is undone at once by the
+/// echo (`tcp_try_undo_loss` on `tcp_packet_delayed`, before F-RTO's own
+/// test): one timeout, undone; the loss probe before it and the timer's
+/// retransmission are the only ones. Without timestamps and D-SACK, F-RTO
+/// undoes a timeout too but RACK resends the delayed window (2 171
+/// retransmissions).
+#[test]
+fn with_timestamps_a_delay_spike_is_undone_and_rack_keeps_the_window() {
+    let mut c = profile("linux").unwrap();
+    c.rto.min = SimDuration::from_millis(200);
+    let on = spike_of(&c, 1000);
+    let st = on.sender.stats();
+    assert_eq!((st.to_events, st.loss_undos, st.spurious_rtos), (1, 1, 0));
+    assert_eq!((st.tlp_probes, st.retransmits), (1, 2));
+    c.timestamps = crate::tcp::config::Timestamps::Off;
+    c.dsack = crate::tcp::config::Dsack::Off;
+    let off = spike_of(&c, 1000);
+    let o = off.sender.stats();
+    // A timeout and its recurrence (a backoff), the window resent.
+    assert_eq!((o.to_events, o.loss_undos, o.spurious_rtos), (2, 0, 1));
+    assert!(o.retransmits > 1000, "{}", o.retransmits);
 }
