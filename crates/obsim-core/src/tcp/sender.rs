@@ -341,6 +341,7 @@ impl TcpSender {
         }
         let mut out = Actions::default();
         let advanced = ack.ack > self.cb.snd_una;
+        self.cb.ack_rtt = None;
         if ack.ack > self.cb.snd_una {
             let acked = ack.ack - self.cb.snd_una;
             self.take_rtt_sample(now, ack.ack);
@@ -354,6 +355,9 @@ impl TcpSender {
                 self.pending_rtx = None;
             }
             self.recovery.on_ack_info(&self.cb, ack);
+            // Linux `tcp_clean_rtx_queue` -> `ca_ops->pkts_acked` (CUBIC's
+            // HyStart), before `tcp_cong_control` grows the window.
+            self.cc.on_acked(&mut self.cb);
             let frto = if self.frto.armed() {
                 self.frto_on_ack(now, ack.ack, true)
             } else {
@@ -578,6 +582,7 @@ impl TcpSender {
         self.stats.rtt_samples += 1;
         self.stats.rtt_sum += r;
         self.cb.rtt_latest = Some(r);
+        self.cb.ack_rtt = Some(r);
         self.cb.rtt_min = Some(self.cb.rtt_min.map_or(r, |m| m.min(r)));
         self.cb.srtt = self.rtt.srtt();
     }
