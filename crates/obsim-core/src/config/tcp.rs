@@ -11,8 +11,8 @@ use super::fields::{bytes_in, duration, positive_duration, Quantity};
 use super::units::SIZE_UNITS;
 use super::walk::{boolean, choice, count_in, join, named, u32_in, Errors, Table, Val};
 use crate::tcp::config::{
-    BackSource, BnakMode, CongestionControl, CubicRtt, Dsack, Frto, FtoDetection, Prr,
-    RecoverCheck, RecoveryExit, RtoEstimator, SackOptionSize, SackRecovery, SsthreshBasis,
+    BackSource, BnakMode, CongestionControl, CubicRtt, Dsack, Frto, FtoDetection, HystartDetect,
+    Prr, RecoverCheck, RecoveryExit, RtoEstimator, SackOptionSize, SackRecovery, SsthreshBasis,
     TcpConfig, Timestamps, Variant,
 };
 use crate::tcp::profile::{profile, PROFILES};
@@ -97,6 +97,10 @@ key_table! {
     fast_convergence: bool = boolean => cubic.fast_convergence;
     reno_friendly: bool = boolean => cubic.reno_friendly;
     target_rtt: CubicRtt = |v| named(v, &CubicRtt::ALL) => cubic.target_rtt;
+    hystart: bool = boolean => cubic.hystart;
+    hystart_detect: HystartDetect = |v| named(v, &HystartDetect::ALL) => cubic.hystart_detect;
+    hystart_low_window: u32 = |v| u32_in(v, 0, u32::MAX) => cubic.hystart_low_window;
+    hystart_ack_delta: SimDuration = duration => cubic.hystart_ack_delta;
 }
 
 key_table! {

@@ -94,6 +94,38 @@ impl CubicRtt {
         [("srtt", CubicRtt::Srtt), ("min_rtt", CubicRtt::MinRtt)];
 }
 
+/// Which of HyStart's two tests end slow start (Linux tcp_cubic.c
+/// `hystart_detect`: 1 the ACK train, 2 the delay increase, 3 both).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HystartDetect {
+    /// `HYSTART_ACK_TRAIN` only.
+    Train,
+    /// `HYSTART_DELAY` only.
+    Delay,
+    /// Both (Linux's default, 3).
+    Both,
+}
+
+impl HystartDetect {
+    /// Every choice with its name in scenarios (`tcp.cubic.hystart_detect`).
+    pub const ALL: [(&'static str, HystartDetect); 3] = [
+        ("train", HystartDetect::Train),
+        ("delay", HystartDetect::Delay),
+        ("both", HystartDetect::Both),
+    ];
+
+    /// The ACK-train test is on.
+    pub fn train(self) -> bool {
+        self != HystartDetect::Delay
+    }
+
+    /// The delay test is on.
+    pub fn delay(self) -> bool {
+        self != HystartDetect::Train
+    }
+}
+
 /// RFC 9438 CUBIC parameters (`[tcp.cubic]`); read only with
 /// `congestion_control = "cubic"`. Defaults are the RFC's
 /// ([`CubicConfig::RFC9438`]); docs/MODEL.md "CUBIC" lists Linux's.
@@ -115,6 +147,20 @@ pub struct CubicConfig {
     /// The RTT of the target `W_cubic(t + RTT)` (RFC 9438 §4.2: SRTT; Linux:
     /// the minimum RTT).
     pub target_rtt: CubicRtt,
+    /// Linux's HyStart (tcp_cubic.c `hystart` 1; Ha and Rhee 2008, not RFC
+    /// 9406's HyStart++): slow start ends (ssthresh = cwnd) when a round's
+    /// ACKs keep coming closely spaced for half the minimum RTT, or when the
+    /// round's smallest RTT exceeds the minimum by a clamped eighth
+    /// (`tcp/cc/hystart.rs`). Off in RFC 9438's defaults and every profile
+    /// but `linux`.
+    pub hystart: bool,
+    /// `hystart_detect` (both).
+    pub hystart_detect: HystartDetect,
+    /// `hystart_low_window` (16 segments): no test below this cwnd.
+    pub hystart_low_window: u32,
+    /// `hystart_ack_delta_us` (2 ms): ACKs this close together continue
+    /// a train.
+    pub hystart_ack_delta: SimDuration,
 }
 
 impl CubicConfig {
@@ -126,6 +172,10 @@ impl CubicConfig {
         fast_convergence: true,
         reno_friendly: true,
         target_rtt: CubicRtt::Srtt,
+        hystart: false,
+        hystart_detect: HystartDetect::Both,
+        hystart_low_window: 16,
+        hystart_ack_delta: SimDuration::from_millis(2),
     };
 
     /// True for [`CubicConfig::RFC9438`] (left out of the resolved

@@ -93,6 +93,10 @@ pub struct ControlBlock {
     /// when the ACK that gives it arrives, before the plug-ins see that
     /// ACK; `None` before the first. What RFC 9406 HyStart++ rounds read.
     pub rtt_latest: Option<SimDuration>,
+    /// The RTT sample the ACK being handled gave, if it gave one (Linux
+    /// `ack_sample.rtt_us`, which CUBIC's HyStart reads); `None` on an ACK
+    /// without a sample. Set by the sender before the plug-ins see the ACK.
+    pub ack_rtt: Option<SimDuration>,
     /// The smallest RTT sample of the connection so far (Linux CUBIC's
     /// `delay_min`; not windowed); `None` before the first sample.
     pub rtt_min: Option<SimDuration>,
@@ -145,6 +149,7 @@ impl ControlBlock {
             pipe_est: None,
             now: SimTime::ZERO,
             rtt_latest: None,
+            ack_rtt: None,
             rtt_min: None,
             srtt: None,
             cwnd_limited_growth: cfg.cwnd_limited_growth,

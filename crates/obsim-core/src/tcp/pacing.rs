@@ -35,6 +35,7 @@
 //! finer-grained.
 
 use crate::tcp::config::{PacingConfig, TcpConfig};
+use crate::tcp::control::ControlBlock;
 use crate::tcp::TcpSender;
 use crate::time::{SimDuration, SimTime};
 
@@ -44,7 +45,12 @@ use crate::time::{SimDuration, SimTime};
 /// else `ca_ratio`. `None` before the first RTT sample (the kernel then
 /// has no SRTT to divide by: unlimited).
 pub fn pacing_rate(cfg: &PacingConfig, sender: &TcpSender) -> Option<f64> {
-    let cb = sender.control_block();
+    rate_of(cfg, sender.control_block(), sender.mss())
+}
+
+/// [`pacing_rate`] from the control block and the MSS (for the window-growth
+/// plug-ins, which see no sender: HyStart's `hystart_ack_delay`).
+pub fn rate_of(cfg: &PacingConfig, cb: &ControlBlock, mss: u32) -> Option<f64> {
     let srtt = cb.srtt?.as_secs_f64();
     if srtt <= 0.0 {
         return None;
@@ -57,7 +63,7 @@ pub fn pacing_rate(cfg: &PacingConfig, sender: &TcpSender) -> Option<f64> {
         cfg.ca_ratio
     };
     let packets = cwnd.max(cb.flight_size() as f64);
-    Some(f64::from(sender.mss()) * f64::from(ratio) / 100.0 * packets / srtt)
+    Some(f64::from(mss) * f64::from(ratio) / 100.0 * packets / srtt)
 }
 
 /// The pacing state of one flow: its configuration and earliest departure

@@ -126,6 +126,10 @@ fn linux() -> TcpConfig {
             fast_convergence: true,
             reno_friendly: true,
             target_rtt: CubicRtt::MinRtt,
+            // hystart 1, hystart_detect 3, hystart_low_window 16,
+            // hystart_ack_delta_us 2000.
+            hystart: true,
+            ..CubicConfig::RFC9438
         },
         mss,
         header: 52,

@@ -369,6 +369,7 @@ impl TcpSender {
         }
         let mut out = Actions::default();
         let advanced = ack.ack > self.cb.snd_una;
+        self.cb.ack_rtt = None;
         if self.undo.is_on() && ack.ack >= self.cb.snd_una {
             // Linux `tcp_ack` -> `tcp_sacktag_write_queue` ->
             // `tcp_check_dsack`, before anything else of the ACK.
@@ -392,6 +393,10 @@ impl TcpSender {
             if self.timestamps != Timestamps::Off {
                 self.linux_rtt_sample(now, ack, true);
             }
+            // Linux `tcp_clean_rtx_queue` -> `ca_ops->pkts_acked` (CUBIC's
+            // HyStart) with this ACK's sample, before the undo tests of
+            // `tcp_fastretrans_alert` and `tcp_cong_control`'s growth.
+            self.cc.on_acked(&mut self.cb);
             if self.undo.is_on() {
                 self.try_undo(ack, true);
             }
@@ -427,6 +432,8 @@ impl TcpSender {
             if self.timestamps != Timestamps::Off {
                 self.linux_rtt_sample(now, ack, false);
             }
+            // `pkts_acked` runs for a SACK's sample too (`sack_rtt_us`).
+            self.cc.on_acked(&mut self.cb);
             if self.undo.is_on() {
                 self.try_undo(ack, false);
             }
@@ -739,6 +746,7 @@ impl TcpSender {
         self.stats.rtt_samples += 1;
         self.stats.rtt_sum += r;
         self.cb.rtt_latest = Some(r);
+        self.cb.ack_rtt = Some(r);
         self.cb.rtt_min = Some(self.cb.rtt_min.map_or(r, |m| m.min(r)));
         self.cb.srtt = self.rtt.srtt();
     }

@@ -18,6 +18,7 @@
 //! `t` while application-limited (obsim's senders are backlogged until
 //! their last segment).
 
+use crate::tcp::cc::hystart::Hystart;
 use crate::tcp::cc::rfc5681::slow_start_increase;
 use crate::tcp::cc::{loss_window, LossSignal, WindowGrowth};
 use crate::tcp::config::{CongestionControl, CubicConfig, CubicRtt, SsthreshBasis, TcpConfig};
@@ -60,6 +61,8 @@ pub struct Cubic {
     last_event: Option<LossSignal>,
     /// Slow start has run since the last congestion event (or the start).
     slow_started: bool,
+    /// Linux's HyStart (`tcp.cubic.hystart`, off by RFC 9438's defaults).
+    hystart: Hystart,
 }
 
 impl Cubic {
@@ -79,13 +82,22 @@ impl Cubic {
             w_est: 0.0,
             last_event: None,
             slow_started: false,
+            hystart: Hystart::OFF,
         }
     }
 
     /// CUBIC with `cfg`'s options (`tcp.cubic.*`, `tcp.abc`,
-    /// `tcp.ssthresh_basis`).
+    /// `tcp.ssthresh_basis`), HyStart included.
     pub fn for_config(cfg: &TcpConfig) -> Self {
-        Cubic::new(cfg.cubic, cfg.abc, cfg.ssthresh_basis)
+        Cubic {
+            hystart: Hystart::for_config(cfg),
+            ..Cubic::new(cfg.cubic, cfg.abc, cfg.ssthresh_basis)
+        }
+    }
+
+    /// HyStart's state.
+    pub fn hystart(&self) -> &Hystart {
+        &self.hystart
     }
 
     /// `W_cubic(t)` = C(t - K)³ + `W_max` in segments, `t` in seconds since
@@ -156,13 +168,19 @@ impl Cubic {
 }
 
 impl WindowGrowth for Cubic {
+    fn on_acked(&mut self, cb: &mut ControlBlock) {
+        // `cubictcp_acked`: epoch_start is CUBIC's t_epoch.
+        self.hystart.on_acked(cb, self.t_epoch);
+    }
+
     fn on_ack(&mut self, cb: &mut ControlBlock, acked: u64) {
         if acked == 0 {
             return;
         }
         if cb.cwnd < cb.ssthresh {
             // §4.10: "CUBIC MUST employ a slow-start algorithm" below
-            // ssthresh: RFC 5681's (HyStart++ is not modelled yet).
+            // ssthresh: RFC 5681's, ended early by Linux's HyStart when on
+            // (`on_acked`; RFC 9406's HyStart++ is not modelled).
             cb.cwnd += slow_start_increase(self.abc, acked);
             self.slow_started = true;
             return;
@@ -224,6 +242,10 @@ impl WindowGrowth for Cubic {
         self.t_epoch = None;
         // §4.8: after a timeout the next stage restarts the curve.
         self.last_event = Some(signal);
+        if signal == LossSignal::Timeout {
+            // Linux `cubictcp_state(TCP_CA_Loss)`: HyStart starts over.
+            self.hystart.on_timeout(cb);
+        }
         self.slow_started = false;
         // §4.6: ssthresh = flight_size * β_cubic, at least 2 segments (the
         // sender's cut then sets cwnd = ssthresh, §4.6's max(ssthresh, 2)).

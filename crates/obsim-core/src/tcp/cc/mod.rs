@@ -3,6 +3,7 @@
 //! `TcpCongestionOps` with `GetSsThresh` returning a value.
 
 mod cubic;
+pub mod hystart;
 mod rfc5681;
 
 pub use cubic::Cubic;
@@ -40,6 +41,11 @@ pub trait WindowGrowth: std::fmt::Debug {
     fn halved_cwnd(&self, _cb: &ControlBlock, ssthresh: f64) -> f64 {
         ssthresh
     }
+    /// An ACK acknowledged new data (its RTT sample, if any, in
+    /// `cb.ack_rtt`), before loss recovery and window growth see it: Linux's
+    /// `pkts_acked` hook, where CUBIC runs HyStart (`cubictcp_acked`), which
+    /// may end slow start by lowering ssthresh. Nothing by default.
+    fn on_acked(&mut self, _cb: &mut ControlBlock) {}
     /// Forgets partial-increment state after cwnd was cut.
     fn reset(&mut self) {}
     /// Resets to exactly the state [`for_config`]`(cfg)` builds, keeping
