@@ -357,9 +357,24 @@ pub(super) const BAD: &[Row] = &[
     ),
     (
         "unknown key in tcp.cubic",
-        &[("mss = \"1000 B\"", "cubic = { hystart = true }")],
-        "tcp.cubic.hystart",
+        &[("mss = \"1000 B\"", "cubic = { hystart_plus_plus = true }")],
+        "tcp.cubic.hystart_plus_plus",
         "allowed keys: beta, c, fast_convergence",
+    ),
+    (
+        "an unknown HyStart test",
+        &[("mss = \"1000 B\"", "cubic = { hystart = true, hystart_detect = \"rtt\" }")],
+        "tcp.cubic.hystart_detect",
+        "\"train\", \"delay\", \"both\"",
+    ),
+    (
+        "HyStart's ACK delta as a number",
+        &[(
+            "to = \"b\"\n\n[trace]",
+            "to = \"b\"\n[flows.tcp.cubic]\nhystart_ack_delta = 2\n\n[trace]",
+        )],
+        "flows[0].tcp.cubic.hystart_ack_delta",
+        "",
     ),
     (
         "huge window",
