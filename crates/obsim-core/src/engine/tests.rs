@@ -534,7 +534,15 @@ fn hystart_ends_slow_start_before_the_buffer_overflows() {
     tcp.cubic.hystart = false;
     let off = go(&tcp);
     assert_eq!(on.flows[0].packets_dropped, 0);
-    assert!(off.flows[0].packets_dropped > 100, "{}", off.flows[0].packets_dropped);
+    assert!(
+        off.flows[0].packets_dropped > 100,
+        "{}",
+        off.flows[0].packets_dropped
+    );
     // Both fill the path once out of slow start.
-    assert!(on.flows[0].goodput_bps > 15e6, "{}", on.flows[0].goodput_bps);
+    assert!(
+        on.flows[0].goodput_bps > 15e6,
+        "{}",
+        on.flows[0].goodput_bps
+    );
 }

@@ -363,7 +363,10 @@ pub(super) const BAD: &[Row] = &[
     ),
     (
         "an unknown HyStart test",
-        &[("mss = \"1000 B\"", "cubic = { hystart = true, hystart_detect = \"rtt\" }")],
+        &[(
+            "mss = \"1000 B\"",
+            "cubic = { hystart = true, hystart_detect = \"rtt\" }",
+        )],
         "tcp.cubic.hystart_detect",
         "\"train\", \"delay\", \"both\"",
     ),

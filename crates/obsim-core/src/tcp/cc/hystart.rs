@@ -256,6 +256,14 @@ mod tests {
         h.on_acked(cb, None);
     }
 
+    /// 400 ACKs 0.25 ms apart in one round, each RTT 1 ms above the last:
+    /// a train and a delay rise that end slow start whenever HyStart may.
+    fn both_tests_would_fire(h: &mut Hystart, c: &mut ControlBlock) {
+        for i in 0..400 {
+            ack(h, c, 1000 * MS + i * MS / 4, 1 + i, (100 + i) * MS);
+        }
+    }
+
     #[test]
     fn an_ack_train_longer_than_half_the_minimum_delay_ends_slow_start() {
         // delay_min 100 ms; unpaced: threshold (100 ms + the GSO cushion)/2.
@@ -327,19 +335,22 @@ mod tests {
     }
 
     #[test]
+    fn the_storm_below_ends_slow_start_at_cwnd_16() {
+        // The positive control of the two tests that follow.
+        let cfg = linux();
+        let mut h = Hystart::for_config(&cfg);
+        let mut c = cb(&cfg, 16.0, 0, 1000);
+        both_tests_would_fire(&mut h, &mut c);
+        assert!(h.found());
+        assert_eq!(c.ssthresh, 16.0);
+    }
+
+    #[test]
     fn below_the_low_window_nothing_is_tested() {
         let cfg = linux();
         let mut h = Hystart::for_config(&cfg);
         let mut c = cb(&cfg, 15.0, 0, 1000);
-        for i in 0..200 {
-            ack(
-                &mut h,
-                &mut c,
-                1000 * MS + i * MS / 2,
-                1 + i,
-                (100 + i) * MS,
-            );
-        }
+        both_tests_would_fire(&mut h, &mut c);
         assert!(!h.found());
     }
 
@@ -365,15 +376,7 @@ mod tests {
         cfg.cubic.hystart = false;
         let mut h = Hystart::for_config(&cfg);
         let mut c = cb(&cfg, 64.0, 0, 1000);
-        for i in 0..500 {
-            ack(
-                &mut h,
-                &mut c,
-                1000 * MS + i * MS / 4,
-                1 + i,
-                (100 + i) * MS,
-            );
-        }
+        both_tests_would_fire(&mut h, &mut c);
         assert!(!h.found());
         assert!(c.ssthresh.is_infinite());
     }
