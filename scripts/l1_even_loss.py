@@ -3,10 +3,12 @@ obsim's linux profile against the kernel (through obsim emulate, root
 needed), where both lose the same burst indices, so that the comparison is
 not swamped by where random losses fall (docs/VALIDATION.md, L1 section 6).
 
-    python scripts/l1_even_loss.py sim|emu [OUT.jsonl]
+    python scripts/l1_even_loss.py sim|emu [OUT.jsonl] [--bucket BYTES]
 
 One 10 MB transfer per case (reno/cubic x SACK on/off x p 0.01/0.05 x
-timers 1/5/10 ms), seed 1; one JSON line per case."""
+timers 1/5/10 ms), seed 1; one JSON line per case. ``--bucket`` (emu only)
+sets the kernel shaping's tbf bucket (``obsim emulate --access-bucket``;
+1500 serializes packets as obsim's access link does; session 14)."""
 
 import copy
 import json
@@ -15,8 +17,14 @@ import sys
 import obsim
 from obsim.reproductions.l1_linux_kernel import KERNEL_CC, KERNEL_SACK, experiment
 
-mode = sys.argv[1]
-out = open(sys.argv[2] if len(sys.argv) > 2 else f"l1_even_{mode}.jsonl", "a")
+args = sys.argv[1:]
+bucket = None
+if "--bucket" in args:
+    i = args.index("--bucket")
+    bucket = int(args[i + 1])
+    del args[i : i + 2]
+mode = args[0]
+out = open(args[1] if len(args) > 1 else f"l1_even_{mode}.jsonl", "a")
 base = experiment(False)["scenario"]
 for cc in ("reno", "cubic"):
     for variant in ("sack", "newreno"):
@@ -49,6 +57,7 @@ for cc in ("reno", "cubic"):
                         congestion_control=KERNEL_CC[cc],
                         sack=KERNEL_SACK[variant],
                         timeout_s=600,
+                        access_bucket=bucket,
                     )
                     s = em.summary()
                     rec = {
@@ -65,6 +74,8 @@ for cc in ("reno", "cubic"):
                         )
                     }
                 rec.update(cc=cc, variant=variant, p=p, timer=timer, seed=seed)
+                if mode != "sim" and bucket is not None:
+                    rec["bucket"] = bucket
                 print(json.dumps(rec), flush=True)
                 out.write(json.dumps(rec) + "\n")
                 out.flush()

@@ -16,7 +16,14 @@ import pytest
 
 from obsim import _core
 from obsim.cli import main
-from obsim.emulate import EmulateError, Namespaces, emulate, privilege_problem, tbf_args
+from obsim.emulate import (
+    ACCESS_BUCKET_ONE_PACKET,
+    EmulateError,
+    Namespaces,
+    emulate,
+    privilege_problem,
+    tbf_args,
+)
 from obsim.topologies import obs_path
 
 
@@ -162,6 +169,18 @@ def test_without_privileges_the_command_refuses_in_one_line(
     assert len(err) == 1 and err[0].startswith("error: obsim emulate needs root"), err
 
 
+def test_the_command_refuses_a_bucket_below_one_packet_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    f = tmp_path / "chain.json"
+    f.write_text(CHAIN)
+    with pytest.raises(SystemExit) as info:
+        main(["emulate", str(f), "--access-bucket", "1000"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].endswith("argument --access-bucket: must hold one 1500-byte packet: 1000"), err
+
+
 @pytest.mark.parametrize(
     "edit, message",
     [
@@ -192,11 +211,26 @@ def test_tbf_shapes_the_declared_access_link() -> None:
     assert tbf_args(1_000_000_000, None, 64_000)[3:] == ["burst", "125000", "limit", "64000"]
 
 
+def test_tbf_bucket_of_one_packet_serializes_like_obsims_access_link() -> None:
+    # access_bucket: one 1500-byte packet, whatever the rate (the default
+    # bucket of two packets lets two leave back to back after an idle moment).
+    assert tbf_args(20_000_000, 1000, None, ACCESS_BUCKET_ONE_PACKET)[3:5] == ["burst", "1500"]
+    assert tbf_args(1_000_000_000, None, 64_000, 1500)[3:5] == ["burst", "1500"]
+    with pytest.raises(ValueError, match="access_bucket: 1499 bytes"):
+        tbf_args(20_000_000, 1000, None, 1499)
+
+
+def test_access_bucket_below_one_packet_is_refused_before_anything_is_set_up() -> None:
+    with pytest.raises(ValueError, match="access_bucket: 100 bytes; a bucket must hold one 1500-byte packet"):
+        emulate(CHAIN, fmt="json", access_bucket=100)
+
+
 @needs_root
 def test_kernel_access_shaping_leaves_the_first_link_to_the_kernel() -> None:
     em = emulate(CHAIN, fmt="json", nbytes=300_000, timeout_s=60, access_shaping="kernel")
     assert em.path["access_shaping"] == "kernel"
     assert em.path["forward_access"]["rate_bps"] == 20_000_000
+    assert em.path["forward_access"]["bucket_bytes"] == 3000
     first = em.path["forward"][0]
     assert first["rate_bps"] is None and first["delay_s"] == pytest.approx(0.010)
     assert em.receiver is not None and em.receiver["bytes"] == 300_000

@@ -132,6 +132,13 @@ def _parser() -> argparse.ArgumentParser:
         help="shape each sender's access link in its namespace's kernel (tbf; TCP small queues act, as "
         "on a real host) or in the forwarder (default kernel)",
     )
+    e.add_argument(
+        "--access-bucket",
+        type=_bucket,
+        default=None,
+        help="with kernel shaping, the tbf bucket in bytes (default: two packets or 1 ms at the rate; "
+        "1500, one packet, serializes packets as obsim's access link does)",
+    )
     e.add_argument("--out", type=Path, default=None, help="write emulation.json and burst_log.parquet here")
 
     from .experiment_cli import add_parsers
@@ -162,6 +169,14 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
     if not 0 <= value < 2**64:
         raise argparse.ArgumentTypeError(f"must be in [0, 2**64 - 1]: {text}")
+    return value
+
+
+def _bucket(text: str) -> int:
+    """``emulate --access-bucket``: bytes, at least one 1500-byte packet."""
+    value = _positive_int(text)
+    if value < 1500:
+        raise argparse.ArgumentTypeError(f"must hold one 1500-byte packet: {text}")
     return value
 
 
@@ -260,6 +275,7 @@ def _emulate(args: argparse.Namespace) -> int:
             timeout_s=args.timeout,
             fifo_priority=args.fifo_priority,
             access_shaping=args.access_shaping,
+            access_bucket=args.access_bucket,
             commands=commands,
         )
     except EmulationInterrupted as e:

@@ -38,6 +38,15 @@ MTU = 1500
 """MTU of both devices (the emulator reads at most 2048 bytes a packet)."""
 PORT = 5001
 """Port of the built-in bounded transfer."""
+ACCESS_BUCKET_ONE_PACKET = MTU
+"""The ``access_bucket`` that makes the kernel's ``tbf`` serialize packets as
+obsim's access link does (one packet's transmission after another at the
+rate): a bucket of one full packet. The default bucket (two packets, or 1 ms
+at the rate) lets the first two packets after an idle moment leave back to
+back; on L1's path that packs more packets into each burst than obsim's link
+does (docs/VALIDATION.md, L1 section 6, session 14). The kernel's ``tbf``
+times in nanoseconds (``psched_l2t_ns``, an hrtimer watchdog), so a bucket
+below rate/HZ works: measured at 20 Mbit/s with 1500 and 1600 bytes."""
 ACCESS_SHAPING = ("kernel", "emulator")
 """Where each direction's first link (the sending host's access link) is
 shaped: ``"kernel"`` (the default), by a ``tbf`` qdisc on the sending
@@ -48,12 +57,20 @@ packets over at once and they wait in the emulated drop-tail buffer (as a
 simulated sender's do)."""
 
 
-def tbf_args(rate_bps: int, buffer_packets: Optional[int], buffer_bytes: Optional[int]) -> List[str]:
+def tbf_args(
+    rate_bps: int,
+    buffer_packets: Optional[int],
+    buffer_bytes: Optional[int],
+    bucket_bytes: Optional[int] = None,
+) -> List[str]:
     """``tc qdisc ... tbf`` arguments for a link of ``rate_bps`` with the
-    given drop-tail buffer: the bucket holds two full packets or 1 ms at the
-    rate (tbf needs at least rate/HZ), and the queue limit is the buffer in
+    given drop-tail buffer: the bucket holds ``bucket_bytes`` (by default two
+    full packets or 1 ms at the rate, whichever is larger; see
+    :data:`ACCESS_BUCKET_ONE_PACKET`), and the queue limit is the buffer in
     bytes (packets x MTU; 100 MB for an unlimited buffer)."""
-    burst = max(2 * MTU, rate_bps // 8 // 1000)
+    if bucket_bytes is not None and bucket_bytes < MTU:
+        raise ValueError(f"access_bucket: {bucket_bytes} bytes; a bucket must hold one {MTU}-byte packet")
+    burst = max(2 * MTU, rate_bps // 8 // 1000) if bucket_bytes is None else bucket_bytes
     if buffer_packets is not None:
         limit = max(1, buffer_packets) * MTU
     elif buffer_bytes is not None:
@@ -246,6 +263,7 @@ def emulate(
     fifo_priority: int = 10,
     access_shaping: str = "kernel",
     commands: Optional[Sequence[Sequence[str]]] = None,
+    access_bucket: Optional[int] = None,
 ) -> Emulation:
     """Runs one emulation of ``flow`` of the scenario.
 
@@ -257,11 +275,15 @@ def emulate(
     lines run in the destination and source namespaces instead (the
     receiver first; the sender reaches it at ``10.201.0.2``), and the run
     ends when the sender exits. ``access_shaping`` is one of
-    :data:`ACCESS_SHAPING`. Ctrl-C raises :class:`EmulationInterrupted`
+    :data:`ACCESS_SHAPING`. ``access_bucket`` is the kernel shaping's ``tbf``
+    bucket in bytes (``None``: two packets or 1 ms at the rate;
+    :data:`ACCESS_BUCKET_ONE_PACKET` serializes as obsim's link). Ctrl-C raises :class:`EmulationInterrupted`
     carrying the partial measurement, after the namespaces are removed.
     """
     if access_shaping not in ACCESS_SHAPING:
         raise ValueError(f"access_shaping: {access_shaping!r}; allowed: {', '.join(ACCESS_SHAPING)}")
+    if access_bucket is not None and access_bucket < MTU:
+        raise ValueError(f"access_bucket: {access_bucket} bytes; a bucket must hold one {MTU}-byte packet")
     problem = privilege_problem()
     if problem:
         raise EmulateError(problem)
@@ -293,7 +315,10 @@ def emulate(
                 (names.dst_ns, names.dst_dev, path["reverse_access"]),
             ):
                 if link is not None:
-                    args = tbf_args(link["rate_bps"], link["buffer_packets"], link["buffer_bytes"])
+                    args = tbf_args(
+                        link["rate_bps"], link["buffer_packets"], link["buffer_bytes"], access_bucket
+                    )
+                    link["bucket_bytes"] = int(args[args.index("burst") + 1])
                     _ip("tc", "qdisc", "add", "dev", dev, "root", *args, ns=ns)
         env = _child_env()
         with tempfile.TemporaryDirectory(prefix="obsim-emulate-") as tmp:
