@@ -97,6 +97,7 @@ key_table! {
     fast_convergence: bool = boolean => cubic.fast_convergence;
     reno_friendly: bool = boolean => cubic.reno_friendly;
     target_rtt: CubicRtt = |v| named(v, &CubicRtt::ALL) => cubic.target_rtt;
+    initial_min_growth: f64 = growth_fraction => cubic.initial_min_growth;
     hystart: bool = boolean => cubic.hystart;
     hystart_detect: HystartDetect = |v| named(v, &HystartDetect::ALL) => cubic.hystart_detect;
     hystart_low_window: u32 = |v| u32_in(v, 0, u32::MAX) => cubic.hystart_low_window;
@@ -155,6 +156,19 @@ fn cubic_beta(v: &Val) -> Result<f64, String> {
             v.describe()
         )
     })
+}
+
+/// `cubic.initial_min_growth`: 0 (none) or a fraction of cwnd per RTT in
+/// (0, 1].
+fn growth_fraction(v: &Val) -> Result<f64, String> {
+    number(v)
+        .filter(|g| (0.0..=1.0).contains(g))
+        .ok_or_else(|| {
+            format!(
+                "expected a number from 0 to 1 like 0.05 (Linux: 5% per RTT; 0 for none), found {}",
+                v.describe()
+            )
+        })
 }
 
 /// `cubic.c`: C > 0 in segments/s³ (RFC 9438 §4.2).

@@ -147,6 +147,16 @@ pub struct CubicConfig {
     /// The RTT of the target `W_cubic(t + RTT)` (RFC 9438 §4.2: SRTT; Linux:
     /// the minimum RTT).
     pub target_rtt: CubicRtt,
+    /// The least growth in the first congestion-avoidance stage (before any
+    /// fast-recovery event, or after a timeout), as a fraction of cwnd per
+    /// round trip: Linux `bictcp_update` caps `cnt` at 20 while
+    /// `last_max_cwnd == 0` ("The initial growth of cubic function may be
+    /// too conservative when the available bandwidth is still unknown"),
+    /// i.e. +1 segment per 20 acknowledged, 5% per RTT. 0 (RFC 9438, no
+    /// floor) or in (0, 1]; 0.05 in profile `linux`. After HyStart ends
+    /// slow start without a loss this, not the flat curve at `W_max` =
+    /// cwnd, sets the pace.
+    pub initial_min_growth: f64,
     /// Linux's HyStart (tcp_cubic.c `hystart` 1; Ha and Rhee 2008, not RFC
     /// 9406's HyStart++): slow start ends (ssthresh = cwnd) when a round's
     /// ACKs keep coming closely spaced for half the minimum RTT, or when the
@@ -172,6 +182,7 @@ impl CubicConfig {
         fast_convergence: true,
         reno_friendly: true,
         target_rtt: CubicRtt::Srtt,
+        initial_min_growth: 0.0,
         hystart: false,
         hystart_detect: HystartDetect::Both,
         hystart_low_window: 16,

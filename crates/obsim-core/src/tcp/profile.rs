@@ -126,6 +126,8 @@ fn linux() -> TcpConfig {
             fast_convergence: true,
             reno_friendly: true,
             target_rtt: CubicRtt::MinRtt,
+            // `cnt = 20` while `last_max_cwnd == 0`: 5% per RTT.
+            initial_min_growth: 0.05,
             // hystart 1, hystart_detect 3, hystart_low_window 16,
             // hystart_ack_delta_us 2000.
             hystart: true,

@@ -61,6 +61,10 @@ pub struct Cubic {
     last_event: Option<LossSignal>,
     /// Slow start has run since the last congestion event (or the start).
     slow_started: bool,
+    /// The stage under way is a first one (no fast-recovery event since the
+    /// start or the last timeout: Linux's `last_max_cwnd == 0`), where
+    /// `initial_min_growth` applies.
+    first_stage: bool,
     /// Linux's HyStart (`tcp.cubic.hystart`, off by RFC 9438's defaults).
     hystart: Hystart,
 }
@@ -82,6 +86,7 @@ impl Cubic {
             w_est: 0.0,
             last_event: None,
             slow_started: false,
+            first_stage: false,
             hystart: Hystart::OFF,
         }
     }
@@ -131,6 +136,17 @@ impl Cubic {
         self.t_epoch
     }
 
+    /// The least increase for `segs` acknowledged segments: Linux's `cnt <=
+    /// 20` in a first stage (`initial_min_growth` per acknowledged segment,
+    /// i.e. that fraction of cwnd per round trip), else none.
+    fn min_increase(&self, segs: f64) -> f64 {
+        if self.first_stage {
+            self.p.initial_min_growth * segs
+        } else {
+            0.0
+        }
+    }
+
     /// Starts a congestion-avoidance stage at `cb.now` (its first ACK).
     fn start_epoch(&mut self, cb: &ControlBlock) -> SimTime {
         // §4.1.2: t_epoch, cwnd_epoch; §4.3: "W_est is set equal to
@@ -148,6 +164,7 @@ impl Cubic {
             None => true,
             Some(signal) => signal == LossSignal::Timeout && self.slow_started,
         };
+        self.first_stage = restart;
         if restart {
             // §4.8 and §4.10: "K is set to 0, and W_max is set to the
             // congestion window size at the beginning of the current
@@ -206,7 +223,7 @@ impl WindowGrowth for Cubic {
             // never lowers cwnd here: a W_est below cwnd (just after the
             // curve's lead crossed it) leaves cwnd to the rule below.
             if self.w_cubic(t) < self.w_est && self.w_est >= cb.cwnd {
-                cb.cwnd = self.w_est;
+                cb.cwnd = self.w_est.max(cb.cwnd + self.min_increase(segs));
                 return;
             }
         }
@@ -224,7 +241,7 @@ impl WindowGrowth for Cubic {
         // §4.4 (concave, cwnd < W_max) and §4.5 (convex, cwnd >= W_max):
         // "cwnd MUST be incremented by (target - cwnd)/cwnd for each
         // received new ACK" (per acknowledged segment with `abc`).
-        cb.cwnd += (target - cb.cwnd) / cb.cwnd * segs;
+        cb.cwnd += ((target - cb.cwnd) / cb.cwnd * segs).max(self.min_increase(segs));
     }
 
     fn ssthresh(&mut self, cb: &ControlBlock, signal: LossSignal) -> f64 {
@@ -309,6 +326,45 @@ mod tests {
     #[track_caller]
     fn close(a: f64, b: f64) {
         assert!((a - b).abs() < 1e-9, "{a} != {b}");
+    }
+
+    #[test]
+    fn the_first_stage_grows_at_least_initial_min_growth_per_rtt() {
+        // Linux `bictcp_update`: cnt <= 20 while last_max_cwnd == 0, so a
+        // stage that began without a loss (HyStart's exit) adds cwnd/20 a
+        // round trip where the curve from W_max = cwnd is flat; after a
+        // fast recovery the floor no longer applies.
+        let mut cfg = cfg();
+        cfg.abc = true;
+        cfg.cubic.initial_min_growth = 0.05;
+        cfg.cubic.reno_friendly = false;
+        let mut c = Cubic::for_config(&cfg);
+        let mut cb = cb_with(&cfg, 200.0, SimTime::ZERO);
+        // One round trip of ACKs of 2 segments each (100 ACKs), 1 ms apart.
+        let round = |c: &mut Cubic, cb: &mut ControlBlock, from_ms: u64| {
+            for i in 0..100 {
+                cb.now = SimTime::ZERO + SimDuration::from_millis(from_ms + i);
+                c.on_ack(cb, 2);
+            }
+        };
+        round(&mut c, &mut cb, 0);
+        close(cb.cwnd, 210.0);
+        // The same without the floor: the flat curve (K = 0) barely moves.
+        let mut flat_cfg = cfg.clone();
+        flat_cfg.cubic.initial_min_growth = 0.0;
+        let mut f = Cubic::for_config(&flat_cfg);
+        let mut fb = cb_with(&flat_cfg, 200.0, SimTime::ZERO);
+        round(&mut f, &mut fb, 0);
+        assert!(fb.cwnd < 200.1, "{}", fb.cwnd);
+        // A fast recovery: the next stage follows the curve alone, as the
+        // same state without the floor does.
+        loss(&mut c, &mut cb);
+        let (mut c0, mut cb0) = (c.clone(), cb.clone());
+        c0.p.initial_min_growth = 0.0;
+        round(&mut c, &mut cb, 1000);
+        round(&mut c0, &mut cb0, 1000);
+        assert!(!c.first_stage);
+        close(cb.cwnd, cb0.cwnd);
     }
 
     #[test]
