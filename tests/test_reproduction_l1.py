@@ -98,6 +98,15 @@ def test_kernel_runs_are_stored_by_what_the_kernel_depends_on(tmp_path: Path) ->
         change(other)
         assert kernel_key(other, 7) != key
     assert kernel_key(sc, 8) != key
+    # The access shaping's bucket is part of the kernel's side: runs stored
+    # with the two-packet default (before session 14) are not reused.
+    import obsim.reproductions.l1_linux_kernel as l1
+
+    try:
+        l1.ACCESS_BUCKET = 3000
+        assert kernel_key(sc, 7) != key
+    finally:
+        l1.ACCESS_BUCKET = l1.ACCESS_BUCKET_ONE_PACKET
     # A summary an earlier L1 stored under the run key is moved to the new name.
     extra = SimpleNamespace(out=tmp_path)
     (tmp_path / "emulations").mkdir()

@@ -51,6 +51,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
+from ..emulate import ACCESS_BUCKET_ONE_PACKET
 from ..topologies import obs_path
 from . import Reproduction
 from .claims import Claim
@@ -76,6 +77,13 @@ AX_TLP = "tcp.tlp"
 AX_P = "links[2].burst_loss.p"
 AX_TIMER = "nodes[1].assembly.timeout"
 AX_TIMER_EGRESS = "nodes[4].assembly.timeout"
+ACCESS_BUCKET = ACCESS_BUCKET_ONE_PACKET
+"""The kernel side's access shaping bucket in bytes (``emulate(access_bucket=)``):
+one 1500-byte packet, so the kernel's access link serializes packets one
+after another as obsim's does (a ``tbf`` bucket of two packets lets two leave
+back to back after a pause, and the kernel then cuts the same data into
+fewer, larger bursts: docs/VALIDATION.md, L1 section 6, session 14). Part of
+:func:`kernel_key`: kernel runs stored with another bucket are not reused."""
 KERNEL_CC = {"reno": "reno", "cubic": "cubic"}
 """obsim's ``tcp.congestion_control`` -> the kernel's ``TCP_CONGESTION``."""
 KERNEL_SACK = {"sack": True, "newreno": False}
@@ -145,7 +153,8 @@ def kernel_key(scenario: Dict[str, Any], seed: int) -> str:
     """The name of a kernel run's stored summary: a hash of what the
     kernel's side depends on (the scenario without its ``tcp`` table, i.e.
     the path, its loss model and the transfer; the kernel's congestion
-    control and SACK setting; the seed), not of obsim's TCP parameters, so a
+    control and SACK setting; the seed; the access shaping's bucket), not of
+    obsim's TCP parameters, so a
     change to the linux profile reruns the simulations but reuses every
     stored emulation."""
     tcp = scenario.get("tcp", {})
@@ -154,6 +163,7 @@ def kernel_key(scenario: Dict[str, Any], seed: int) -> str:
         "cc": KERNEL_CC[str(tcp.get("congestion_control", "reno"))],
         "sack": KERNEL_SACK[str(tcp.get("variant", "sack"))],
         "seed": int(seed),
+        "access_bucket": ACCESS_BUCKET,
     }
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
 
@@ -201,6 +211,7 @@ def post_run(extra: "ExtraRuns", results: "pandas.DataFrame") -> "pandas.DataFra
                     congestion_control=KERNEL_CC[cc],
                     sack=KERNEL_SACK[variant],
                     timeout_s=600.0,
+                    access_bucket=ACCESS_BUCKET,
                 )
             except EmulateError as e:
                 summary = {"error": str(e)}
