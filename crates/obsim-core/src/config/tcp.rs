@@ -12,8 +12,8 @@ use super::units::SIZE_UNITS;
 use super::walk::{boolean, choice, count_in, join, named, u32_in, Errors, Table, Val};
 use crate::tcp::config::{
     BackSource, BnakMode, CongestionControl, CubicRtt, Dsack, Frto, FtoDetection, HystartDetect,
-    Prr, RecoverCheck, RecoveryExit, RtoEstimator, SackOptionSize, SackRecovery, SsthreshBasis,
-    TcpConfig, Timestamps, Variant,
+    HystartMode, Prr, RecoverCheck, RecoveryExit, RtoEstimator, SackOptionSize, SackRecovery,
+    SsthreshBasis, TcpConfig, Timestamps, Variant,
 };
 use crate::tcp::profile::{profile, PROFILES};
 use crate::time::SimDuration;
@@ -98,7 +98,7 @@ key_table! {
     reno_friendly: bool = boolean => cubic.reno_friendly;
     target_rtt: CubicRtt = |v| named(v, &CubicRtt::ALL) => cubic.target_rtt;
     initial_min_growth: f64 = growth_fraction => cubic.initial_min_growth;
-    hystart: bool = boolean => cubic.hystart;
+    hystart: HystartMode = |v| named(v, &HystartMode::ALL) => cubic.hystart;
     hystart_detect: HystartDetect = |v| named(v, &HystartDetect::ALL) => cubic.hystart_detect;
     hystart_low_window: u32 = |v| u32_in(v, 0, u32::MAX) => cubic.hystart_low_window;
     hystart_ack_delta: SimDuration = duration => cubic.hystart_ack_delta;

@@ -522,7 +522,8 @@ fn paced_sender_spaces_its_segments() {
 /// sample on every ACK by `tcp.timestamps`): on a 20 Mbit/s bottleneck
 /// with a 1 000-packet buffer the queue's growing delay ends slow start
 /// near the path's 70-segment BDP, and the buffer never overflows in 3 s;
-/// without it slow start runs until the buffer drops packets.
+/// without it slow start runs until the buffer drops packets. RFC 9406's
+/// HyStart++ (`hystart = "rfc9406"`) avoids the overflow as well.
 #[test]
 fn hystart_ends_slow_start_before_the_buffer_overflows() {
     let mut tcp = profile("linux").unwrap();
@@ -531,9 +532,13 @@ fn hystart_ends_slow_start_before_the_buffer_overflows() {
         run(&sc, &RunOptions::default()).unwrap()
     };
     let on = go(&tcp);
-    tcp.cubic.hystart = false;
+    tcp.cubic.hystart = crate::tcp::config::HystartMode::Rfc9406;
+    let pp = go(&tcp);
+    tcp.cubic.hystart = crate::tcp::config::HystartMode::Off;
     let off = go(&tcp);
     assert_eq!(on.flows[0].packets_dropped, 0);
+    // RFC 9406 HyStart++ too: the queue's delay moves it into CSS.
+    assert_eq!(pp.flows[0].packets_dropped, 0);
     assert!(
         off.flows[0].packets_dropped > 100,
         "{}",

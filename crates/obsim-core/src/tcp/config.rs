@@ -94,6 +94,29 @@ impl CubicRtt {
         [("srtt", CubicRtt::Srtt), ("min_rtt", CubicRtt::MinRtt)];
 }
 
+/// How CUBIC's slow start may end before a loss (`tcp.cubic.hystart`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HystartMode {
+    /// Slow start runs to the first loss (RFC 5681).
+    Off,
+    /// Linux's HyStart (tcp_cubic.c `hystart` 1; Ha and Rhee 2008):
+    /// `tcp/cc/hystart.rs`.
+    Linux,
+    /// RFC 9406 HyStart++ (which RFC 9438 §4.10 recommends; Linux does not
+    /// run it): `tcp/cc/hystart_pp.rs`.
+    Rfc9406,
+}
+
+impl HystartMode {
+    /// Every choice with its name in scenarios (`tcp.cubic.hystart`).
+    pub const ALL: [(&'static str, HystartMode); 3] = [
+        ("off", HystartMode::Off),
+        ("linux", HystartMode::Linux),
+        ("rfc9406", HystartMode::Rfc9406),
+    ];
+}
+
 /// Which of HyStart's two tests end slow start (Linux tcp_cubic.c
 /// `hystart_detect`: 1 the ACK train, 2 the delay increase, 3 both).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -157,14 +180,15 @@ pub struct CubicConfig {
     /// slow start without a loss this, not the flat curve at `W_max` =
     /// cwnd, sets the pace.
     pub initial_min_growth: f64,
-    /// Linux's HyStart (tcp_cubic.c `hystart` 1; Ha and Rhee 2008, not RFC
-    /// 9406's HyStart++): slow start ends (ssthresh = cwnd) when a round's
-    /// ACKs keep coming closely spaced for half the minimum RTT, or when the
-    /// round's smallest RTT exceeds the minimum by a clamped eighth
-    /// (`tcp/cc/hystart.rs`). Off in RFC 9438's defaults and every profile
-    /// but `linux`.
-    pub hystart: bool,
-    /// `hystart_detect` (both).
+    /// The slow-start exit before a loss: `Linux`'s HyStart (tcp_cubic.c
+    /// `hystart` 1; Ha and Rhee 2008: slow start ends, ssthresh = cwnd, when
+    /// a round's ACKs keep coming closely spaced for half the minimum RTT,
+    /// or when the round's smallest RTT exceeds the minimum by a clamped
+    /// eighth; `tcp/cc/hystart.rs`), RFC 9406's HyStart++
+    /// (`tcp/cc/hystart_pp.rs`), or `Off`. Off in RFC 9438's defaults and
+    /// every profile but `linux`, where it is `Linux`.
+    pub hystart: HystartMode,
+    /// `hystart_detect` (both; Linux's HyStart only).
     pub hystart_detect: HystartDetect,
     /// `hystart_low_window` (16 segments): no test below this cwnd.
     pub hystart_low_window: u32,
@@ -183,7 +207,7 @@ impl CubicConfig {
         reno_friendly: true,
         target_rtt: CubicRtt::Srtt,
         initial_min_growth: 0.0,
-        hystart: false,
+        hystart: HystartMode::Off,
         hystart_detect: HystartDetect::Both,
         hystart_low_window: 16,
         hystart_ack_delta: SimDuration::from_millis(2),

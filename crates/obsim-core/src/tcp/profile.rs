@@ -5,7 +5,9 @@
 //! the notes in `tcl/test/test-suite-*.tcl` on when each default changed.
 //! docs/MODEL.md has the table with citations.
 
-use crate::tcp::config::{CongestionControl, CubicConfig, CubicRtt, Dsack, Frto, Timestamps};
+use crate::tcp::config::{
+    CongestionControl, CubicConfig, CubicRtt, Dsack, Frto, HystartMode, Timestamps,
+};
 use crate::tcp::config::{
     FtoDetection, PacingConfig, Prr, RackTlpConfig, RecoverCheck, RecoveryExit, RtoConfig,
     RtoEstimator, SackOptionSize, SackRecovery, SmallQueuesConfig, SsthreshBasis, TcpConfig,
@@ -130,7 +132,7 @@ fn linux() -> TcpConfig {
             initial_min_growth: 0.05,
             // hystart 1, hystart_detect 3, hystart_low_window 16,
             // hystart_ack_delta_us 2000.
-            hystart: true,
+            hystart: HystartMode::Linux,
             ..CubicConfig::RFC9438
         },
         mss,

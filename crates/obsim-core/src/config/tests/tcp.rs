@@ -365,10 +365,16 @@ pub(super) const BAD: &[Row] = &[
         "an unknown HyStart test",
         &[(
             "mss = \"1000 B\"",
-            "cubic = { hystart = true, hystart_detect = \"rtt\" }",
+            "cubic = { hystart = \"linux\", hystart_detect = \"rtt\" }",
         )],
         "tcp.cubic.hystart_detect",
         "\"train\", \"delay\", \"both\"",
+    ),
+    (
+        "hystart as a boolean",
+        &[("mss = \"1000 B\"", "cubic = { hystart = true }")],
+        "tcp.cubic.hystart",
+        "\"off\", \"linux\", \"rfc9406\"",
     ),
     (
         "HyStart's ACK delta as a number",

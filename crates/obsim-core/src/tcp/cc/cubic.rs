@@ -19,6 +19,7 @@
 //! their last segment).
 
 use crate::tcp::cc::hystart::Hystart;
+use crate::tcp::cc::hystart_pp::HystartPlusPlus;
 use crate::tcp::cc::rfc5681::slow_start_increase;
 use crate::tcp::cc::{loss_window, LossSignal, WindowGrowth};
 use crate::tcp::config::{CongestionControl, CubicConfig, CubicRtt, SsthreshBasis, TcpConfig};
@@ -65,8 +66,11 @@ pub struct Cubic {
     /// start or the last timeout: Linux's `last_max_cwnd == 0`), where
     /// `initial_min_growth` applies.
     first_stage: bool,
-    /// Linux's HyStart (`tcp.cubic.hystart`, off by RFC 9438's defaults).
+    /// Linux's HyStart (`tcp.cubic.hystart = "linux"`, off by RFC 9438's
+    /// defaults).
     hystart: Hystart,
+    /// RFC 9406 HyStart++ (`tcp.cubic.hystart = "rfc9406"`).
+    hystart_pp: HystartPlusPlus,
 }
 
 impl Cubic {
@@ -88,6 +92,7 @@ impl Cubic {
             slow_started: false,
             first_stage: false,
             hystart: Hystart::OFF,
+            hystart_pp: HystartPlusPlus::OFF,
         }
     }
 
@@ -96,6 +101,7 @@ impl Cubic {
     pub fn for_config(cfg: &TcpConfig) -> Self {
         Cubic {
             hystart: Hystart::for_config(cfg),
+            hystart_pp: HystartPlusPlus::for_config(cfg),
             ..Cubic::new(cfg.cubic, cfg.abc, cfg.ssthresh_basis)
         }
     }
@@ -188,6 +194,8 @@ impl WindowGrowth for Cubic {
     fn on_acked(&mut self, cb: &mut ControlBlock) {
         // `cubictcp_acked`: epoch_start is CUBIC's t_epoch.
         self.hystart.on_acked(cb, self.t_epoch);
+        // RFC 9406 §4.2 (inert unless `hystart = "rfc9406"`).
+        self.hystart_pp.on_acked(cb);
     }
 
     fn on_ack(&mut self, cb: &mut ControlBlock, acked: u64) {
@@ -198,7 +206,9 @@ impl WindowGrowth for Cubic {
             // §4.10: "CUBIC MUST employ a slow-start algorithm" below
             // ssthresh: RFC 5681's, ended early by Linux's HyStart when on
             // (`on_acked`; RFC 9406's HyStart++ is not modelled).
-            cb.cwnd += slow_start_increase(self.abc, acked);
+            cb.cwnd += self
+                .hystart_pp
+                .increase(slow_start_increase(self.abc, acked));
             self.slow_started = true;
             return;
         }
@@ -259,6 +269,8 @@ impl WindowGrowth for Cubic {
         self.t_epoch = None;
         // §4.8: after a timeout the next stage restarts the curve.
         self.last_event = Some(signal);
+        // RFC 9406 §4.2-4.3: a congestion event ends HyStart++ for good.
+        self.hystart_pp.end();
         if signal == LossSignal::Timeout {
             // Linux `cubictcp_state(TCP_CA_Loss)`: HyStart starts over.
             self.hystart.on_timeout(cb);

@@ -23,7 +23,7 @@
 //! delay is HyStart's own (`delay_min`, cleared with CUBIC's state at a
 //! timeout, `cubictcp_state(TCP_CA_Loss)`).
 
-use crate::tcp::config::{CubicConfig, HystartDetect, PacingConfig, TcpConfig};
+use crate::tcp::config::{CubicConfig, HystartDetect, HystartMode, PacingConfig, TcpConfig};
 use crate::tcp::control::ControlBlock;
 use crate::tcp::pacing::rate_of;
 use crate::time::{SimDuration, SimTime};
@@ -87,12 +87,12 @@ impl Hystart {
         delay_min: None,
     };
 
-    /// HyStart for `cfg` (on with `tcp.cubic.hystart`), its first round
+    /// HyStart for `cfg` (on with `tcp.cubic.hystart = "linux"`), its first round
     /// starting at time zero with nothing sent (`cubictcp_init`).
     pub fn for_config(cfg: &TcpConfig) -> Self {
         let c: &CubicConfig = &cfg.cubic;
         Hystart {
-            on: c.hystart,
+            on: c.hystart == HystartMode::Linux,
             detect: c.hystart_detect,
             low_window: f64::from(c.hystart_low_window),
             ack_delta: c.hystart_ack_delta,
@@ -233,7 +233,7 @@ mod tests {
 
     fn linux() -> TcpConfig {
         let cfg = profile("linux").unwrap();
-        assert!(cfg.cubic.hystart);
+        assert_eq!(cfg.cubic.hystart, HystartMode::Linux);
         cfg
     }
 
@@ -373,7 +373,7 @@ mod tests {
     #[test]
     fn off_never_ends_slow_start() {
         let mut cfg = linux();
-        cfg.cubic.hystart = false;
+        cfg.cubic.hystart = HystartMode::Off;
         let mut h = Hystart::for_config(&cfg);
         let mut c = cb(&cfg, 64.0, 0, 1000);
         both_tests_would_fire(&mut h, &mut c);

@@ -4,6 +4,7 @@
 
 mod cubic;
 pub mod hystart;
+pub mod hystart_pp;
 mod rfc5681;
 
 pub use cubic::Cubic;

@@ -396,7 +396,7 @@ fn with_timestamps_a_delay_spike_is_undone_and_rack_keeps_the_window() {
     // The window at the spike as this script was written for (slow start
     // to the spike): HyStart, which would end slow start earlier on the
     // per-ACK samples, is not what this test is about.
-    c.cubic.hystart = false;
+    c.cubic.hystart = crate::tcp::config::HystartMode::Off;
     let on = spike_of(&c, 1000);
     let st = on.sender.stats();
     assert_eq!((st.to_events, st.loss_undos, st.spurious_rtos), (1, 1, 0));
