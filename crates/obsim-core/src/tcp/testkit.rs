@@ -427,3 +427,28 @@ impl Driver {
         self.drain()
     }
 }
+
+/// Declares `struct Driven(Driver)`, dereferencing to [`Driver`], for a test
+/// file of ACK-by-ACK scripts to give its own constructors and helpers (the
+/// PRR, RACK-TLP, F-RTO and undo tests).
+macro_rules! driven {
+    () => {
+        /// A sender driven ACK by ACK at given times, with no path in
+        /// between ([`crate::tcp::testkit::Driver`]).
+        struct Driven($crate::tcp::testkit::Driver);
+
+        impl std::ops::Deref for Driven {
+            type Target = $crate::tcp::testkit::Driver;
+            fn deref(&self) -> &Self::Target {
+                &self.0
+            }
+        }
+
+        impl std::ops::DerefMut for Driven {
+            fn deref_mut(&mut self) -> &mut Self::Target {
+                &mut self.0
+            }
+        }
+    };
+}
+pub(crate) use driven;

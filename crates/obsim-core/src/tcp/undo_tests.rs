@@ -45,21 +45,7 @@ fn cfg(timestamps: bool, dsack: bool) -> TcpConfig {
     c
 }
 
-/// A sender driven ACK by ACK at given times, with no path in between.
-struct Driven(Driver);
-
-impl std::ops::Deref for Driven {
-    type Target = Driver;
-    fn deref(&self) -> &Driver {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for Driven {
-    fn deref_mut(&mut self) -> &mut Driver {
-        &mut self.0
-    }
-}
+crate::tcp::testkit::driven!();
 
 impl Driven {
     /// Started at 0 with segments 0-9 out (TSval `ts(0)`).

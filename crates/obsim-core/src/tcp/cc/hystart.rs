@@ -99,13 +99,7 @@ impl Hystart {
             pacing: cfg.pacing,
             mss: cfg.mss,
             gso_max_size: cfg.small_queues.gso_max_size,
-            found: false,
-            round_start: SimTime::ZERO,
-            last_ack: SimTime::ZERO,
-            end_seq: 0,
-            curr_rtt: None,
-            samples: 0,
-            delay_min: None,
+            ..Hystart::OFF
         }
     }
 

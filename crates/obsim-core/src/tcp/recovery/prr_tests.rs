@@ -26,21 +26,7 @@ fn rfc6937(variant: Variant, prr: Prr) -> TcpConfig {
     c
 }
 
-/// A sender driven ACK by ACK, 1 ms apart, with no path in between.
-struct Driven(Driver);
-
-impl std::ops::Deref for Driven {
-    type Target = Driver;
-    fn deref(&self) -> &Driver {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for Driven {
-    fn deref_mut(&mut self) -> &mut Driver {
-        &mut self.0
-    }
-}
+crate::tcp::testkit::driven!();
 
 impl Driven {
     /// Started, with its initial window (segments 0-19) sent.

@@ -56,21 +56,7 @@ fn run(c: &TcpConfig, drop: &[u64]) -> Harness {
     h
 }
 
-/// A sender driven ACK by ACK at given times, with no path in between.
-struct Driven(Driver);
-
-impl std::ops::Deref for Driven {
-    type Target = Driver;
-    fn deref(&self) -> &Driver {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for Driven {
-    fn deref_mut(&mut self) -> &mut Driver {
-        &mut self.0
-    }
-}
+crate::tcp::testkit::driven!();
 
 impl Driven {
     /// Started at 0, its initial window (segments 0-9) sent.
