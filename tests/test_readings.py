@@ -135,6 +135,34 @@ def test_readings_of_named_parameters_only_give_a_partial_verdict(tmp_path: Path
         rd.select(rep.readings, ["routing"])
 
 
+def test_one_reading_of_a_parameter_alone(tmp_path: Path) -> None:
+    """``PARAMETER/READING`` runs that alternative only (a reading's name may
+    contain a slash); the verdict is partial and names it."""
+    slow = Reading("bottleneck rate", "1 Mbit/s", quote="ns-2 example", apply=bottleneck_rate("1 Mbit/s"))
+    fast = Reading("bottleneck rate", "40 Mbit/s", quote="ns-2 example", apply=bottleneck_rate("40 Mbit/s"))
+    rep = _toy([slow, fast, TENS], registered=(REGISTERED, MEASURE))
+    chosen, labels = rd.select(rep.readings, ["Bottleneck rate/1 Mbit/s"])
+    assert chosen == [slow] and labels == ["bottleneck-rate/1-mbit-s"]
+    assert rd.select(rep.readings, ["bottleneck-rate/1-mbit-s", "goodput unit"]) == (
+        [slow, TENS],
+        ["bottleneck-rate/1-mbit-s", "goodput-unit"],
+    )
+    # A whole parameter covers its single readings; None selects everything.
+    assert rd.select(rep.readings, ["bottleneck-rate/40-mbit-s", "bottleneck rate"])[0] == [slow, fast]
+    assert rd.select(rep.readings, None)[0] == [slow, fast, TENS]
+    unknown = r"parameter bottleneck-rate has no alternative reading '2 Mbit/s'; allowed: 1-mbit-s"
+    with pytest.raises(ValueError, match=unknown):
+        rd.select(rep.readings, ["bottleneck rate/2 Mbit/s"])
+    with pytest.raises(ValueError, match=r"no parameter 'routing'"):
+        rd.select(rep.readings, ["routing/fewest hops"])
+    rep.run(tmp_path, jobs=1, readings=["bottleneck rate/1 Mbit/s"])
+    info = json.loads((tmp_path / "reproduction.json").read_text())
+    assert info["sensitivity"] == "partial (bottleneck-rate/1-mbit-s only): depends on reading: 1 claim"
+    assert (tmp_path / "readings" / "bottleneck-rate" / "1-mbit-s").is_dir()
+    assert not (tmp_path / "readings" / "bottleneck-rate" / "40-mbit-s").exists()
+    assert not (tmp_path / "readings" / "goodput-unit").exists()
+
+
 def test_cli_rejects_an_unknown_reading_before_running(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -96,7 +96,8 @@ def add_parsers(sub: Any) -> None:
         default=None,
         help="also run every alternative reading of the parameters the paper leaves unstated "
         "(into OUT/readings/) and write sensitivity.parquet; with PARAMETER names (e.g. routing), "
-        "only those parameters' readings (a partial verdict)",
+        "only those parameters' readings, and with PARAMETER/READING (e.g. \"lambda scope/50 "
+        "flows/s per edge\"; names or slugs) only that reading (a partial verdict)",
     )
     rp.add_argument(
         "--series",

@@ -276,11 +276,43 @@ def choose(names: Sequence[str], only: Optional[Sequence[str]], what: str) -> Li
     return chosen
 
 
-def select(readings: Sequence[Reading], only: Optional[Sequence[str]]) -> List[str]:
-    """The parameter slugs of ``readings`` that ``only`` names (each by its
-    name or slug, case-insensitive; None: every parameter). ValueError
-    naming the unknown ones and the allowed parameters (:func:`choose`)."""
-    return choose(list(parameters(readings)), only, "readings: no parameter")
+def select(readings: Sequence[Reading], only: Optional[Sequence[str]]) -> Tuple[List[Reading], List[str]]:
+    """The alternative readings that ``only`` names, in declaration order,
+    and the labels of what was named. Each entry of ``only`` is a parameter
+    (every alternative of it) or ``PARAMETER/READING`` (that alternative
+    alone), each part by its name or slug, case-insensitive (the first
+    ``/`` separates them: a reading's name may contain one, e.g. ``"lambda
+    scope/50 flows/s per edge"``). None: every alternative. ValueError in
+    one line naming the unknown part and the allowed ones (:func:`choose`)."""
+    alternatives = [r for r in readings if not r.registered]
+    if only is None:
+        return alternatives, [slug(p) for p in parameters(readings)]
+    by_param = {slug(p): rs for p, rs in parameters(readings).items()}
+    whole: List[str] = []
+    single: Dict[str, List[str]] = {}
+    for entry in only:
+        param, sep, name = entry.partition("/")
+        [ps] = choose(list(parameters(readings)), [param], "readings: no parameter")
+        if not sep:
+            if ps not in whole:
+                whole.append(ps)
+            continue
+        names = [r.name for r in by_param[ps] if not r.registered]
+        [rs] = choose(names, [name], f"readings: parameter {ps} has no alternative reading")
+        if rs not in single.setdefault(ps, []):
+            single[ps].append(rs)
+    chosen = [
+        r
+        for r in alternatives
+        if r.parameter_slug in whole or r.slug in single.get(r.parameter_slug, [])
+    ]
+    labels = [
+        p if p in whole else f"{p}/{r}"
+        for p in by_param
+        if p in whole or p in single
+        for r in ([None] if p in whole else single[p])
+    ]
+    return chosen, labels
 
 
 def run_readings(
@@ -298,7 +330,7 @@ def run_readings(
     ``out/sensitivity.parquet``, and return the ``reproduction.json``
     entries: ``sensitivity`` (the verdict), ``sensitivity_flips`` (claim →
     readings that flip it) and ``readings`` (:func:`describe`). ``only``
-    (parameter names or slugs, :func:`select`): run those parameters'
+    (parameters or ``PARAMETER/READING``, :func:`select`): run those
     alternatives only; the verdict then starts with "partial" and names
     them."""
     from ..files import atomic_write_parquet
@@ -307,11 +339,9 @@ def run_readings(
     if rep.experiment is None:
         raise ValueError(f"reproduction {rep.id} is analytic: it has no experiment to vary")
     check(rep.readings, f"reproduction {rep.id} readings")
-    chosen = select(rep.readings, only)
+    chosen, labels = select(rep.readings, only)
     alternatives: List[Tuple[Reading, "pandas.DataFrame"]] = []
-    for r in rep.readings:
-        if r.registered or r.parameter_slug not in chosen:
-            continue
+    for r in chosen:
         d = out / "readings" / r.parameter_slug / r.slug
         table = measure(r, d)
         atomic_write_parquet(d / "comparison.parquet", frame_to_arrow(table))
@@ -319,8 +349,8 @@ def run_readings(
     sens = sensitivity_table(registered, alternatives, rep.readings)
     atomic_write_parquet(out / "sensitivity.parquet", frame_to_arrow(sens))
     said = verdict(sens)
-    if only is not None and len(chosen) < len(parameters(rep.readings)):
-        said = f"{PARTIAL} ({', '.join(chosen)} only): {said}"
+    if len(chosen) < sum(not r.registered for r in rep.readings):
+        said = f"{PARTIAL} ({', '.join(labels)} only): {said}"
     return {
         "sensitivity": said,
         "sensitivity_flips": flipped(sens),
