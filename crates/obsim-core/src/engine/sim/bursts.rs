@@ -529,7 +529,7 @@ impl Simulation<'_> {
             .transmission_time(next_link.channel.rate_bps, s.header, s.guard);
         let (start, end) = (head, head + tx);
         let got = self.obs.switches[node.index()].on_bcp(
-            next_link.optical.as_mut(),
+            next_link.optical.as_deref_mut(),
             self.now,
             w,
             start,
