@@ -7,7 +7,7 @@ Commands::
     obsim experiment run EXPERIMENT.toml [--out DIR] [--jobs N] [--executor local|dask] [--scheduler ADDR]
     obsim experiment status DIR                            done / failed / pending runs
     obsim report DIR [--output FILE]                       HTML report (figures, tables, versions)
-    obsim reproduce --list | ID [--quick] [--readings [PARAMETER ...]] [--series [NAME ...]] [--jobs N]
+    obsim reproduce --list | ID [--quick] [--readings [PARAMETER[/READING] ...]] [--series [NAME ...]] [--jobs N]
         [--out DIR] [--reuse DIR ...]
     obsim reproduce --summary [--root DIR]                 trust scoreboard of the last runs
     obsim --version

@@ -92,7 +92,7 @@ def add_parsers(sub: Any) -> None:
     rp.add_argument(
         "--readings",
         nargs="*",
-        metavar="PARAMETER",
+        metavar="PARAMETER[/READING]",
         default=None,
         help="also run every alternative reading of the parameters the paper leaves unstated "
         "(into OUT/readings/) and write sensitivity.parquet; with PARAMETER names (e.g. routing), "
