@@ -271,3 +271,15 @@ def test_post_run_adds_columns_from_extra_runs_and_reuses_them(tmp_path: Path) -
     assert "short_goodput" in res.columns and (res["short_goodput"] > 0).all()
     rep.run(tmp_path, jobs=1)
     assert executed() == 2 * 3  # nothing new
+    # Another store with --reuse links the hook's runs in too, as the
+    # experiment's own: nothing simulated, the same files.
+    other = tmp_path / "other"
+    rep.run(other, jobs=1, reuse=[tmp_path])
+    assert not (other / "extra_runs" / "catalog.jsonl").is_file()
+    mine = sorted((tmp_path / "extra_runs" / "runs").rglob("*.parquet"))
+    theirs = sorted((other / "extra_runs" / "runs").rglob("*.parquet"))
+    assert mine and [q.relative_to(other / "extra_runs") for q in theirs] == [
+        q.relative_to(tmp_path / "extra_runs") for q in mine
+    ]
+    assert all(a.stat().st_ino == b.stat().st_ino for a, b in zip(mine, theirs))
+    assert pd.read_parquet(other / "results.parquet")["short_goodput"].tolist() == res["short_goodput"].tolist()

@@ -693,7 +693,13 @@ class Reproduction:
                 ]
             if self.post_run is not None:
                 extra = ExtraRuns(
-                    out=Path(out), exp=exp, quick=quick, jobs=jobs, executor=executor, scheduler=scheduler
+                    out=Path(out),
+                    exp=exp,
+                    quick=quick,
+                    jobs=jobs,
+                    executor=executor,
+                    scheduler=scheduler,
+                    reuse=tuple(Path(r) for r in reuse),
                 )
                 results = self.post_run(extra, results)
                 # results.parquet with the hook's columns (the sweep wrote it without them).
@@ -730,6 +736,9 @@ class ExtraRuns:
     jobs: Optional[int] = None
     executor: str = "local"
     scheduler: Optional[str] = None
+    reuse: Tuple[Path, ...] = ()
+    """Result stores (``--reuse``) whose ``extra_runs`` are linked in
+    instead of simulated, as the experiment's own runs are."""
 
     @property
     def store(self) -> "Store":
@@ -760,21 +769,23 @@ class ExtraRuns:
         executor and jobs, into :attr:`extra_store`; return each one's run
         key in that store (:func:`obsim.store.run_key` of the scenario, the
         seed and the obsim version), or None where the run failed (its
-        error is recorded in the store's journal). Stored runs are reused:
-        the same scenario and seed give the same run (obsim's determinism
-        rule)."""
+        error is recorded in the store's journal). Stored runs are reused,
+        this store's and those of the :attr:`reuse` stores' ``extra_runs``
+        (linked in, :meth:`obsim.store.Store.adopt`): the same scenario and
+        seed give the same run (obsim's determinism rule)."""
         from .. import __version__ as version
         from ..executors import make_executor
-        from ..store import now_iso, run_key
+        from ..store import Store, now_iso, run_key
         from ..sweep import execute_run
 
         store = self.extra_store
         store.prepare()
+        lenders = [Store(Path(r) / "extra_runs") for r in self.reuse]
         keys = [run_key({"extra": sc}, int(seed), version) for sc, seed in runs]
         tasks = []
         seen = set()
         for key, (sc, seed) in zip(keys, runs):
-            if key in seen or store.is_done(key):
+            if key in seen or store.is_done(key) or any(store.adopt(key, o) for o in lenders):
                 continue
             seen.add(key)
             tasks.append({"key": key, "scenario": sc, "seed": int(seed), "store": str(store.root)})
