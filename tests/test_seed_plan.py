@@ -282,4 +282,5 @@ def test_post_run_adds_columns_from_extra_runs_and_reuses_them(tmp_path: Path) -
         q.relative_to(tmp_path / "extra_runs") for q in mine
     ]
     assert all(a.stat().st_ino == b.stat().st_ino for a, b in zip(mine, theirs))
-    assert pd.read_parquet(other / "results.parquet")["short_goodput"].tolist() == res["short_goodput"].tolist()
+    again = pd.read_parquet(other / "results.parquet")
+    assert again["short_goodput"].tolist() == res["short_goodput"].tolist()
