@@ -284,35 +284,35 @@ def select(readings: Sequence[Reading], only: Optional[Sequence[str]]) -> Tuple[
     ``/`` separates them: a reading's name may contain one, e.g. ``"lambda
     scope/50 flows/s per edge"``). None: every alternative. ValueError in
     one line naming the unknown part and the allowed ones (:func:`choose`)."""
+    params = list(parameters(readings))
     alternatives = [r for r in readings if not r.registered]
     if only is None:
-        return alternatives, [slug(p) for p in parameters(readings)]
-    by_param = {slug(p): rs for p, rs in parameters(readings).items()}
-    whole: List[str] = []
-    single: Dict[str, List[str]] = {}
+        return alternatives, [slug(p) for p in params]
+    # Parameter slug -> the reading slugs named (None: every alternative).
+    picked: Dict[str, Optional[List[str]]] = {}
     for entry in only:
         param, sep, name = entry.partition("/")
-        [ps] = choose(list(parameters(readings)), [param], "readings: no parameter")
+        [ps] = choose(params, [param], "readings: no parameter")
         if not sep:
-            if ps not in whole:
-                whole.append(ps)
+            picked[ps] = None
             continue
-        names = [r.name for r in by_param[ps] if not r.registered]
+        names = [r.name for r in alternatives if r.parameter_slug == ps]
         [rs] = choose(names, [name], f"readings: parameter {ps} has no alternative reading")
-        if rs not in single.setdefault(ps, []):
-            single[ps].append(rs)
-    chosen = [
-        r
-        for r in alternatives
-        if r.parameter_slug in whole or r.slug in single.get(r.parameter_slug, [])
-    ]
+        got = picked.setdefault(ps, [])
+        if got is not None and rs not in got:
+            got.append(rs)
+
+    def named(r: Reading) -> bool:
+        got = picked.get(r.parameter_slug, [])
+        return got is None or r.slug in got
+
     labels = [
-        p if p in whole else f"{p}/{r}"
-        for p in by_param
-        if p in whole or p in single
-        for r in ([None] if p in whole else single[p])
+        label
+        for ps in map(slug, params)
+        if ps in picked
+        for label in ([ps] if picked[ps] is None else [f"{ps}/{rs}" for rs in picked[ps] or []])
     ]
-    return chosen, labels
+    return [r for r in alternatives if r.parameter_slug in picked and named(r)], labels
 
 
 def run_readings(
