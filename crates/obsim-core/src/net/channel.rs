@@ -6,7 +6,9 @@
 //! (start = max(now, end of the previous packet)). The simulator therefore
 //! schedules a single event per packet per hop (its arrival at the far end)
 //! instead of separate enqueue / start / end events. Buffer occupancy is kept
-//! as the list of packets whose transmission has not yet started. A packet
+//! as the sizes of the packets whose transmission has not yet started, with
+//! the start of the oldest: each waiting packet starts when the one before
+//! it ends, so the other starts follow from the sizes. A packet
 //! limit `N` counts the packet on the wire too, as ns-2's DropTail `limit_`
 //! does (`enque` drops when `length + 1 >= limit_`, `length` excluding the
 //! packet the link holds).
@@ -49,8 +51,15 @@ pub struct Channel {
     pub buffer: Buffer,
     /// End of the last scheduled transmission.
     busy_until: SimTime,
-    /// (transmission start, bytes) of packets not yet in service, oldest first.
-    waiting: VecDeque<(SimTime, u32)>,
+    /// Sizes in bytes of the packets not yet in service, oldest first (4
+    /// bytes a queued packet: at the reference dumbbell's slow-start peak the
+    /// access buffers hold 80 000 packets; issue 12, peak memory per flow).
+    waiting: VecDeque<u32>,
+    /// Transmission start of the oldest waiting packet (meaningful while
+    /// `waiting` is not empty). A packet waits only behind another, so it
+    /// starts when the one before it ends: the next one's start is this
+    /// plus the oldest's transmission time.
+    head_start: SimTime,
     /// Bytes in `waiting`.
     waiting_bytes: u64,
     /// Total transmission time scheduled so far (for utilisation).
@@ -87,6 +96,7 @@ impl Channel {
             // Grows on demand and keeps its largest size: a pre-sized buffer
             // cost 16 bytes x limit per channel, most of a flow's memory.
             waiting: VecDeque::new(),
+            head_start: SimTime::ZERO,
             waiting_bytes: 0,
             busy_total: SimDuration::ZERO,
             last_tx: (0, SimDuration::ZERO),
@@ -99,12 +109,14 @@ impl Channel {
     #[inline]
     pub fn enqueue(&mut self, now: SimTime, bytes: u32) -> Option<SimTime> {
         // Packets whose transmission has started have left the buffer.
-        while let Some(&(start, b)) = self.waiting.front() {
-            if start > now {
+        while let Some(&b) = self.waiting.front() {
+            if self.head_start > now {
                 break;
             }
             self.waiting.pop_front();
             self.waiting_bytes -= u64::from(b);
+            let tx = self.tx_time(b);
+            self.head_start += tx;
         }
         let start = self.busy_until.max(now);
         if start > now {
@@ -117,16 +129,13 @@ impl Channel {
                 self.stats.drops_buffer += 1;
                 return None;
             }
-            self.waiting.push_back((start, bytes));
+            if self.waiting.is_empty() {
+                self.head_start = start;
+            }
+            self.waiting.push_back(bytes);
             self.waiting_bytes += u64::from(bytes);
         }
-        let tx = if self.last_tx.0 == bytes {
-            self.last_tx.1
-        } else {
-            let tx = SimDuration::transmission(u64::from(bytes), self.rate_bps);
-            self.last_tx = (bytes, tx);
-            tx
-        };
+        let tx = self.tx_time(bytes);
         self.busy_until = start + tx;
         self.busy_total += tx;
         self.stats.packets += 1;
@@ -139,7 +148,10 @@ impl Channel {
     /// electronic burst queue of the sending edge (gurel2008 §2: no loss at
     /// the edge) and are sent one at a time. Returns the time its last bit
     /// reaches the far end.
+    /// A channel carries packets or bursts, not both: a burst does not
+    /// queue behind waiting packets, whose starts follow one another.
     pub fn enqueue_burst(&mut self, now: SimTime, bytes: u64, guard: SimDuration) -> SimTime {
+        debug_assert!(self.waiting.is_empty(), "bursts and packets on one channel");
         let start = self.busy_until.max(now);
         let tx = SimDuration::transmission(bytes, self.rate_bps) + guard;
         self.busy_until = start + tx;
@@ -147,6 +159,20 @@ impl Channel {
         self.stats.bursts += 1;
         self.stats.bytes += bytes;
         self.busy_until + self.delay
+    }
+
+    /// Transmission time of `bytes` at the channel's rate, memoised for the
+    /// last size seen (the same function every start and end is computed
+    /// with, so the waiting packets' starts follow exactly).
+    #[inline]
+    fn tx_time(&mut self, bytes: u32) -> SimDuration {
+        if self.last_tx.0 == bytes {
+            self.last_tx.1
+        } else {
+            let tx = SimDuration::transmission(u64::from(bytes), self.rate_bps);
+            self.last_tx = (bytes, tx);
+            tx
+        }
     }
 
     /// Packets waiting (not yet in service) at the last enqueue.
@@ -202,6 +228,36 @@ mod tests {
             Some(SimTime(14_000_000))
         );
         assert_eq!(c.enqueue(SimTime(1_000_000), 1000), None);
+    }
+
+    #[test]
+    fn waiting_starts_follow_from_mixed_sizes() {
+        // 1000 B take 1 ms and 500 B take 0.5 ms: B starts at 1 ms, C at
+        // 1.5 ms, E at 2.5 ms; each leaves the buffer at its start.
+        let mut c = ch(Buffer::Packets(3));
+        let t0 = SimTime::ZERO;
+        assert_eq!(c.enqueue(t0, 1000), Some(SimTime(11_000_000))); // A on the wire
+        assert_eq!(c.enqueue(t0, 500), Some(SimTime(11_500_000))); // B waits
+        assert_eq!(c.enqueue(t0, 1000), Some(SimTime(12_500_000))); // C waits
+        assert_eq!(c.enqueue(t0, 500), None); // full
+
+        // At 1.4 ms only B has started.
+        let t = SimTime(1_400_000);
+        assert_eq!(c.enqueue(t, 1000), Some(SimTime(13_500_000))); // E
+        assert_eq!(c.backlog(), 2);
+        assert_eq!(c.enqueue(t, 500), None);
+        // At 2.499 ms C has started, E has not; at 2.5 ms E has too.
+        assert_eq!(
+            c.enqueue(SimTime(2_499_999), 500),
+            Some(SimTime(14_000_000))
+        );
+        assert_eq!(c.backlog(), 2);
+        assert_eq!(
+            c.enqueue(SimTime(2_500_000), 500),
+            Some(SimTime(14_500_000))
+        );
+        assert_eq!(c.backlog(), 2);
+        assert_eq!(c.stats.drops_buffer, 2);
     }
 
     #[test]
