@@ -6,6 +6,7 @@ show them byte-identical after").
     python scripts/fingerprint.py OUT.json [--only scenarios|reproductions] [--ids ID ...] [--jobs N]
         [--scenario-dir DIR]
     python scripts/fingerprint.py --compare BEFORE.json AFTER.json
+    python scripts/fingerprint.py OUT.json --only scenarios --drop-columns COL ...
 
 It fingerprints the package of this tree (``python/``, with its built
 extension) unless ``PYTHONPATH`` names another (e.g. an older revision's,
@@ -16,6 +17,11 @@ Each scenario in `scenarios/` runs at seeds 1 and 7 and is written with
 reproduction runs `obsim reproduce ID --quick`; its per-run files (less
 `timing.json`) are hashed byte for byte, and its store-level tables, which
 carry wall times, are hashed by content with the wall-time columns dropped.
+
+``--drop-columns`` proves an additive change (new output columns, nothing
+else): every scenario's Parquet table is then hashed by content without those
+columns; fingerprint the revision before and the one after with the same
+flag and compare.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 # The package under test is this tree's (python/, with its built extension), not
@@ -65,13 +71,14 @@ def _strip(obj: Any) -> Any:
     return obj
 
 
-def _content_hash(path: Path) -> str:
-    """Hash of a store-level file with wall-time columns or keys removed."""
+def _content_hash(path: Path, drop: Tuple[str, ...] = ()) -> str:
+    """Hash of a store-level file with wall-time columns or keys, and the
+    columns ``drop``, removed."""
     if path.suffix == ".parquet":
         import pyarrow.parquet as pq
 
         t = pq.read_table(path)
-        keep = [c for c in t.column_names if not _wall(c)]
+        keep = [c for c in t.column_names if not _wall(c) and c not in drop]
         return _sha(json.dumps(t.select(keep).to_pylist(), sort_keys=True, default=str).encode())
     if path.suffix == ".json":
         return _sha(json.dumps(_strip(json.loads(path.read_text())), sort_keys=True).encode())
@@ -82,7 +89,9 @@ def _content_hash(path: Path) -> str:
     return _sha(path.read_bytes())
 
 
-def scenarios(directory: Path) -> Dict[str, str]:
+def scenarios(directory: Path, drop: Tuple[str, ...] = ()) -> Dict[str, str]:
+    """Each scenario's files at each seed, hashed byte for byte; with
+    ``drop``, Parquet tables by content without those columns."""
     import obsim
 
     out: Dict[str, str] = {}
@@ -91,8 +100,13 @@ def scenarios(directory: Path) -> Dict[str, str]:
             with tempfile.TemporaryDirectory() as d:
                 obsim.run(str(path), seed=seed).write(d)
                 for f in sorted(Path(d).iterdir()):
-                    if f.name != "timing.json":
-                        out[f"scenario/{path.stem}/seed{seed}/{f.name}"] = _sha(f.read_bytes())
+                    if f.name == "timing.json":
+                        continue
+                    key = f"scenario/{path.stem}/seed{seed}/{f.name}"
+                    if drop and f.suffix == ".parquet":
+                        out[key] = _content_hash(f, drop)
+                    else:
+                        out[key] = _sha(f.read_bytes())
     return out
 
 
@@ -164,6 +178,13 @@ def main() -> int:
         "--ids", nargs="+", metavar="ID", help="only these reproductions (e.g. R1 S3), not every one"
     )
     ap.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"))
+    ap.add_argument(
+        "--drop-columns",
+        nargs="+",
+        default=[],
+        metavar="COL",
+        help="hash the scenarios' Parquet tables by content without these columns (an additive change)",
+    )
     args = ap.parse_args()
     if args.compare:
         return compare(*args.compare)
@@ -171,7 +192,7 @@ def main() -> int:
         ap.error("OUT.json is required")
     result: Dict[str, str] = {}
     if args.only != "reproductions":
-        result.update(scenarios(args.scenario_dir))
+        result.update(scenarios(args.scenario_dir, tuple(args.drop_columns)))
     if args.only != "scenarios":
         result.update(reproductions(args.jobs, args.ids))
     args.out.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")

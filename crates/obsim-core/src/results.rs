@@ -109,6 +109,11 @@ pub struct FlowRecord {
     pub bursts_sent: u64,
     /// Those bursts that were lost.
     pub bursts_lost: u64,
+    /// Bursts that carried ACKs of this flow (0 unless the receiver's edge
+    /// assembles ACKs, `acks = "assemble"`).
+    pub ack_bursts_sent: u64,
+    /// Those bursts that were lost.
+    pub ack_bursts_lost: u64,
     /// True if the flow finished before the run ended.
     pub finished: bool,
     /// Seconds the flow was active after the warm-up: from the later of
@@ -379,6 +384,11 @@ pub struct FlowResult {
     pub bursts_sent: u64,
     /// Of those, bursts lost in the optical core.
     pub bursts_lost: u64,
+    /// Bursts that carried at least one of this flow's ACKs (0 unless the
+    /// receiver's edge assembles ACKs, `acks = "assemble"`).
+    pub ack_bursts_sent: u64,
+    /// Of those, bursts lost in the optical core.
+    pub ack_bursts_lost: u64,
 }
 
 /// Per link-direction results.

@@ -873,6 +873,7 @@ impl<'s> Simulation<'s> {
         let mut delivered_total = 0;
         for (i, (fl, spec)) in self.flows.iter().zip(&sc.flows).enumerate() {
             let st = fl.sender.stats();
+            let bursts = self.obs.flow_bursts(FlowId(i as u32));
             let bytes_total = fl.receiver.delivered_bytes();
             let bytes = if self.warmup_done {
                 bytes_total - fl.delivered_bytes_at_warmup
@@ -924,8 +925,10 @@ impl<'s> Simulation<'s> {
                     n => st.first_rto_sum.as_secs_f64() / n as f64,
                 },
                 cwnd_final: fl.sender.cwnd(),
-                bursts_sent: self.obs.flow_bursts(FlowId(i as u32)).0,
-                bursts_lost: self.obs.flow_bursts(FlowId(i as u32)).1,
+                bursts_sent: bursts.sent,
+                bursts_lost: bursts.lost,
+                ack_bursts_sent: bursts.ack_sent,
+                ack_bursts_lost: bursts.ack_lost,
             });
         }
         let links = self

@@ -103,6 +103,9 @@ type LiveCounts = HashMap<u32, FlowCount, BuildHasherDefault<IdHasher>>;
 struct FlowCount {
     /// Bursts carrying its data, and those lost.
     bursts: (u64, u64),
+    /// Bursts carrying its ACKs (edges with `acks = "assemble"`), and
+    /// those lost.
+    ack_bursts: (u64, u64),
     /// Stamp of the last burst that counted it, and its segments in that
     /// burst.
     mark: (u64, u32),
@@ -111,8 +114,35 @@ struct FlowCount {
 impl FlowCount {
     const NEW: FlowCount = FlowCount {
         bursts: (0, 0),
+        ack_bursts: (0, 0),
         mark: (u64::MAX, 0),
     };
+}
+
+/// The bursts that carried one flow's packets: its data segments' and, on
+/// edges that assemble ACKs, its ACKs' (a flow's data and its ACKs cross
+/// the core in opposite directions, so no burst carries both).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlowBursts {
+    /// Bursts carrying its data segments.
+    pub sent: u64,
+    /// Of those, bursts lost in the core.
+    pub lost: u64,
+    /// Bursts carrying its ACKs.
+    pub ack_sent: u64,
+    /// Of those, bursts lost in the core.
+    pub ack_lost: u64,
+}
+
+impl From<&FlowCount> for FlowBursts {
+    fn from(c: &FlowCount) -> Self {
+        Self {
+            sent: c.bursts.0,
+            lost: c.bursts.1,
+            ack_sent: c.ack_bursts.0,
+            ack_lost: c.ack_bursts.1,
+        }
+    }
 }
 
 /// Burst statistics of the edges.
@@ -235,9 +265,9 @@ impl BurstCounts {
     }
 
     /// Counts a newly assembled burst against the flows with data in it,
-    /// and in the histograms when `measured` (after the warm-up). A run of
-    /// consecutive segments of one flow (a window sent back to back) is
-    /// looked up once.
+    /// and in the histograms when `measured` (after the warm-up); then
+    /// against the flows with ACKs in it. A run of consecutive segments of
+    /// one flow (a window sent back to back) is looked up once.
     pub fn on_sent(&mut self, burst: &Burst, measured: bool) {
         self.stamp += 1;
         self.touched.clear();
@@ -261,6 +291,34 @@ impl BurstCounts {
                     Counted::Stray(n) => *n,
                 };
                 bump(&mut self.hist_segments, n as usize);
+            }
+        }
+        self.count_acks(burst, |b| &mut b.0);
+    }
+
+    /// Counts `burst` once against each flow with an ACK in it (declared
+    /// or live flows; none in the histograms), in the counter `which`
+    /// picks of the flow's `ack_bursts` (sent or lost).
+    fn count_acks(&mut self, burst: &Burst, which: impl Fn(&mut (u64, u64)) -> &mut u64) {
+        self.stamp += 1;
+        let stamp = self.stamp;
+        let mut prev = u32::MAX;
+        for p in burst.packets.iter().filter(|p| p.is_ack()) {
+            if p.flow.0 == prev {
+                continue;
+            }
+            prev = p.flow.0;
+            let f = p.flow.index();
+            let c = match self.dense.get_mut(f) {
+                Some(c) => c,
+                None => match self.live.get_mut(&p.flow.0) {
+                    Some(c) => c,
+                    None => continue,
+                },
+            };
+            if c.mark.0 != stamp {
+                c.mark = (stamp, 0);
+                *which(&mut c.ack_bursts) += 1;
             }
         }
     }
@@ -287,7 +345,7 @@ impl BurstCounts {
         }
     }
 
-    /// Counts a lost burst against every flow with data in it.
+    /// Counts a lost burst against every flow with data or ACKs in it.
     pub fn on_lost(&mut self, burst: &Burst) {
         self.stamp += 1;
         self.touched.clear();
@@ -306,14 +364,18 @@ impl BurstCounts {
                 }
             }
         }
+        self.count_acks(burst, |b| &mut b.1);
     }
 
-    /// Bursts sent and lost carrying data of flow `f` (declared, or
-    /// generated and live).
-    pub fn flow(&self, f: usize) -> (u64, u64) {
+    /// The bursts that carried flow `f`'s data and ACKs, sent and lost
+    /// (declared, or generated and live; zeros otherwise).
+    pub fn flow(&self, f: usize) -> FlowBursts {
         match self.dense.get(f) {
-            Some(c) => c.bursts,
-            None => self.live.get(&(f as u32)).map_or((0, 0), |c| c.bursts),
+            Some(c) => c.into(),
+            None => self
+                .live
+                .get(&(f as u32))
+                .map_or_else(FlowBursts::default, Into::into),
         }
     }
 
@@ -369,6 +431,16 @@ mod tests {
         }
     }
 
+    fn ack(flow: u32) -> Packet {
+        pkt(flow, Payload::Ack(crate::tcp::Ack::default()))
+    }
+
+    /// Data bursts (sent, lost) of flow `f`.
+    fn data_bursts(c: &BurstCounts, f: usize) -> (u64, u64) {
+        let b = c.flow(f);
+        (b.sent, b.lost)
+    }
+
     #[test]
     fn bursts_are_counted_per_flow_and_in_histograms() {
         let mut c = BurstCounts::new(2);
@@ -379,7 +451,8 @@ mod tests {
         );
         c.on_sent(&burst(vec![data(1, 2)]), false); // warm-up: no histograms
         c.on_lost(&burst(vec![data(1, 2), data(1, 3)]));
-        assert_eq!((c.flow(0), c.flow(1)), ((1, 0), (2, 1)));
+        assert_eq!((data_bursts(&c, 0), data_bursts(&c, 1)), ((1, 0), (2, 1)));
+        assert_eq!((c.flow(1).ack_sent, c.flow(1).ack_lost), (0, 0));
         // One measured burst: 2 flows, segments per flow 2 and 1, 4 packets.
         assert!((c.flows_per_burst_mean() - 2.0).abs() < 1e-12);
         assert!((c.segments_per_flow_mean() - 1.5).abs() < 1e-12);
@@ -409,9 +482,9 @@ mod tests {
             let b = burst(vec![data(f as u32, 1), data(0, 1), data(f as u32, 2)]);
             c.on_sent(&b, true);
             c.on_lost(&b);
-            assert_eq!(c.flow(f), (1, 1));
+            assert_eq!(data_bursts(&c, f), (1, 1));
             c.end_flow(f);
-            assert_eq!(c.flow(f), (0, 0), "dropped at its end");
+            assert_eq!(c.flow(f), FlowBursts::default(), "dropped at its end");
             // A late duplicate of the ended flow, with a live one's segment.
             c.on_sent(
                 &burst(vec![data(f as u32, 2), data(0, 2), data(f as u32, 3)]),
@@ -420,11 +493,36 @@ mod tests {
             c.on_lost(&burst(vec![data(f as u32, 2)]));
             assert_eq!(c.live_flows(), 0);
         }
-        assert_eq!(c.flow(0), (1_996, 998));
+        assert_eq!(data_bursts(&c, 0), (1_996, 998));
         // Every burst: 2 flows, one with 2 segments and one with 1.
         assert!((c.flows_per_burst_mean() - 2.0).abs() < 1e-12);
         assert!((c.segments_per_flow_mean() - 1.5).abs() < 1e-12);
         assert!(c.live_capacity() < 8, "{}", c.live_capacity());
+    }
+
+    /// A flow's ACKs (assembled at the receiver's edge) are counted once
+    /// per burst, apart from its data and out of the histograms.
+    #[test]
+    fn ack_bursts_are_counted_per_flow_apart_from_data() {
+        let mut c = BurstCounts::new(3);
+        c.start_flow(3);
+        let acks = burst(vec![ack(0), ack(0), ack(1), ack(0), ack(3), ack(7)]);
+        c.on_sent(&acks, true);
+        c.on_sent(&burst(vec![ack(1), data(2, 1)]), true);
+        c.on_lost(&acks);
+        let f0 = c.flow(0);
+        assert_eq!((f0.sent, f0.lost, f0.ack_sent, f0.ack_lost), (0, 0, 1, 1));
+        let f1 = c.flow(1);
+        assert_eq!((f1.ack_sent, f1.ack_lost), (2, 1));
+        assert_eq!(data_bursts(&c, 2), (1, 0));
+        assert_eq!(c.flow(2).ack_sent, 0);
+        assert_eq!((c.flow(3).ack_sent, c.flow(3).ack_lost), (1, 1));
+        // Flow 7 has no counts (not declared, never started): nothing kept.
+        assert_eq!(c.flow(7), FlowBursts::default());
+        // The histograms count data only: 0 flows, then 1 flow with 1 segment.
+        let t = c.table();
+        assert_eq!(t.metric[..2], ["flows_per_burst", "flows_per_burst"]);
+        assert_eq!(t.value[..2], [0, 1]);
     }
 
     #[test]

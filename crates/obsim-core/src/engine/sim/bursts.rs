@@ -39,7 +39,7 @@ use crate::engine::SimError;
 use crate::ids::{FlowId, LinkId, NodeId};
 use crate::metrics::packets::{DropReason, PacketEvent};
 use crate::net::{Packet, Payload, RoutingTable};
-use crate::obs::edge::{BurstCounts, Edge};
+use crate::obs::edge::{BurstCounts, Edge, FlowBursts};
 use crate::obs::paths::PathTable;
 use crate::obs::signalling::{
     bcp_departure, bcp_processed, optical_egress, JetPath, SignalAggregator,
@@ -205,8 +205,8 @@ impl Obs {
         &self.counts
     }
 
-    /// Bursts sent and lost carrying flow `f`'s data.
-    pub(super) fn flow_bursts(&self, f: FlowId) -> (u64, u64) {
+    /// Bursts sent and lost carrying flow `f`'s data, and its ACKs.
+    pub(super) fn flow_bursts(&self, f: FlowId) -> FlowBursts {
         self.counts.flow(f.index())
     }
 

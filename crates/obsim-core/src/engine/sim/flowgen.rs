@@ -294,7 +294,7 @@ impl Simulation<'_> {
         let g = self.gen.pool.get(f).expect("a live generated flow");
         let fl = &g.state;
         let st = fl.sender.stats();
-        let (bursts_sent, bursts_lost) = self.obs.flow_bursts(f);
+        let bursts = self.obs.flow_bursts(f);
         let name = |n: NodeId| Arc::clone(&self.gen.node_names[n.index()]);
         let completion = end.map_or(f64::NAN, |e| (e - fl.start).as_secs_f64());
         let from = fl.start.max(SimTime::ZERO + self.scenario.warmup);
@@ -321,8 +321,10 @@ impl Simulation<'_> {
             retransmits: st.retransmits,
             td_events: st.td_events,
             to_events: st.to_events,
-            bursts_sent,
-            bursts_lost,
+            bursts_sent: bursts.sent,
+            bursts_lost: bursts.lost,
+            ack_bursts_sent: bursts.ack_sent,
+            ack_bursts_lost: bursts.ack_lost,
             finished: end.is_some(),
             active_after_warmup_s,
         }
