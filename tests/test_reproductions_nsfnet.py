@@ -67,6 +67,27 @@ def test_ordering_claims_fail_on_null_data() -> None:
     assert not r4.CLAIMS["t600_1"].decide([nan, nan]).held
 
 
+def test_r_acks_reading_assembles_acks_at_every_edge() -> None:
+    """R1-R4's ACK reading: bypass registered; "assembled" sets every edge's
+    ``acks`` and changes nothing else of the scenario."""
+    from obsim import reproductions
+
+    for rid in ("R1", "R2", "R3", "R4"):
+        rep = reproductions.get(rid)
+        reg = [r for r in rep.readings if r.parameter == "ACKs" and r.registered]
+        alt = [r for r in rep.readings if r.parameter == "ACKs" and not r.registered]
+        assert [r.name for r in reg] == ["bypass assembly"], rid
+        assert [r.name for r in alt] == ["assembled at the receiver's edge"], rid
+        base = rep.experiment_dict(quick=True)["scenario"]
+        acked = rep.experiment_dict(quick=True, reading=alt[0])["scenario"]
+        edges = [i for i, n in enumerate(base["nodes"]) if n["kind"] == "edge"]
+        assert edges and all(base["nodes"][i]["assembly"]["acks"] == "bypass" for i in edges)
+        assert all(acked["nodes"][i]["assembly"]["acks"] == "assemble" for i in edges)
+        for i in edges:
+            acked["nodes"][i]["assembly"]["acks"] = "bypass"
+        assert acked == base, rid
+
+
 def _ack_clocked_trace(start: float = 0.5) -> pd.DataFrame:
     """A synthetic per-ACK trace: ACK i (snd_una = i) at 10 ms spacing for
     the first 300 ACKs, then 5 ms; 10 segments in flight before ACK 300 and

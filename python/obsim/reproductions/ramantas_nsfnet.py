@@ -102,6 +102,15 @@ QUOTE_WM_UNBOUNDED = (
 )
 QUOTE_NO_ACCESS_DELAY = "No delay is stated for the access; the pipe models the rate (2.5)"
 QUOTE_ACCESS_DELAY = "G09 Table 1 gives the §3 access network a delay; 1 ms is a short access"
+QUOTE_ACKS_BYPASS = (
+    'R08 §3: "the distribution of segments and the distribution of TCP flows over the assembled '
+    'bursts"; every number of R07/R08 §3 is about data segments (docs/NSFNET_STUDIES.md 2.7)'
+)
+QUOTE_ACKS_ASSEMBLED = (
+    'R08 §1: "edge routers at its edges that are responsible for the burst assembly/disassembly '
+    'function" (no packet is exempted), and §3: "the actual number of bursts (transmitted and lost) '
+    'per flow, which are necessary to complete a transfer"'
+)
 
 
 def build(
@@ -116,6 +125,7 @@ def build(
     routing: str = "hops",
     max_window: int = 128,
     access_delay: str = "0 s",
+    acks: str = "bypass",
     mean_sizes: Tuple[str, ...] = ("700 KB",),
     timeouts: Tuple[str, ...] = TIMEOUTS,
     assemblies: Optional[Tuple[Dict[str, Any], ...]] = None,
@@ -128,7 +138,8 @@ def build(
     200 s warm-up and 5 seeds (``--quick``: λ / 4, 12 s with a 4 s warm-up,
     2 seeds). ``scope`` says where λ applies: ``"pair"`` (the edge's
     generator runs 7 λ, registered) or ``"edge"`` (λ). ``metrics(warmup_s)``
-    gives the metrics table. ``assemblies`` (R5): sweep every edge's whole
+    gives the metrics table. ``acks``: the edges' ACK handling
+    (``"bypass"`` registered, ``"assemble"``). ``assemblies`` (R5): sweep every edge's whole
     ``assembly`` table over these instead of the timer (key :data:`AX_A`).
     ``length``: ``((full duration, full warm-up s), (quick duration, quick
     warm-up s))`` instead of 600 s / 200 s and 12 s / 4 s."""
@@ -142,6 +153,7 @@ def build(
         size=size_table(mean_sizes[0], size_law),
         routing=routing,
         access_delay=access_delay,
+        acks=acks,
         tcp={"profile": "ns2", "variant": "sack", "mss": "1000 B", "max_window": max_window},
         duration=duration,
         warmup=f"{warmup:g} s",
@@ -262,6 +274,13 @@ def readings(rebuild: Callable[..., Dict[str, Any]]) -> Tuple[Reading, ...]:
         Reading("W_M", "10000 segments (unbounded)", QUOTE_WM_UNBOUNDED, apply=apply(max_window=10000)),
         Reading("access delay", "0 s", QUOTE_NO_ACCESS_DELAY, registered=True),
         Reading("access delay", "1 ms", QUOTE_ACCESS_DELAY, apply=apply(access_delay="1 ms")),
+        Reading("ACKs", "bypass assembly", QUOTE_ACKS_BYPASS, registered=True),
+        Reading(
+            "ACKs",
+            "assembled at the receiver's edge",
+            QUOTE_ACKS_ASSEMBLED,
+            apply=apply(acks="assemble"),
+        ),
     )
 
 

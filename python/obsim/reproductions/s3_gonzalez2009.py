@@ -64,8 +64,8 @@ registered cost; NSFNET_STUDIES 4 judges it affordable only as a single-seed
 what the registered run costs (network-wide λ much less; the 3 ms index
 sampling visits only the pair's flows: a 30 s probe took 3.1 s against 3.5 s
 at 0.7 s). Not defined as
-readings: Δ = 50 µs and ACKs assembled (2.12 lists them; R1-R4 do not run
-them either), the conversion of Table 2 (its MF and SMQ at partial and none
+readings: Δ = 50 µs and ACKs assembled (2.12 lists them; R1-R4 run the
+second, since session 16, not the first), the conversion of Table 2 (its MF and SMQ at partial and none
 are already Fig. 14's runs), and the median over the 56 pairs (the index is
 sampled for one pair per run).
 """
