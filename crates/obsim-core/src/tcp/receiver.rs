@@ -308,11 +308,21 @@ impl TcpReceiver {
     /// and `tcp_paws_check`). With delayed ACKs the echo is thus the TSval
     /// of the earliest segment not yet acknowledged (§4.3 case A); a
     /// segment above a hole does not change it, and the one that fills
-    /// the hole does (case B). PAWS (§5: discarding a segment whose TSval
-    /// is older than TS.Recent) is not modelled.
+    /// the hole does (case B). A segment wholly below the last ACK sent is
+    /// not acceptable and is dropped, with a duplicate ACK, before its
+    /// TSval is looked at (RFC 7323 §5.3: R2 before R3; Linux
+    /// `tcp_validate_incoming` step 1, `tcp_sequence`: `!before(end_seq,
+    /// rcv_wup)`, before `tcp_replace_ts_recent`): a needless
+    /// retransmission's TSval is never echoed, so the echo of its ACK
+    /// shows the original arrived (Eifel, RFC 3522; `tcp_packet_delayed`).
+    /// PAWS (§5: discarding a segment whose TSval is older than
+    /// TS.Recent) is not modelled.
     fn note_tsval(&mut self, seg: &Segment) {
         let tsval = seg.tsval();
-        if seg.seq <= self.last_ack_sent && !ts_before(tsval, self.ts_recent) {
+        // Segment numbers: `seg` spans [seq, seq + 1), so `end_seq >=
+        // rcv_wup` is `seq + 1 >= last_ack_sent`.
+        let acceptable = seg.seq + 1 >= self.last_ack_sent;
+        if acceptable && seg.seq <= self.last_ack_sent && !ts_before(tsval, self.ts_recent) {
             self.ts_recent = tsval;
         }
     }
@@ -651,6 +661,26 @@ mod tests {
         assert_eq!((a.ack, a.tsecr), (4, 51));
         let a = r.on_segment(t, &seg_at(3, 13)).unwrap();
         assert_eq!((a.ack, a.tsecr), (4, 51));
+    }
+
+    #[test]
+    fn a_retransmission_below_the_last_ack_is_not_echoed() {
+        // 0, 1 and 2 arrive and are acknowledged (ACK 3, no delayed ACKs);
+        // the timer resends 0 (TSval 50): it is wholly below the last ACK,
+        // so its ACK echoes 2's TSval (13), not 50 (Linux `tcp_sequence`
+        // drops it before `tcp_replace_ts_recent`), and reports it in a
+        // D-SACK. A resend of 2 (end = the last ACK) is acceptable and
+        // echoed.
+        let mut r = TcpReceiver::new(&linux(false));
+        let t = SimTime::ZERO;
+        for q in 0..3 {
+            r.on_segment(t, &seg_at(q, 10 + q));
+        }
+        let a = r.on_segment(t, &seg_at(0, 50)).unwrap();
+        assert_eq!((a.ack, a.tsecr), (3, 13));
+        assert_eq!(blocks(&a), vec![(0, 1)]);
+        let a = r.on_segment(t, &seg_at(2, 60)).unwrap();
+        assert_eq!((a.ack, a.tsecr), (3, 61));
     }
 
     #[test]
