@@ -105,6 +105,13 @@ pub struct FlowRecord {
     pub td_events: u64,
     /// Retransmission timeouts.
     pub to_events: u64,
+    /// Timeouts undone on timestamp or D-SACK evidence (Linux
+    /// `LINUX_MIB_TCPLOSSUNDO`; included in `to_events`).
+    pub loss_undos: u64,
+    /// Fast recoveries undone when they ended (`LINUX_MIB_TCPFULLUNDO`).
+    pub recovery_undos: u64,
+    /// Reductions undone on D-SACKs (`LINUX_MIB_TCPDSACKUNDO`, RFC 3708).
+    pub dsack_undos: u64,
     /// Bursts that carried data of this flow (0 without OBS edges).
     pub bursts_sent: u64,
     /// Those bursts that were lost.
@@ -347,6 +354,17 @@ pub struct FlowResult {
     /// Timeouts F-RTO proved spurious and undid (`tcp.frto`, RFC 5682;
     /// whole run; included in `to_events`).
     pub spurious_rtos: u64,
+    /// Timeouts undone in the Loss state on timestamp or D-SACK evidence
+    /// (Linux `LINUX_MIB_TCPLOSSUNDO`; `tcp.timestamps`, `tcp.dsack`;
+    /// whole run; included in `to_events`, not in `spurious_rtos`).
+    pub loss_undos: u64,
+    /// Fast recoveries undone when they ended (Linux
+    /// `LINUX_MIB_TCPFULLUNDO`; whole run).
+    pub recovery_undos: u64,
+    /// Window reductions undone because D-SACKs reported every
+    /// retransmission unnecessary (Linux `LINUX_MIB_TCPDSACKUNDO`, RFC
+    /// 3708; whole run).
+    pub dsack_undos: u64,
     /// Burst ACKs/NAKs received by the sender (whole run).
     pub signals_received: u64,
     /// Judgements "false timeout" (timer or BNAK) where the segment at

@@ -551,3 +551,41 @@ fn hystart_ends_slow_start_before_the_buffer_overflows() {
         on.flows[0].goodput_bps
     );
 }
+
+/// The flows table carries the sender's undo counters (issue 17). The
+/// linux profile with F-RTO off and a 4-segment window loses the ACKs of
+/// one flight (ACKs 200 to 203 on the way back), though its data arrived:
+/// the tail loss probe and the retransmission timer resend (the second
+/// timeout backs off), and the ACK of the last resend echoes the TSval of
+/// an original, older than the first retransmission (a resend below the
+/// last ACK is not echoed), so the timeout is undone (Linux
+/// `tcp_try_undo_loss`). Without timestamps and D-SACK nothing shows that
+/// the data had arrived.
+#[test]
+fn undo_counters_reach_the_flows_table() {
+    let go = |options: bool| {
+        let mut tcp = profile("linux").unwrap();
+        tcp.frto = crate::tcp::config::Frto::Off;
+        tcp.max_window = 4;
+        if !options {
+            tcp.timestamps = crate::tcp::config::Timestamps::Off;
+            tcp.dsack = crate::tcp::config::Dsack::Off;
+        }
+        let mut sc = path3(&tcp, 100_000_000, 10_000_000, 10, LossSpec::None, 10);
+        sc.links[1].reverse_loss = LossSpec::Packets {
+            indices: (200..204).collect(),
+        };
+        run(&sc, &RunOptions::default()).unwrap().flows[0].clone()
+    };
+    let counts = |f: &crate::results::FlowResult| {
+        (
+            f.to_events,
+            f.loss_undos,
+            f.recovery_undos,
+            f.dsack_undos,
+            f.spurious_rtos,
+        )
+    };
+    assert_eq!(counts(&go(true)), (2, 1, 0, 0, 0));
+    assert_eq!(counts(&go(false)), (2, 0, 0, 0, 0));
+}
