@@ -137,3 +137,31 @@ def test_the_even_loss_reading_runs_without_privileges(
     assert len(cmps) == 1
     cmp = pd.read_parquet(cmps[0])
     assert len(cmp) == 4 and cmp["measured"].isna().all()
+
+
+def test_post_run_reads_the_kernels_undo_counters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The kernel's undo counters become emu_* columns beside obsim's; a
+    # summary stored before they were recorded gives NaN, not 0.
+    from types import SimpleNamespace
+
+    from obsim.reproductions.l1_linux_kernel import _emulation_path, experiment, post_run
+
+    monkeypatch.setattr("obsim.emulate.privilege_problem", lambda: "no root here")
+    sc = experiment(True)["scenario"]
+    extra = SimpleNamespace(out=tmp_path, scenario_of=lambda point: sc)
+    old = {"goodput_bps": 2e6, "timeouts": 3, "retransmits": 40, "loss_probes": 5, "lateness_p99_s": 1e-4}
+    new = {**old, "spurious_rtos": 1, "loss_undos": 2, "recovery_undos": 0, "dsack_undos": 4}
+    for seed, summary in ((1, old), (2, new)):
+        f = _emulation_path(extra, sc, seed, f"run{seed}")  # type: ignore[arg-type]
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(json.dumps(summary))
+    results = pd.DataFrame({"point": [0, 0, 0], "seed": [1, 2, 3], "key": ["run1", "run2", "run3"]})
+    out = post_run(extra, results)  # type: ignore[arg-type]
+    assert list(out["emu_goodput"][:2]) == [2e6, 2e6] and math.isnan(out["emu_goodput"][2])
+    assert math.isnan(out["emu_loss_undos"][0]) and out["emu_loss_undos"][1] == 2
+    assert (out["emu_spurious_rtos"][1], out["emu_dsack_undos"][1]) == (1, 4)
+    assert out["emu_recovery_undos"].isna().tolist() == [True, False, True]
+    # obsim's side of the same counts is a metric of the experiment.
+    metrics = experiment(True)["metrics"]
+    undo = ("loss_undos", "recovery_undos", "dsack_undos", "spurious_rtos")
+    assert [metrics[k]["column"] for k in undo] == list(undo)

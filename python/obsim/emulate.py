@@ -210,6 +210,11 @@ class Emulation:
         out["loss_probes"] = ns.get("TcpExt.TCPLossProbes", 0)
         out["sack_recoveries"] = ns.get("TcpExt.TCPSackRecovery", 0)
         out["reno_recoveries"] = ns.get("TcpExt.TCPRenoRecovery", 0)
+        # The undo counters, as obsim's flows table names them (SenderStats).
+        out["spurious_rtos"] = ns.get("TcpExt.TCPSpuriousRTOs", 0)
+        out["loss_undos"] = ns.get("TcpExt.TCPLossUndo", 0)
+        out["recovery_undos"] = ns.get("TcpExt.TCPFullUndo", 0)
+        out["dsack_undos"] = ns.get("TcpExt.TCPDSACKUndo", 0)
         return out
 
     def write(self, out: Path) -> None:

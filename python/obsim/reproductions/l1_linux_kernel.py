@@ -145,6 +145,10 @@ def experiment(quick: bool) -> Dict[str, Any]:
             "goodput": {"table": "flows", "column": "goodput_bps", "agg": "mean", "label": "goodput"},
             "timeouts": {"table": "flows", "column": "to_events", "agg": "sum", "label": "timeouts"},
             "retransmits": {"table": "flows", "column": "retransmits", "agg": "sum", "label": "retransmits"},
+            **{
+                k: {"table": "flows", "column": k, "agg": "sum", "label": k.replace("_", " ")}
+                for k in ("spurious_rtos", "loss_undos", "recovery_undos", "dsack_undos")
+            },
         },
     }
 
@@ -180,18 +184,33 @@ def _emulation_path(extra: "ExtraRuns", scenario: Dict[str, Any], seed: int, run
     return f
 
 
+KERNEL_FIGURES = {
+    "goodput_bps": "goodput",
+    "timeouts": "timeouts",
+    "retransmits": "retransmits",
+    "loss_probes": "loss_probes",
+    "lateness_p99_s": "lateness_p99_s",
+    "spurious_rtos": "spurious_rtos",
+    "loss_undos": "loss_undos",
+    "recovery_undos": "recovery_undos",
+    "dsack_undos": "dsack_undos",
+}
+"""The kernel's figures ``post_run`` adds to each run (key in
+:meth:`obsim.emulate.Emulation.summary` -> column ``emu_<name>``)."""
+
+
 def post_run(extra: "ExtraRuns", results: "pandas.DataFrame") -> "pandas.DataFrame":
     """Runs the kernel's side of every run not emulated yet (one at a time)
     and adds its columns: ``emu_goodput``, ``emu_timeouts``,
-    ``emu_retransmits``, ``emu_loss_probes``, ``emu_lateness_p99_s`` (NaN
-    without privileges or for a failed emulation)."""
+    ``emu_retransmits``, ``emu_loss_probes``, ``emu_lateness_p99_s`` and the
+    undo counters ``emu_spurious_rtos``, ``emu_loss_undos``,
+    ``emu_recovery_undos``, ``emu_dsack_undos`` (NaN without privileges, for
+    a failed emulation, or for an undo counter an emulation stored before
+    session 16 did not record)."""
     from ..emulate import EmulateError, emulate, privilege_problem
 
     can = privilege_problem() is None
-    cols: Dict[str, List[float]] = {
-        k: []
-        for k in ("emu_goodput", "emu_timeouts", "emu_retransmits", "emu_loss_probes", "emu_lateness_p99_s")
-    }
+    cols: Dict[str, List[float]] = {f"emu_{k}": [] for k in KERNEL_FIGURES.values()}
     for _, row in results.iterrows():
         sc = extra.scenario_of(int(row["point"]))
         f = _emulation_path(extra, sc, int(row["seed"]), str(row["key"]))
@@ -220,14 +239,9 @@ def post_run(extra: "ExtraRuns", results: "pandas.DataFrame") -> "pandas.DataFra
             f.parent.mkdir(parents=True, exist_ok=True)
             f.write_text(json.dumps(summary, sort_keys=True) + "\n")
         ok = summary is not None and "error" not in summary
-        for col, k in (
-            ("emu_goodput", "goodput_bps"),
-            ("emu_timeouts", "timeouts"),
-            ("emu_retransmits", "retransmits"),
-            ("emu_loss_probes", "loss_probes"),
-            ("emu_lateness_p99_s", "lateness_p99_s"),
-        ):
-            cols[col].append(float(summary[k]) if ok and summary is not None else math.nan)
+        for k, name in KERNEL_FIGURES.items():
+            got = summary.get(k) if ok and summary is not None else None
+            cols[f"emu_{name}"].append(math.nan if got is None else float(got))
     out = results.copy()
     for k, v in cols.items():
         out[k] = v
