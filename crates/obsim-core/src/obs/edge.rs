@@ -199,6 +199,20 @@ fn hist_mean(h: &[u64]) -> f64 {
     }
 }
 
+/// The counts of flow `f` if it has any: a declared flow's, or a live
+/// generated flow's.
+#[inline]
+fn flow_count<'a>(
+    dense: &'a mut [FlowCount],
+    live: &'a mut LiveCounts,
+    f: usize,
+) -> Option<&'a mut FlowCount> {
+    match dense.get_mut(f) {
+        Some(c) => Some(c),
+        None => live.get_mut(&(f as u32)),
+    }
+}
+
 /// Where a flow's counts live during one burst's counting.
 enum Counted<'a> {
     /// A declared or live generated flow.
@@ -247,10 +261,7 @@ impl BurstCounts {
     /// `self.stamp`).
     #[inline]
     fn counted(&mut self, f: usize) -> Counted<'_> {
-        if let Some(c) = self.dense.get_mut(f) {
-            return Counted::Flow(c);
-        }
-        if let Some(c) = self.live.get_mut(&(f as u32)) {
+        if let Some(c) = flow_count(&mut self.dense, &mut self.live, f) {
             return Counted::Flow(c);
         }
         let f = f as u32;
@@ -293,13 +304,12 @@ impl BurstCounts {
                 bump(&mut self.hist_segments, n as usize);
             }
         }
-        self.count_acks(burst, |b| &mut b.0);
+        self.count_acks(burst, false);
     }
 
     /// Counts `burst` once against each flow with an ACK in it (declared
-    /// or live flows; none in the histograms), in the counter `which`
-    /// picks of the flow's `ack_bursts` (sent or lost).
-    fn count_acks(&mut self, burst: &Burst, which: impl Fn(&mut (u64, u64)) -> &mut u64) {
+    /// or live flows; none in the histograms): as sent, or as `lost`.
+    fn count_acks(&mut self, burst: &Burst, lost: bool) {
         self.stamp += 1;
         let stamp = self.stamp;
         let mut prev = u32::MAX;
@@ -308,17 +318,16 @@ impl BurstCounts {
                 continue;
             }
             prev = p.flow.0;
-            let f = p.flow.index();
-            let c = match self.dense.get_mut(f) {
-                Some(c) => c,
-                None => match self.live.get_mut(&p.flow.0) {
-                    Some(c) => c,
-                    None => continue,
-                },
+            let Some(c) = flow_count(&mut self.dense, &mut self.live, p.flow.index()) else {
+                continue;
             };
             if c.mark.0 != stamp {
                 c.mark = (stamp, 0);
-                *which(&mut c.ack_bursts) += 1;
+                if lost {
+                    c.ack_bursts.1 += 1;
+                } else {
+                    c.ack_bursts.0 += 1;
+                }
             }
         }
     }
@@ -364,7 +373,7 @@ impl BurstCounts {
                 }
             }
         }
-        self.count_acks(burst, |b| &mut b.1);
+        self.count_acks(burst, true);
     }
 
     /// The bursts that carried flow `f`'s data and ACKs, sent and lost
