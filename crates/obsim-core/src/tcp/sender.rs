@@ -383,6 +383,7 @@ impl TcpSender {
             self.clock(now);
             self.cb.snd_una = ack.ack;
             self.cb.tx_next = self.cb.tx_next.max(ack.ack);
+            self.frto.skip_unmarked(&mut self.cb);
             // Limited-transmit segments count as outstanding data again.
             self.cb.lt_sent = 0;
             self.cb.consecutive_timeouts = 0;
@@ -500,8 +501,12 @@ impl TcpSender {
             }
             // Step 2b: no go-back-N while the new data tests the path.
             FrtoVerdict::SendNew => self.cb.tx_next = self.cb.snd_nxt,
-            // Step 3a: go-back-N resumes from SND.UNA.
-            FrtoVerdict::Real => self.cb.tx_next = self.cb.snd_una,
+            // Step 3a: go-back-N resumes from SND.UNA, up to what the
+            // timeout marked lost.
+            FrtoVerdict::Real => {
+                self.cb.tx_next = self.cb.snd_una;
+                self.frto.skip_unmarked(&mut self.cb);
+            }
             FrtoVerdict::Nothing | FrtoVerdict::Ended => {}
         }
         verdict
@@ -996,6 +1001,7 @@ impl TcpSender {
         let len = self.seg_len(seq);
         if seq == self.cb.tx_next {
             self.cb.tx_next += 1;
+            self.frto.skip_unmarked(&mut self.cb);
         }
         if retransmit {
             self.stats.retransmits += 1;

@@ -104,6 +104,10 @@ pub struct ForwardRto {
     ep: Option<Episode>,
     /// New segments step 2b still allows, whatever the window rule says.
     new_data: u32,
+    /// After step 3a: one past the last segment the timeout marked lost
+    /// (the recovery point of step 2b), where go-back-N stops
+    /// ([`Self::skip_unmarked`]).
+    lost_end: Option<u64>,
 }
 
 impl ForwardRto {
@@ -113,6 +117,7 @@ impl ForwardRto {
             on,
             ep: None,
             new_data: 0,
+            lost_end: None,
         }
     }
 
@@ -127,6 +132,7 @@ impl ForwardRto {
     pub fn disarm(&mut self) {
         self.ep = None;
         self.new_data = 0;
+        self.lost_end = None;
     }
 
     /// The retransmission timer fired and the standard response ran
@@ -145,6 +151,8 @@ impl ForwardRto {
         timing: Option<(u64, SimTime)>,
     ) {
         self.new_data = 0;
+        // Linux `tcp_enter_loss` marks every segment sent so far lost.
+        self.lost_end = None;
         if !self.on {
             return;
         }
@@ -234,13 +242,35 @@ impl ForwardRto {
             // Step 3a: a duplicate ACK after the new data (Linux: "loss was
             // real" on `FLAG_DATA_SACKED || num_dupack`).
             Step::Second if !advanced => {
+                let end = ep.high;
                 self.disarm();
+                self.lost_end = Some(end);
                 FrtoVerdict::Real
             }
             // Step 2: duplicate ACKs only update the scoreboard (§3.1). Step
             // 3: an ACK that advances over retransmitted data only decides
             // nothing (Linux waits for `FLAG_DATA_SACKED` or a duplicate).
             Step::First | Step::Second => FrtoVerdict::Nothing,
+        }
+    }
+
+    /// Go-back-N after step 3a retransmits only what the timeout marked
+    /// lost: Linux's `tcp_enter_loss` marks the segments sent before it
+    /// (`tcp_mark_skb_lost` over the retransmit queue), step 2b's new
+    /// segments went out after it unmarked, and `tcp_xmit_retransmit_queue`
+    /// resends lost-marked segments only before new data. So once
+    /// `tx_next` reaches step 2b's recovery point it moves on to SND.NXT.
+    /// (RFC 5682 §3.1 step 3a's "retransmitting unacknowledged segments"
+    /// would resend them too; a later timeout marks them, and this bound
+    /// ends there, or when the Loss state ends.)
+    #[inline]
+    pub fn skip_unmarked(&mut self, cb: &mut ControlBlock) {
+        if let Some(end) = self.lost_end {
+            if cb.state != CaState::Loss {
+                self.lost_end = None;
+            } else if cb.tx_next >= end && cb.tx_next < cb.snd_nxt {
+                cb.tx_next = cb.snd_nxt;
+            }
         }
     }
 

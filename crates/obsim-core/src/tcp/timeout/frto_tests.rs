@@ -208,6 +208,46 @@ fn real_timeout_is_not_undone_without_sack() {
     real_timeout_is_not_undone(Variant::NewReno);
 }
 
+/// The timeout marked 5-19 lost; step 2b's new segments (20, 21) went out
+/// after it and arrived. Go-back-N after step 3a resends 6-19 only and
+/// then goes on with new data (22 on): Linux's `tcp_xmit_retransmit_queue`
+/// resends only what `tcp_enter_loss` marked lost. (Before, obsim's
+/// go-back-N also resent 20 and 21 without SACK, and the receiver's
+/// duplicate ACKs for them could start a needless fast retransmit.)
+#[track_caller]
+fn go_back_n_resends_only_what_the_timeout_marked(variant: Variant) {
+    let c = cfg(variant, Frto::Linux);
+    let mut d = Driven::after_rto(&c);
+    assert_eq!(d.ack(1150, 6, &[]), vec![20, 21]);
+    let sack: &[(u64, u64)] = if variant == Variant::Sack {
+        &[(20, 22)]
+    } else {
+        &[]
+    };
+    let mut sent = d.ack(1200, 6, sack);
+    assert_eq!(sent, vec![6, 7], "step 3a: go-back-N");
+    for (i, a) in (7..=19).enumerate() {
+        sent.extend(d.ack(1250 + 10 * i as u64, a, sack));
+    }
+    assert_eq!(
+        &sent[..14],
+        &(6..=19).collect::<Vec<_>>()[..],
+        "6-19 resent in order"
+    );
+    assert_eq!(sent[14], 22, "then new data, not 20 and 21 again: {sent:?}");
+    assert_eq!(d.s.stats().retransmits, 15, "5 at the timeout, 6-19 after");
+}
+
+#[test]
+fn go_back_n_resends_only_what_the_timeout_marked_without_sack() {
+    go_back_n_resends_only_what_the_timeout_marked(Variant::NewReno);
+}
+
+#[test]
+fn go_back_n_resends_only_what_the_timeout_marked_with_sack() {
+    go_back_n_resends_only_what_the_timeout_marked(Variant::Sack);
+}
+
 /// SACK information the sender had before the timeout proves nothing when
 /// it comes again after it (the scoreboard is rebuilt, RFC 2018 §8):
 /// 18 and 19 arrived before the timeout, 6-17 were lost.
