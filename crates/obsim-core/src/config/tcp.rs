@@ -96,6 +96,7 @@ key_table! {
     c: f64 = cubic_c => cubic.c;
     fast_convergence: bool = boolean => cubic.fast_convergence;
     reno_friendly: bool = boolean => cubic.reno_friendly;
+    reno_friendly_alpha_one: bool = boolean => cubic.reno_friendly_alpha_one;
     target_rtt: CubicRtt = |v| named(v, &CubicRtt::ALL) => cubic.target_rtt;
     initial_min_growth: f64 = growth_fraction => cubic.initial_min_growth;
     hystart: HystartMode = |v| named(v, &HystartMode::ALL) => cubic.hystart;

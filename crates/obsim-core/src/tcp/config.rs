@@ -167,6 +167,13 @@ pub struct CubicConfig {
     /// The Reno-friendly region (RFC 9438 §4.3: "SHOULD"; Linux
     /// `tcp_friendliness` 1): cwnd is at least the AIMD estimate `W_est`.
     pub reno_friendly: bool,
+    /// α_cubic = 1 once `W_est` reaches `cwnd_prior` (RFC 9438 §4.3: "the
+    /// sender SHOULD set α_cubic to 1" once W_est >= cwnd_prior). Linux
+    /// 6.18's `tcp_friendliness` keeps `beta_scale`'s α (0.53) throughout:
+    /// its `struct bictcp` has no `cwnd_prior` (read from the running
+    /// kernel's BTF; the patch "tcp_cubic: fix to match Reno additive
+    /// increment", netdev 2024, is not in it). Off in profile `linux`.
+    pub reno_friendly_alpha_one: bool,
     /// The RTT of the target `W_cubic(t + RTT)` (RFC 9438 §4.2: SRTT; Linux:
     /// the minimum RTT).
     pub target_rtt: CubicRtt,
@@ -205,6 +212,7 @@ impl CubicConfig {
         c: 0.4,
         fast_convergence: true,
         reno_friendly: true,
+        reno_friendly_alpha_one: true,
         target_rtt: CubicRtt::Srtt,
         initial_min_growth: 0.0,
         hystart: HystartMode::Off,

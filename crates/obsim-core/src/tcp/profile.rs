@@ -127,6 +127,9 @@ fn linux() -> TcpConfig {
             c: 410.0 / 1024.0,
             fast_convergence: true,
             reno_friendly: true,
+            // `tcp_friendliness` with `beta_scale` throughout: 6.18's
+            // struct bictcp has no `cwnd_prior` (its BTF), so no α = 1.
+            reno_friendly_alpha_one: false,
             target_rtt: CubicRtt::MinRtt,
             // `cnt = 20` while `last_max_cwnd == 0`: 5% per RTT.
             initial_min_growth: 0.05,

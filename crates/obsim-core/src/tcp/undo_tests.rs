@@ -317,8 +317,10 @@ fn off_nothing_is_undone() {
 /// every flow completes with timestamps and D-SACK on or off, and the
 /// undo counters stay within the episodes they undo. Random losses are
 /// real: nothing is undone. The spike's timeout is undone by the echo with
-/// the options on (32 retransmissions) and by F-RTO without them, RACK
-/// then resending part of the delayed window (57).
+/// the options on (35 retransmissions; 32 before the linux profile kept
+/// CUBIC's Reno-friendly α above `cwnd_prior`, session 17) and by F-RTO
+/// without them, RACK then resending part of the delayed window (55;
+/// 57 before).
 #[test]
 fn the_linux_profile_completes_under_loss_with_and_without_the_options() {
     use crate::tcp::testkit::{Harness, Path};
@@ -346,7 +348,7 @@ fn the_linux_profile_completes_under_loss_with_and_without_the_options() {
             retransmits.push(st.retransmits);
         }
         if spike {
-            assert_eq!(retransmits, vec![32, 57]);
+            assert_eq!(retransmits, vec![35, 55]);
         } else {
             assert_eq!(retransmits[0], retransmits[1], "p {p}: the same losses");
         }

@@ -221,8 +221,11 @@ impl WindowGrowth for Cubic {
         let segs = if self.abc { acked as f64 } else { 1.0 };
         if self.p.reno_friendly {
             // §4.3 Figure 4: W_est += α_cubic * segments_acked / cwnd, with
-            // α_cubic = 1 once W_est >= cwnd_prior ("SHOULD").
-            let alpha = if self.cwnd_prior.is_some_and(|p| self.w_est >= p) {
+            // α_cubic = 1 once W_est >= cwnd_prior ("SHOULD";
+            // `reno_friendly_alpha_one`, which Linux 6.18 does not do).
+            let alpha = if self.p.reno_friendly_alpha_one
+                && self.cwnd_prior.is_some_and(|p| self.w_est >= p)
+            {
                 1.0
             } else {
                 self.alpha
@@ -504,6 +507,36 @@ mod tests {
         // 300 RTTs: about 11 at α (14 -> 20), then floor(cwnd)/cwnd, just
         // under one segment, per RTT.
         assert!(cb.cwnd > 300.0 && cb.cwnd < 309.0, "cwnd {}", cb.cwnd);
+    }
+
+    #[test]
+    fn linux_keeps_alpha_above_cwnd_prior() {
+        // `reno_friendly_alpha_one = false` (profile `linux`, Linux 6.18's
+        // `tcp_friendliness`): W_est grows by α = 3 * 0.3/1.7 per RTT past
+        // cwnd_prior = 20 too, so 300 RTTs at a 1 ms RTT take cwnd from 14
+        // to about 14 + 0.53 * 300, not past 300 as with α = 1.
+        let mut cfg = cfg();
+        cfg.cubic.reno_friendly_alpha_one = false;
+        let mut c = Cubic::for_config(&cfg);
+        let rtt = SimDuration::from_millis(1);
+        let mut cb = cb_with(&cfg, 20.0, SimTime::ZERO);
+        cb.srtt = Some(rtt);
+        cb.rtt_min = Some(rtt);
+        loss(&mut c, &mut cb);
+        let alpha = 3.0 * 0.3 / 1.7;
+        let mut w_est = 14.0;
+        let mut now = SimTime::ZERO;
+        for _ in 0..300 {
+            let n = cb.cwnd.floor() as u64;
+            for _ in 0..n {
+                c.on_ack(&mut cb, 1);
+                w_est += alpha / w_est;
+                close(cb.cwnd, w_est);
+                now += SimDuration::from_nanos(rtt.as_nanos() / n);
+                cb.now = now;
+            }
+        }
+        assert!(cb.cwnd > 160.0 && cb.cwnd < 175.0, "cwnd {}", cb.cwnd);
     }
 
     #[test]
