@@ -470,13 +470,15 @@ mod tests {
         }
     }
 
-    #[test]
-    fn reno_friendly_region_wins_at_small_rtt() {
-        // §4.3: at a 1 ms RTT and W_max = 20, K = cbrt(15) = 2.47 s is
-        // 2466 RTTs away; W_est = 14 + α per RTT (α = 3 * 0.3/1.7, then 1
-        // once W_est >= cwnd_prior = 20) passes W_cubic(t) at once, and
-        // cwnd is W_est at every ACK: AIMD growth, one segment per RTT.
-        let cfg = cfg();
+    /// A loss at W_max = 20 with a 1 ms RTT, then 300 round trips of an
+    /// ACK per segment spread evenly, each ACK checked against Figure 4
+    /// replayed: cwnd = W_est, which grows by α = 3 * 0.3/1.7 per RTT, then
+    /// by 1 once W_est >= cwnd_prior = 20 if `alpha_one`
+    /// (`reno_friendly_alpha_one`). Returns the sender's state and the
+    /// time at the end.
+    fn replay_reno_friendly(alpha_one: bool) -> (Cubic, ControlBlock, SimTime) {
+        let mut cfg = cfg();
+        cfg.cubic.reno_friendly_alpha_one = alpha_one;
         let mut c = Cubic::for_config(&cfg);
         let rtt = SimDuration::from_millis(1);
         let mut cb = cb_with(&cfg, 20.0, SimTime::ZERO);
@@ -494,7 +496,11 @@ mod tests {
             for _ in 0..n {
                 c.on_ack(&mut cb, 1);
                 // Figure 4, replayed: cwnd = W_est before each ACK.
-                let a = if w_est >= 20.0 { 1.0 } else { alpha };
+                let a = if alpha_one && w_est >= 20.0 {
+                    1.0
+                } else {
+                    alpha
+                };
                 w_est += a / w_est;
                 close(cb.cwnd, w_est);
                 close(c.w_est(), w_est);
@@ -502,6 +508,16 @@ mod tests {
                 cb.now = now;
             }
         }
+        (c, cb, now)
+    }
+
+    #[test]
+    fn reno_friendly_region_wins_at_small_rtt() {
+        // §4.3: at a 1 ms RTT and W_max = 20, K = cbrt(15) = 2.47 s is
+        // 2466 RTTs away; W_est = 14 + α per RTT (α = 3 * 0.3/1.7, then 1
+        // once W_est >= cwnd_prior = 20) passes W_cubic(t) at once, and
+        // cwnd is W_est at every ACK: AIMD growth, one segment per RTT.
+        let (c, cb, now) = replay_reno_friendly(true);
         let t = now.as_secs_f64();
         assert!(c.w_cubic(t) < 16.0, "W_cubic {}", c.w_cubic(t));
         // 300 RTTs: about 11 at α (14 -> 20), then floor(cwnd)/cwnd, just
@@ -515,27 +531,7 @@ mod tests {
         // `tcp_friendliness`): W_est grows by α = 3 * 0.3/1.7 per RTT past
         // cwnd_prior = 20 too, so 300 RTTs at a 1 ms RTT take cwnd from 14
         // to about 14 + 0.53 * 300, not past 300 as with α = 1.
-        let mut cfg = cfg();
-        cfg.cubic.reno_friendly_alpha_one = false;
-        let mut c = Cubic::for_config(&cfg);
-        let rtt = SimDuration::from_millis(1);
-        let mut cb = cb_with(&cfg, 20.0, SimTime::ZERO);
-        cb.srtt = Some(rtt);
-        cb.rtt_min = Some(rtt);
-        loss(&mut c, &mut cb);
-        let alpha = 3.0 * 0.3 / 1.7;
-        let mut w_est = 14.0;
-        let mut now = SimTime::ZERO;
-        for _ in 0..300 {
-            let n = cb.cwnd.floor() as u64;
-            for _ in 0..n {
-                c.on_ack(&mut cb, 1);
-                w_est += alpha / w_est;
-                close(cb.cwnd, w_est);
-                now += SimDuration::from_nanos(rtt.as_nanos() / n);
-                cb.now = now;
-            }
-        }
+        let (_, cb, _) = replay_reno_friendly(false);
         assert!(cb.cwnd > 160.0 && cb.cwnd < 175.0, "cwnd {}", cb.cwnd);
     }
 

@@ -58,6 +58,24 @@ impl Driven {
         self.ack_at(at(t_ms), ack, sack)
     }
 
+    /// [`Self::after_rto`] with F-RTO on, segments 6-19 lost: the ACK of
+    /// 5's retransmission (1150 ms) makes step 2b send 20 and 21; their
+    /// duplicate ACK for 6 (1200 ms, with the SACK block `block` on a SACK
+    /// connection) proves the loss real (step 3a), and go-back-N resends 6
+    /// and 7. Returns the sender and the SACK blocks its later ACKs carry.
+    #[track_caller]
+    fn at_step_3a(variant: Variant, block: (u64, u64)) -> (Self, Vec<(u64, u64)>) {
+        let mut d = Driven::after_rto(&cfg(variant, Frto::Linux));
+        assert_eq!(d.ack(1150, 6, &[]), vec![20, 21]);
+        let sack = if variant == Variant::Sack {
+            vec![block]
+        } else {
+            Vec::new()
+        };
+        assert_eq!(d.ack(1200, 6, &sack), vec![6, 7], "step 3a: go-back-N");
+        (d, sack)
+    }
+
     fn retransmits(&self) -> u64 {
         self.s.stats().retransmits
     }
@@ -178,15 +196,8 @@ fn recurring_timeouts_of_one_spike_are_undone_to_the_first_window() {
 /// go-back-N resumes from 6 with slow start's window, and nothing is undone.
 #[track_caller]
 fn real_timeout_is_not_undone(variant: Variant) {
-    let c = cfg(variant, Frto::Linux);
-    let mut d = Driven::after_rto(&c);
-    assert_eq!(d.ack(1150, 6, &[]), vec![20, 21]);
-    let sack: &[(u64, u64)] = if variant == Variant::Sack {
-        &[(20, 21)]
-    } else {
-        &[]
-    };
-    assert_eq!(d.ack(1200, 6, sack), vec![6, 7], "step 3a: go-back-N");
+    let (mut d, sack) = Driven::at_step_3a(variant, (20, 21));
+    let sack = &sack[..];
     let st = d.s.stats();
     assert_eq!((st.spurious_rtos, st.retransmits), (0, 3));
     assert_eq!(
@@ -216,18 +227,10 @@ fn real_timeout_is_not_undone_without_sack() {
 /// duplicate ACKs for them could start a needless fast retransmit.)
 #[track_caller]
 fn go_back_n_resends_only_what_the_timeout_marked(variant: Variant) {
-    let c = cfg(variant, Frto::Linux);
-    let mut d = Driven::after_rto(&c);
-    assert_eq!(d.ack(1150, 6, &[]), vec![20, 21]);
-    let sack: &[(u64, u64)] = if variant == Variant::Sack {
-        &[(20, 22)]
-    } else {
-        &[]
-    };
-    let mut sent = d.ack(1200, 6, sack);
-    assert_eq!(sent, vec![6, 7], "step 3a: go-back-N");
+    let (mut d, sack) = Driven::at_step_3a(variant, (20, 22));
+    let mut sent = vec![6, 7];
     for (i, a) in (7..=19).enumerate() {
-        sent.extend(d.ack(1250 + 10 * i as u64, a, sack));
+        sent.extend(d.ack(1250 + 10 * i as u64, a, &sack));
     }
     assert_eq!(
         &sent[..14],
