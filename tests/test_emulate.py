@@ -108,6 +108,34 @@ def test_bounded_transfer_crosses_the_burst_path_and_leaves_nothing(tmp_path: Pa
 
 
 @needs_root
+def test_a_fixed_send_buffer_queues_the_whole_transfer_at_once() -> None:
+    # SO_SNDBUFFORCE of 4 MB: the kernel reports twice the request (its
+    # bookkeeping share) and keeps it, where autotuning starts at 16 KiB.
+    em = emulate(CHAIN, fmt="json", nbytes=1_000_000, sack=True, timeout_s=60, send_buffer=4_000_000)
+    assert em.receiver is not None and em.receiver["bytes"] == 1_000_000
+    assert em.sender is not None and em.sender["send_buffer_bytes"] == 8_000_000
+    auto = emulate(CHAIN, fmt="json", nbytes=1_000_000, sack=True, timeout_s=60)
+    assert auto.sender is not None and auto.sender["send_buffer_bytes"] < 8_000_000
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(send_buffer=0), "send_buffer: 0 bytes; allowed 1 to"),
+        (dict(send_buffer=2**31), "send_buffer: 2147483648 bytes"),
+        (dict(send_buffer=10, commands=(["true"], ["true"])), "built-in transfer only"),
+    ],
+)
+def test_a_send_buffer_out_of_range_is_refused_before_anything_is_set_up(
+    kwargs: Dict[str, Any], message: str
+) -> None:
+    before = (_obsim_namespaces(), _obsim_links())
+    with pytest.raises(ValueError, match=re.escape(message)):
+        emulate(CHAIN, fmt="json", **kwargs)
+    assert (_obsim_namespaces(), _obsim_links()) == before
+
+
+@needs_root
 def test_a_failed_run_still_removes_its_namespaces() -> None:
     before = (_obsim_namespaces(), _obsim_links())
     with pytest.raises(EmulateError, match="did not finish"):
@@ -169,16 +197,23 @@ def test_without_privileges_the_command_refuses_in_one_line(
     assert len(err) == 1 and err[0].startswith("error: obsim emulate needs root"), err
 
 
-def test_the_command_refuses_a_bucket_below_one_packet_in_one_line(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--access-bucket", "1000"], "argument --access-bucket: must hold one 1500-byte packet: 1000"),
+        (["--send-buffer", "0"], "argument --send-buffer: must be at least 1: 0"),
+    ],
+)
+def test_the_command_refuses_a_bad_bucket_or_send_buffer_in_one_line(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     f = tmp_path / "chain.json"
     f.write_text(CHAIN)
     with pytest.raises(SystemExit) as info:
-        main(["emulate", str(f), "--access-bucket", "1000"])
+        main(["emulate", str(f), *args])
     assert info.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1].endswith("argument --access-bucket: must hold one 1500-byte packet: 1000"), err
+    assert err[-1].endswith(message), err
 
 
 @pytest.mark.parametrize(

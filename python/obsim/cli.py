@@ -139,6 +139,13 @@ def _parser() -> argparse.ArgumentParser:
         help="with kernel shaping, the tbf bucket in bytes (default: two packets or 1 ms at the rate; "
         "1500, one packet, serializes packets as obsim's access link does)",
     )
+    e.add_argument(
+        "--send-buffer",
+        type=_positive_int,
+        default=None,
+        help="the built-in sender's send buffer fixed at this many bytes (SO_SNDBUFFORCE, no autotuning), "
+        "the whole transfer handed to the kernel in one write (default: autotuned, 64 KiB writes)",
+    )
     e.add_argument("--out", type=Path, default=None, help="write emulation.json and burst_log.parquet here")
 
     from .experiment_cli import add_parsers
@@ -276,6 +283,7 @@ def _emulate(args: argparse.Namespace) -> int:
             fifo_priority=args.fifo_priority,
             access_shaping=args.access_shaping,
             access_bucket=args.access_bucket,
+            send_buffer=args.send_buffer,
             commands=commands,
         )
     except EmulationInterrupted as e:

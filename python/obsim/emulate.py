@@ -47,6 +47,9 @@ back; on L1's path that packs more packets into each burst than obsim's link
 does (docs/VALIDATION.md, L1 section 6, session 14). The kernel's ``tbf``
 times in nanoseconds (``psched_l2t_ns``, an hrtimer watchdog), so a bucket
 below rate/HZ works: measured at 20 Mbit/s with 1500 and 1600 bytes."""
+
+SEND_BUFFER_MAX = 2**31 - 1
+"""The largest ``send_buffer`` (``SO_SNDBUFFORCE`` takes an ``int``)."""
 ACCESS_SHAPING = ("kernel", "emulator")
 """Where each direction's first link (the sending host's access link) is
 shaped: ``"kernel"`` (the default), by a ``tbf`` qdisc on the sending
@@ -269,6 +272,7 @@ def emulate(
     access_shaping: str = "kernel",
     commands: Optional[Sequence[Sequence[str]]] = None,
     access_bucket: Optional[int] = None,
+    send_buffer: Optional[int] = None,
 ) -> Emulation:
     """Runs one emulation of ``flow`` of the scenario.
 
@@ -282,13 +286,25 @@ def emulate(
     ends when the sender exits. ``access_shaping`` is one of
     :data:`ACCESS_SHAPING`. ``access_bucket`` is the kernel shaping's ``tbf``
     bucket in bytes (``None``: two packets or 1 ms at the rate;
-    :data:`ACCESS_BUCKET_ONE_PACKET` serializes as obsim's link). Ctrl-C raises :class:`EmulationInterrupted`
+    :data:`ACCESS_BUCKET_ONE_PACKET` serializes as obsim's link).
+    ``send_buffer`` (built-in transfer only) fixes the sender's socket send
+    buffer at that many bytes (``SO_SNDBUFFORCE``, which also turns its
+    autotuning off) and hands the whole transfer to the kernel in one
+    write, as a bulk application with all its data queued at once (obsim's
+    ``bulk`` flows); ``None``: the kernel's autotuned buffer, written 64 KiB
+    at a time. Ctrl-C raises :class:`EmulationInterrupted`
     carrying the partial measurement, after the namespaces are removed.
     """
     if access_shaping not in ACCESS_SHAPING:
         raise ValueError(f"access_shaping: {access_shaping!r}; allowed: {', '.join(ACCESS_SHAPING)}")
     if access_bucket is not None and access_bucket < MTU:
         raise ValueError(f"access_bucket: {access_bucket} bytes; a bucket must hold one {MTU}-byte packet")
+    if send_buffer is not None and (send_buffer < 1 or send_buffer > SEND_BUFFER_MAX):
+        raise ValueError(
+            f"send_buffer: {send_buffer} bytes; allowed 1 to {SEND_BUFFER_MAX} (2^31 - 1, an int)"
+        )
+    if send_buffer is not None and commands is not None:
+        raise ValueError("send_buffer: applies to the built-in transfer only, not to commands")
     problem = privilege_problem()
     if problem:
         raise EmulateError(problem)
@@ -333,6 +349,8 @@ def emulate(
                 send_args = ["send", "--host", DST_ADDR, "--port", str(PORT), "--bytes", str(nbytes)]
                 if congestion_control:
                     send_args += ["--cc", congestion_control]
+                if send_buffer is not None:
+                    send_args += ["--send-buffer", str(send_buffer)]
                 send_cmd = _apps_cmd(names.src_ns, *send_args)
             else:
                 recv_cmd = ["ip", "netns", "exec", names.dst_ns, *commands[0]]

@@ -91,11 +91,32 @@ def recv(port: int, ready: Optional[str]) -> Dict[str, Any]:
     }
 
 
-def send(host: str, port: int, nbytes: int, cc: Optional[str]) -> Dict[str, Any]:
-    """Connects to ``host:port`` and sends ``nbytes`` bytes, then closes."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+SO_SNDBUFFORCE = getattr(socket, "SO_SNDBUFFORCE", 32)
+"""``SO_SNDBUFFORCE`` (asm-generic/socket.h): ``SO_SNDBUF`` past
+``net.core.wmem_max``, for a privileged process."""
+
+
+def _configure(s: socket.socket, cc: Optional[str], send_buffer: Optional[int]) -> None:
+    """The sender's socket options: ``TCP_CONGESTION`` and, when given, a
+    fixed send buffer of ``send_buffer`` bytes (``SO_SNDBUFFORCE``; the
+    kernel doubles the value for its bookkeeping and stops autotuning it)."""
     if cc:
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, cc.encode())
+    if send_buffer:
+        s.setsockopt(socket.SOL_SOCKET, SO_SNDBUFFORCE, send_buffer)
+
+
+def send(
+    host: str, port: int, nbytes: int, cc: Optional[str], send_buffer: Optional[int] = None
+) -> Dict[str, Any]:
+    """Connects to ``host:port`` and sends ``nbytes`` bytes, then closes.
+
+    With ``send_buffer``, the socket's send buffer is fixed at that many
+    bytes (``SO_SNDBUFFORCE``) before connecting; the whole transfer is
+    then handed to the kernel in one ``sendall`` (a bulk application
+    whose data are all queued at once, as obsim's ``bulk`` flows are)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    _configure(s, cc, send_buffer)
     t0 = time.monotonic()
     for _ in range(200):
         try:
@@ -105,14 +126,16 @@ def send(host: str, port: int, nbytes: int, cc: Optional[str]) -> Dict[str, Any]
             time.sleep(0.01)
             s.close()
             s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            if cc:
-                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, cc.encode())
+            _configure(s, cc, send_buffer)
     connected = time.monotonic()
-    buf = b"\0" * CHUNK
-    left = nbytes
-    while left > 0:
-        n = s.send(buf[: min(CHUNK, left)])
-        left -= n
+    if send_buffer:
+        s.sendall(b"\0" * nbytes)
+    else:
+        buf = b"\0" * CHUNK
+        left = nbytes
+        while left > 0:
+            n = s.send(buf[: min(CHUNK, left)])
+            left -= n
     s.shutdown(socket.SHUT_WR)
     # Wait for the receiver's FIN: everything sent was acknowledged.
     while s.recv(CHUNK):
@@ -120,6 +143,7 @@ def send(host: str, port: int, nbytes: int, cc: Optional[str]) -> Dict[str, Any]
     done = time.monotonic()
     info = tcp_info(s)
     used = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, 16).split(b"\0")[0].decode()
+    sndbuf = s.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
     s.close()
     return {
         "role": "send",
@@ -128,6 +152,9 @@ def send(host: str, port: int, nbytes: int, cc: Optional[str]) -> Dict[str, Any]
         "connect_s": connected - t0,
         "transfer_s": done - connected,
         "goodput_bps": 8 * nbytes / (done - connected) if done > connected else 0.0,
+        # The kernel's send buffer at the end (SO_SNDBUF: twice a fixed
+        # request; the autotuned size otherwise).
+        "send_buffer_bytes": sndbuf,
         "tcp_info": info,
     }
 
@@ -159,12 +186,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     s.add_argument("--port", type=int, default=5001)
     s.add_argument("--bytes", type=int, required=True)
     s.add_argument("--cc", default=None, help="TCP_CONGESTION (reno, cubic, ...)")
+    s.add_argument("--send-buffer", type=int, default=None, help="fixed SO_SNDBUF in bytes (SO_SNDBUFFORCE)")
     sub.add_parser("netstat")
     a = p.parse_args(argv)
     if a.role == "recv":
         res = recv(a.port, a.ready)
     elif a.role == "send":
-        res = send(a.host, a.port, a.bytes, a.cc)
+        res = send(a.host, a.port, a.bytes, a.cc, a.send_buffer)
     else:
         res = netstat()
     print(json.dumps(res))
