@@ -453,14 +453,37 @@ pub enum RecoverCheck {
     /// recover_`, its ACK numbers naming the last segment received; RFC
     /// 6582 §3.2 step 2 "covers more than recover" read as its §4 reads it).
     Passed,
+    /// Linux 6.18: [`RecoverCheck::Reached`] with SACK, [`RecoverCheck::Passed`]
+    /// without. `tcp_try_undo_recovery` (which `tcp_fastretrans_alert` and
+    /// `tcp_process_loss` call once `!before(snd_una, high_seq)`) keeps a
+    /// non-SACK connection in its Recovery or Loss state while `snd_una ==
+    /// high_seq` (`tcp_is_non_sack_preventing_reopen`: "Hold old state until
+    /// something *above* high_seq is ACKed. For Reno it is MUST to prevent
+    /// false fast retransmits (RFC2582). SACK TCP is safe."), so duplicate
+    /// ACKs of segments go-back-N resent start nothing there. Resolved to
+    /// one of the other two by the variant when a connection starts
+    /// ([`RecoverCheck::for_variant`]).
+    Linux,
 }
 
 impl RecoverCheck {
     /// Every rule with its name in scenarios (`tcp.recover_check`).
-    pub const ALL: [(&'static str, RecoverCheck); 2] = [
+    pub const ALL: [(&'static str, RecoverCheck); 3] = [
         ("reached", RecoverCheck::Reached),
         ("passed", RecoverCheck::Passed),
+        ("linux", RecoverCheck::Linux),
     ];
+
+    /// The rule a connection of `variant` applies: [`RecoverCheck::Linux`]
+    /// becomes `Reached` for a SACK sender and `Passed` for the others; the
+    /// other two stay as they are.
+    pub fn for_variant(self, variant: Variant) -> RecoverCheck {
+        match self {
+            RecoverCheck::Linux if variant == Variant::Sack => RecoverCheck::Reached,
+            RecoverCheck::Linux => RecoverCheck::Passed,
+            other => other,
+        }
+    }
 }
 
 /// Which SACK loss recovery a `sack` sender runs (`tcp.sack_recovery`).

@@ -143,7 +143,7 @@ impl ControlBlock {
             limited_transmit: cfg.limited_transmit,
             limited_transmit_any_state: cfg.limited_transmit_any_state,
             lt_sent: 0,
-            recover_check: cfg.recover_check,
+            recover_check: cfg.recover_check.for_variant(cfg.variant),
             first_segment_fr: cfg.syn && cfg.bugfix_ss,
             sacked_out: 0,
             pipe_est: None,
@@ -205,17 +205,18 @@ impl ControlBlock {
     }
 
     /// True when the cumulative ACK is past the previous episode's recovery
-    /// point by the configured rule ([`RecoverCheck`]): `snd_una >= recover`
-    /// (RFC 6675 §5.1) or `snd_una > recover` (ns-2 `highest_ack_ >
-    /// recover_`).
+    /// point by the configured rule ([`RecoverCheck`], `"linux"` resolved by
+    /// the variant in [`ControlBlock::new`]): `snd_una >= recover` (RFC 6675
+    /// §5.1) or `snd_una > recover` (ns-2 `highest_ack_ > recover_`).
     #[inline]
     pub fn recover_passed(&self) -> bool {
         if self.first_segment_fr && self.snd_una == 0 {
             return true;
         }
         match self.recover_check {
-            RecoverCheck::Reached => self.snd_una >= self.recover,
             RecoverCheck::Passed => self.snd_una > self.recover,
+            // `Linux` never reaches here (resolved in `new`); as `Reached`.
+            RecoverCheck::Reached | RecoverCheck::Linux => self.snd_una >= self.recover,
         }
     }
 

@@ -195,7 +195,8 @@ fn linux() -> TcpConfig {
         },
         limited_transmit_any_state: false,
         recovery_max_burst: 0,
-        recover_check: RecoverCheck::Reached,
+        // tcp_is_non_sack_preventing_reopen: Reached with SACK, Passed without.
+        recover_check: RecoverCheck::Linux,
         // The transfer starts after the handshake (as obsim emulate's
         // built-in sender measures it).
         syn: false,

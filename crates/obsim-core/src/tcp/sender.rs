@@ -568,9 +568,10 @@ impl TcpSender {
     ///   then leaves it, `tcp_try_to_open`).
     ///
     /// Not modelled: `tcp_try_undo_partial` (a partial ACK whose echo
-    /// predates the retransmission), and non-SACK Linux holding the state
+    /// predates the retransmission). Non-SACK Linux holding the state
     /// until SND.UNA passes the recovery point
-    /// (`tcp_is_non_sack_preventing_reopen`).
+    /// (`tcp_is_non_sack_preventing_reopen`) is `RecoverCheck::Linux`: obsim
+    /// leaves the state but starts no fast retransmit there.
     fn try_undo(&mut self, ack: &Ack, advanced: bool) {
         match self.cb.state {
             CaState::Loss if advanced && self.undo.may_undo(ack.tsecr) => {

@@ -281,6 +281,26 @@ mod tests {
     }
 
     #[test]
+    fn linux_holds_a_non_sack_connection_until_the_recovery_point_is_passed() {
+        // Linux `tcp_is_non_sack_preventing_reopen`: without SACK, duplicate
+        // ACKs for segment 100 after an episode whose recovery point is 100
+        // start nothing until an ACK covers more; with SACK ("SACK TCP is
+        // safe") they start a new one once 100 is reached.
+        for (variant, at_point) in [(Variant::NewReno, false), (Variant::Sack, true)] {
+            let mut cfg = crate::tcp::profile::profile("linux").unwrap();
+            cfg.variant = variant;
+            let mut cb = ControlBlock::new(&cfg, u64::MAX);
+            cb.state = CaState::Open;
+            cb.recover = 100;
+            cb.dupacks = cb.dupthresh;
+            cb.snd_una = 100;
+            assert_eq!(dupack_triggers(&cb, true), at_point, "{variant:?}");
+            cb.snd_una = 101;
+            assert!(dupack_triggers(&cb, true), "{variant:?}");
+        }
+    }
+
+    #[test]
     fn rfc_trigger_needs_the_recovery_point_reached() {
         // RFC 6675 §5.1 (profile `rfc`, `recover_check = "reached"`): once
         // everything sent before the episode (segments < 100) is
