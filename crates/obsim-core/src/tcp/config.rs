@@ -477,6 +477,7 @@ impl RecoverCheck {
     /// The rule a connection of `variant` applies: [`RecoverCheck::Linux`]
     /// becomes `Reached` for a SACK sender and `Passed` for the others; the
     /// other two stay as they are.
+    #[must_use]
     pub fn for_variant(self, variant: Variant) -> RecoverCheck {
         match self {
             RecoverCheck::Linux if variant == Variant::Sack => RecoverCheck::Reached,
