@@ -50,6 +50,7 @@ below rate/HZ works: measured at 20 Mbit/s with 1500 and 1600 bytes."""
 
 SEND_BUFFER_MAX = 2**31 - 1
 """The largest ``send_buffer`` (``SO_SNDBUFFORCE`` takes an ``int``)."""
+
 ACCESS_SHAPING = ("kernel", "emulator")
 """Where each direction's first link (the sending host's access link) is
 shaped: ``"kernel"`` (the default), by a ``tbf`` qdisc on the sending

@@ -69,8 +69,11 @@ pub struct ControlBlock {
     /// last advanced (RFC 5681 §3.2 step 2: "additional data sent in
     /// limited transmit MUST NOT be included" in the FlightSize of eq. (4)).
     pub lt_sent: u64,
-    /// When a new fast retransmit may follow an earlier episode.
-    pub recover_check: RecoverCheck,
+    /// When a new fast retransmit may follow an earlier episode: true when
+    /// SND.UNA must be past the recovery point (`"passed"`), false when
+    /// reaching it is enough (`"reached"`); `"linux"` resolved by the
+    /// variant ([`RecoverCheck::for_variant`]).
+    pub recover_must_pass: bool,
     /// ns-2 `bugfix_ss_` with a SYN (`tcp.bugfix_ss && tcp.syn`): while
     /// only the SYN is acknowledged (`snd_una == 0`, ns-2 `highest_ack_ ==
     /// 0`), the recovery point does not hold back a fast retransmit
@@ -143,7 +146,7 @@ impl ControlBlock {
             limited_transmit: cfg.limited_transmit,
             limited_transmit_any_state: cfg.limited_transmit_any_state,
             lt_sent: 0,
-            recover_check: cfg.recover_check.for_variant(cfg.variant),
+            recover_must_pass: cfg.recover_check.for_variant(cfg.variant) == RecoverCheck::Passed,
             first_segment_fr: cfg.syn && cfg.bugfix_ss,
             sacked_out: 0,
             pipe_est: None,
@@ -205,18 +208,18 @@ impl ControlBlock {
     }
 
     /// True when the cumulative ACK is past the previous episode's recovery
-    /// point by the configured rule ([`RecoverCheck`], `"linux"` resolved by
-    /// the variant in [`ControlBlock::new`]): `snd_una >= recover` (RFC 6675
-    /// §5.1) or `snd_una > recover` (ns-2 `highest_ack_ > recover_`).
+    /// point by the configured rule ([`RecoverCheck`]): `snd_una >= recover`
+    /// (RFC 6675 §5.1) or `snd_una > recover` (ns-2 `highest_ack_ >
+    /// recover_`).
     #[inline]
     pub fn recover_passed(&self) -> bool {
         if self.first_segment_fr && self.snd_una == 0 {
             return true;
         }
-        match self.recover_check {
-            RecoverCheck::Passed => self.snd_una > self.recover,
-            // `Linux` never reaches here (resolved in `new`); as `Reached`.
-            RecoverCheck::Reached | RecoverCheck::Linux => self.snd_una >= self.recover,
+        if self.recover_must_pass {
+            self.snd_una > self.recover
+        } else {
+            self.snd_una >= self.recover
         }
     }
 
