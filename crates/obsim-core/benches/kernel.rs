@@ -26,8 +26,8 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use obsim_core::engine::queue::{
-    EventKey, EventQueue, FutureEventList, IndexedDaryQueue, LazyDaryQueue, RadixQueue,
-    StdHeapQueue,
+    CalendarQueue, EventKey, EventQueue, FutureEventList, IndexedDaryQueue, LazyDaryQueue,
+    RadixQueue, StdHeapQueue,
 };
 use obsim_core::rng::{stream, uniform01};
 use obsim_core::time::{SimDuration, SimTime};
@@ -140,6 +140,7 @@ fn event_queue(c: &mut Criterion) {
     bench_design::<IndexedDaryQueue<Payload, 4>>(c, "indexed-4ary");
     bench_design::<IndexedDaryQueue<Payload, 2>>(c, "indexed-2ary");
     bench_design::<RadixQueue<Payload>>(c, "lazy-radix");
+    bench_design::<CalendarQueue<Payload>>(c, "lazy-calendar");
     bench_design::<EventQueue<Payload>>(c, "EventQueue");
 }
 
@@ -185,6 +186,7 @@ fn duel() {
                     runner::<IndexedDaryQueue<Payload, 2>>(n, cancel),
                 ),
                 ("lazy-radix", runner::<RadixQueue<Payload>>(n, cancel)),
+                ("lazy-calendar", runner::<CalendarQueue<Payload>>(n, cancel)),
             ];
             // A chunk touches at least the whole population once, so that
             // switching designs does not turn into a cold-cache benchmark.

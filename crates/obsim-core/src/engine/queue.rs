@@ -38,13 +38,14 @@
 //! "Event queue"). Production code never cancels (its timers are lazy, see
 //! `engine/sim.rs`), so `cancel` is exercised by tests and benchmarks only.
 //!
-//! Three alternative designs, compiled only with the `bench-queues` cargo
+//! Four alternative designs, compiled only with the `bench-queues` cargo
 //! feature (which `benches/kernel.rs` requires), keep that comparison
 //! rerunnable; all share a payload slab, 24-byte heap keys and the clock:
 //!
 //! * `LazyDaryQueue`: 4-ary heap, lazy cancellation (tombstones).
 //! * `StdHeapQueue`: `std::collections::BinaryHeap`, lazy cancellation.
 //! * `RadixQueue`: radix heap on `(time, seq)` keys, lazy cancellation.
+//! * `CalendarQueue`: calendar queue (Brown 1988), lazy cancellation.
 
 /// Implements [`FutureEventList`] for a design by forwarding every method to
 /// the design's inherent method of the same name (the designs share one API).
@@ -80,6 +81,8 @@ macro_rules! forward_future_event_list {
     };
 }
 
+#[cfg(feature = "bench-queues")]
+mod calendar;
 mod clock;
 mod dary;
 mod indexed;
@@ -91,6 +94,8 @@ mod slab;
 #[cfg(feature = "bench-queues")]
 mod std_heap;
 
+#[cfg(feature = "bench-queues")]
+pub use calendar::CalendarQueue;
 pub use indexed::IndexedDaryQueue;
 #[cfg(feature = "bench-queues")]
 pub use lazy_dary::LazyDaryQueue;
@@ -426,6 +431,7 @@ mod tests {
                 $check::<LazyDaryQueue<_, 2>>();
                 $check::<StdHeapQueue<_>>();
                 $check::<RadixQueue<_>>();
+                $check::<CalendarQueue<_>>();
             }
         }};
     }
@@ -598,6 +604,7 @@ mod tests {
                 run_against_model::<LazyDaryQueue<u64, 3>>(&ops)?;
                 run_against_model::<StdHeapQueue<u64>>(&ops)?;
                 run_against_model::<RadixQueue<u64>>(&ops)?;
+                run_against_model::<CalendarQueue<u64>>(&ops)?;
             }
         }
     }
