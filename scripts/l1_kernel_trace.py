@@ -8,7 +8,9 @@ Runs the 10 MB transfer through ``obsim emulate`` (seed 1, as
 ``scripts/l1_even_loss.py emu``) with three tracepoints enabled in a private
 tracefs instance: ``tcp:tcp_probe`` (snd_cwnd, ssthresh, snd_una, snd_nxt,
 srtt on every segment a socket receives: the sender's ACKs, the receiver's
-data), ``tcp:tcp_cong_state_set`` and ``tcp:tcp_retransmit_skb``. Writes
+data), ``tcp:tcp_cong_state_set``, ``tcp:tcp_retransmit_skb`` and
+``net:net_dev_queue`` on the namespaces' devices (the packets each side hands
+down: the sender's GSO packets, the receiver's ACKs). Writes
 the raw trace to OUT.txt and prints: ssthresh at each recovery, the ACKs by
 segments acknowledged, and how many ACKs the receiver sent on a segment's
 arrival or after a delay (the delayed-ACK timer). Needs tracefs at
@@ -56,6 +58,10 @@ def run(cc: str, variant: str, p: float, timer: str, out: str, bucket: "int | No
         for e in EVENTS:
             w(f"events/tcp/{e}/filter", f"sport == {PORT} || dport == {PORT}")
             w(f"events/tcp/{e}/enable", "1")
+        # The packets each namespace hands to its device (the sender's GSO
+        # packets, the receiver's ACKs): scripts/l1_ack_clock.py.
+        w("events/net/net_dev_queue/filter", 'name ~ "obs*"')
+        w("events/net/net_dev_queue/enable", "1")
         w("tracing_on", "1")
         em = emulate(
             json.dumps(sc),
@@ -74,6 +80,7 @@ def run(cc: str, variant: str, p: float, timer: str, out: str, bucket: "int | No
         w("tracing_on", "0")
         for e in EVENTS:
             w(f"events/tcp/{e}/enable", "0")
+        w("events/net/net_dev_queue/enable", "0")
         os.rmdir(inst)
     return em.summary()
 
