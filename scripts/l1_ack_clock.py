@@ -30,7 +30,6 @@ The tables, each computed the same way from both sides:
 import collections
 import copy
 import os
-import re
 import sys
 from typing import Dict, List, Tuple
 
@@ -39,7 +38,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 MSS = 1448
 SENDER = "10.201.0.1"  # obsim emulate's source namespace
 RECEIVER = "10.201.0.2"
-LINE = re.compile(r"\s(\d+\.\d+): (\w+): (.*)$")
 
 Stream = Dict[str, list]
 
@@ -48,14 +46,11 @@ def kernel_streams(path: str) -> Stream:
     """ACKs at the sender (time, snd_una in segments), the sender's GSO
     packets (time, segments), data arrivals at the receiver and the
     receiver's ACKs (times), from a trace of l1_kernel_trace.py."""
+    from l1_kernel_trace import events
+
     acks, units, data, sent_acks = [], [], [], []
     una0 = None
-    for line in open(path):
-        m = LINE.search(line)
-        if not m:
-            continue
-        t, name = float(m.group(1)), m.group(2)
-        kv = dict(x.split("=", 1) for x in m.group(3).split() if "=" in x)
+    for t, name, kv in events(path):
         if name == "tcp_probe":
             if kv["src"].startswith(SENDER):
                 una = int(kv["snd_una"], 16)

@@ -28,6 +28,7 @@ import json
 import os
 import re
 import sys
+from typing import Dict, Iterator, Tuple
 
 from obsim.emulate import PORT, emulate
 from obsim.reproductions.l1_linux_kernel import KERNEL_CC, KERNEL_SACK, experiment
@@ -88,14 +89,18 @@ def run(cc: str, variant: str, p: float, timer: str, out: str, bucket: "int | No
 LINE = re.compile(r"\s(\d+\.\d+): (\w+): (.*)$")
 
 
-def analyse(path: str) -> None:
-    acks, data, states, ssthresh = [], [], [], []
+def events(path: str) -> "Iterator[Tuple[float, str, Dict[str, str]]]":
+    """The trace's events: time, tracepoint name and its `key=value` fields."""
     for line in open(path):
         m = LINE.search(line)
-        if not m:
-            continue
-        t, name = float(m.group(1)), m.group(2)
-        kv = dict(x.split("=", 1) for x in m.group(3).split() if "=" in x)
+        if m:
+            kv = dict(x.split("=", 1) for x in m.group(3).split() if "=" in x)
+            yield float(m.group(1)), m.group(2), kv
+
+
+def analyse(path: str) -> None:
+    acks, data, states, ssthresh = [], [], [], []
+    for t, name, kv in events(path):
         if name == "tcp_probe":
             if kv["src"].startswith(SRC):
                 acks.append((t, int(kv["snd_una"], 16), int(kv["ssthresh"])))
