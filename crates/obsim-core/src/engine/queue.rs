@@ -494,6 +494,53 @@ mod tests {
         );
     }
 
+    /// The calendar queue rebuilds itself (more or fewer buckets, a new
+    /// day width) as the population and the spacing of events change; over
+    /// many such rebuilds it must still pop exactly the heap's order. The
+    /// model proptest stays below its first width check (4 096 pops).
+    #[test]
+    #[cfg(feature = "bench-queues")]
+    fn calendar_pops_the_heap_order_across_rebuilds() {
+        let mut cal = CalendarQueue::with_capacity(0);
+        let mut heap = EventQueue::with_capacity(0);
+        let mut x = 99u64;
+        let mut next = |x: &mut u64| {
+            *x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            *x >> 33
+        };
+        let mut id = 0u64;
+        // Phases: grow to 5 000 events with short gaps, hold with long and
+        // far gaps mixed (timers), then drain to a handful.
+        for (pushes, pops, spread) in [
+            (5_000, 0, 1_000),
+            (20_000, 20_000, 50),
+            (0, 4_990, 1_000_000),
+        ] {
+            for i in 0..pushes.max(pops) {
+                if i < pushes {
+                    let now = heap.now().0;
+                    let gap = if next(&mut x) % 10 == 0 {
+                        200_000_000
+                    } else {
+                        next(&mut x) % spread
+                    };
+                    cal.push(t(now + gap), id);
+                    heap.push(t(now + gap), id);
+                    id += 1;
+                }
+                if i < pops {
+                    assert_eq!(cal.pop(), heap.pop());
+                }
+            }
+        }
+        while let Some(e) = heap.pop() {
+            assert_eq!(cal.pop(), Some(e));
+        }
+        assert!(cal.is_empty());
+    }
+
     #[test]
     #[cfg(debug_assertions)]
     #[should_panic(expected = "event pushed in the past")]
