@@ -84,17 +84,32 @@ impl<E> CalendarQueue<E> {
         (d & (self.buckets.len() as u64 - 1)) as usize
     }
 
+    /// Puts `e` in its day's bucket, in order (earliest last: after every
+    /// later entry), and counts it.
+    #[inline]
+    fn insert_sorted(&mut self, e: Entry) {
+        let i = self.bucket(e.time >> self.shift);
+        let b = &mut self.buckets[i];
+        let at = b.partition_point(|x| before(&e, x));
+        b.insert(at, e);
+        self.entries += 1;
+    }
+
+    /// The day of the earliest entry in any bucket (a direct search).
+    fn earliest_day(&self) -> Option<u64> {
+        self.buckets
+            .iter()
+            .filter_map(|b| b.last())
+            .map(|e| e.time >> self.shift)
+            .min()
+    }
+
     /// Files `e` in its day's bucket, and makes its day current if it is
     /// the new earliest event.
     #[inline]
     fn file(&mut self, e: Entry) {
         let d = e.time >> self.shift;
-        let i = self.bucket(d);
-        let b = &mut self.buckets[i];
-        // Earliest last: the place after every later entry.
-        let at = b.partition_point(|x| before(&e, x));
-        b.insert(at, e);
-        self.entries += 1;
+        self.insert_sorted(e);
         // A later day leaves the queue settled; an earlier one (or the
         // first entry) becomes the current day.
         if self.entries == 1 || d < self.day {
@@ -128,13 +143,7 @@ impl<E> CalendarQueue<E> {
             steps += 1;
             if steps > self.buckets.len() {
                 // A whole year without an event: jump to the earliest.
-                self.day = self
-                    .buckets
-                    .iter()
-                    .filter_map(|b| b.last())
-                    .map(|e| e.time >> self.shift)
-                    .min()
-                    .expect("entries > 0");
+                self.day = self.earliest_day().expect("entries > 0");
                 steps = 0;
                 continue;
             }
@@ -210,34 +219,29 @@ impl<E> CalendarQueue<E> {
         self.buckets = vec![Vec::new(); buckets];
         self.entries = 0;
         for e in all {
-            let i = self.bucket(e.time >> self.shift);
-            let b = &mut self.buckets[i];
-            let at = b.partition_point(|x| before(&e, x));
-            b.insert(at, e);
-            self.entries += 1;
+            self.insert_sorted(e);
         }
-        self.day = self
-            .buckets
-            .iter()
-            .filter_map(|b| b.last())
-            .map(|e| e.time >> self.shift)
-            .min()
-            .unwrap_or(self.clock.now >> self.shift);
+        self.day = self.earliest_day().unwrap_or(self.clock.now >> self.shift);
     }
 
-    /// Schedules `ev` at `at`.
+    /// Files the payload in `slot` (generation `gen`) at `st` and settles.
     #[inline]
-    pub fn push(&mut self, at: SimTime, ev: E) -> EventKey {
-        let (time, seq) = self.clock.stamp(at);
-        let (slot, gen) = self.slab.insert(ev);
+    fn schedule(&mut self, st: Stamp, slot: u32, gen: u32) -> EventKey {
         self.file(Entry {
-            time,
-            seq,
+            time: st.time,
+            seq: st.seq,
             slot,
             gen,
         });
         self.settle();
         EventKey { slot, gen }
+    }
+
+    /// Schedules `ev` at `at`.
+    #[inline]
+    pub fn push(&mut self, at: SimTime, ev: E) -> EventKey {
+        let st = self.stamp(at);
+        self.push_stamped(st, ev)
     }
 
     /// Draws the stamp a push at `at` would get now.
@@ -251,14 +255,7 @@ impl<E> CalendarQueue<E> {
     #[inline]
     pub fn push_stamped(&mut self, st: Stamp, ev: E) -> EventKey {
         let (slot, gen) = self.slab.insert(ev);
-        self.file(Entry {
-            time: st.time,
-            seq: st.seq,
-            slot,
-            gen,
-        });
-        self.settle();
-        EventKey { slot, gen }
+        self.schedule(st, slot, gen)
     }
 
     /// The earliest pending event, without removing it.
@@ -273,16 +270,8 @@ impl<E> CalendarQueue<E> {
     pub fn reschedule_top(&mut self, st: Stamp) -> Option<(SimTime, EventKey)> {
         let top = self.take_top()?;
         self.clock.advance(top.time);
-        let slot = top.slot;
-        let gen = self.slab.renew(slot);
-        self.file(Entry {
-            time: st.time,
-            seq: st.seq,
-            slot,
-            gen,
-        });
-        self.settle();
-        Some((SimTime(top.time), EventKey { slot, gen }))
+        let gen = self.slab.renew(top.slot);
+        Some((SimTime(top.time), self.schedule(st, top.slot, gen)))
     }
 
     /// Removes the earliest pending event (FIFO among equal times).
