@@ -92,6 +92,7 @@ impl Feed {
                 retransmit: false,
                 syn: false,
                 sent_at: now,
+                tsecr: 0,
             }),
         };
         let cwnd = if self.a.estimates_window() {

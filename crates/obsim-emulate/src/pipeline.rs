@@ -223,6 +223,7 @@ impl Pipeline {
                 retransmit: false,
                 syn: false,
                 sent_at: now,
+                tsecr: 0,
             }),
         };
         self.push(

@@ -74,6 +74,7 @@ key_table! {
     [cubic]: CubicKeys;
     [small_queues]: SmallQueuesKeys;
     [pacing]: PacingKeys;
+    [rcvbuf]: RcvBufKeys;
 }
 
 key_table! {
@@ -127,6 +128,23 @@ key_table! {
     ca_ratio: u32 = |v| u32_in(v, 1, 100_000) => pacing.ca_ratio;
     unpaced_segments: u32 = |v| u32_in(v, 0, u32::MAX) => pacing.unpaced_segments;
 }
+
+key_table! {
+    /// What one `[tcp.rcvbuf]` or `[flows.tcp.rcvbuf]` table sets (Linux's
+    /// receive-buffer autotuning and quick-ACK mode, `tcp/rcvbuf.rs`).
+    struct RcvBufKeys for TcpConfig, keys RCVBUF_KEYS;
+    enabled: bool = boolean => rcvbuf.enabled;
+    initial: u32 = |v| bytes_in(v, &RCVBUF_SIZE, 1, 1 << 30) => rcvbuf.initial;
+    max: u32 = |v| bytes_in(v, &RCVBUF_SIZE, 1, 1 << 30) => rcvbuf.max;
+    truesize: u32 = |v| bytes_in(v, &RCVBUF_SIZE, 1, 1 << 20) => rcvbuf.truesize;
+    max_quickacks: u32 = |v| u32_in(v, 1, 255) => rcvbuf.max_quickacks;
+}
+
+const RCVBUF_SIZE: Quantity = Quantity {
+    expected: "a size in bytes like \"128 KiB\" or 131072",
+    units: SIZE_UNITS,
+    unit: "B",
+};
 
 /// `variant`: the loss recovery; a window-growth name (`"cubic"`) is
 /// pointed to `congestion_control`.
@@ -353,7 +371,89 @@ pub(super) fn resolve_tcp(
         errs.push(path, reason);
         return None;
     }
+    if let Some((path, reason)) = rcvbuf_conflict(&c, top, group) {
+        errs.push(path, reason);
+        return None;
+    }
     Some(c)
+}
+
+/// Linux's receive-buffer model (`[tcp.rcvbuf]`) times the receiver's RTT
+/// from the segments' TSecr, so it needs `timestamps`; its buffer starts
+/// within its maximum; and a full-sized segment's `truesize` must exceed the
+/// MSS (the kernel's `scaling_ratio`, `len << 8 / truesize`, is under 256).
+/// The error names the most specific key written (else `profile`).
+fn rcvbuf_conflict(
+    c: &TcpConfig,
+    top: &TcpOverrides,
+    group: Option<&TcpOverrides>,
+) -> Option<(String, String)> {
+    let r = &c.rcvbuf;
+    if !r.enabled {
+        return None;
+    }
+    let layers: Vec<&TcpOverrides> = group.into_iter().chain(std::iter::once(top)).collect();
+    let at = |written: &dyn Fn(&TcpOverrides) -> Option<&'static str>| {
+        layers
+            .iter()
+            .find_map(|o| written(o).map(|key| join(&o.path, key)))
+            .unwrap_or_else(|| join(&layers[0].path, "profile"))
+    };
+    if c.timestamps == Timestamps::Off {
+        let path = at(&|o: &TcpOverrides| {
+            if o.keys.timestamps.value().is_some() {
+                Some("timestamps")
+            } else if o.keys.rcvbuf.enabled.value().is_some() {
+                Some("rcvbuf.enabled")
+            } else {
+                None
+            }
+        });
+        return Some((
+            path,
+            "expected timestamps on with rcvbuf.enabled = true (the receiver times its RTT \
+             from the segments' TSecr, Linux tcp_rcv_rtt_measure_ts), found timestamps = \"off\""
+                .to_string(),
+        ));
+    }
+    if r.initial > r.max {
+        let path = at(&|o: &TcpOverrides| {
+            if o.keys.rcvbuf.initial.value().is_some() {
+                Some("rcvbuf.initial")
+            } else if o.keys.rcvbuf.max.value().is_some() {
+                Some("rcvbuf.max")
+            } else {
+                None
+            }
+        });
+        return Some((
+            path,
+            format!(
+                "expected rcvbuf.initial <= rcvbuf.max (tcp_rmem[1] <= tcp_rmem[2]), found {} B and {} B",
+                r.initial, r.max
+            ),
+        ));
+    }
+    if r.truesize <= c.mss {
+        let path = at(&|o: &TcpOverrides| {
+            if o.keys.rcvbuf.truesize.value().is_some() {
+                Some("rcvbuf.truesize")
+            } else if o.keys.mss.value().is_some() {
+                Some("mss")
+            } else {
+                None
+            }
+        });
+        return Some((
+            path,
+            format!(
+                "expected rcvbuf.truesize > mss (a segment's buffer holds its payload and more), \
+                 found truesize {} B with mss {} B",
+                r.truesize, c.mss
+            ),
+        ));
+    }
+    None
 }
 
 /// RACK-TLP (RFC 8985) reads per-segment SACK state: it is valid only with

@@ -101,6 +101,7 @@ pub(crate) fn test_data(flow: u32, seq: u64) -> Packet {
             retransmit: false,
             syn: false,
             sent_at: crate::time::SimTime::ZERO,
+            tsecr: 0,
         }),
     }
 }

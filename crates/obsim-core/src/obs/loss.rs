@@ -145,6 +145,7 @@ mod tests {
             retransmit: false,
             syn: false,
             sent_at: SimTime::ZERO,
+            tsecr: 0,
         };
         let p = Packet {
             flow: FlowId(flow),

@@ -807,6 +807,58 @@ impl PacingConfig {
     }
 }
 
+/// Linux's receive side (`[tcp.rcvbuf]`): receive-buffer autotuning
+/// (net/ipv4/tcp_input.c `tcp_rcv_space_adjust`, `tcp_rcvbuf_grow`; the
+/// `tcp_moderate_rcvbuf` sysctl), the growth of `rcv_ssthresh` toward the
+/// window clamp (`tcp_grow_window`) and the quick-ACK mode these and a few
+/// other events turn on (`tcp_incr_quickack`, `tcp_enter_quickack_mode`),
+/// in which every segment is acknowledged at once. `tcp/rcvbuf.rs`
+/// implements it; off in every profile but `linux`. The numbers are Linux
+/// 6.18's sysctls and constants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RcvBufConfig {
+    /// On: the receiver keeps Linux's buffer and quick-ACK state and ACKs
+    /// at once while in quick-ACK mode. Needs `timestamps` (the receiver
+    /// times its RTT from the TSecr of the segments).
+    pub enabled: bool,
+    /// `tcp_rmem[1]` (131072 B): the receive buffer a connection starts
+    /// with.
+    pub initial: u32,
+    /// `tcp_rmem[2]` (6 MiB): the largest buffer autotuning reaches.
+    pub max: u32,
+    /// The memory a received full-sized segment takes (`skb->truesize`),
+    /// which sets `scaling_ratio`, the share of the buffer advertised as
+    /// window (`len << 8 / truesize`): driver-dependent; 2304 B for a
+    /// 1448-byte segment through `obsim emulate`'s TUN path (ratio 160,
+    /// traced in docs/VALIDATION.md L1 section 11).
+    pub truesize: u32,
+    /// `TCP_MAX_QUICKACKS` (16): the most segments one quick-ACK episode
+    /// acknowledges at once.
+    pub max_quickacks: u32,
+}
+
+impl RcvBufConfig {
+    /// Off (every profile but `linux`), with Linux 6.18's values.
+    pub const OFF: RcvBufConfig = RcvBufConfig {
+        enabled: false,
+        initial: 131_072,
+        max: 6_291_456,
+        truesize: 2304,
+        max_quickacks: 16,
+    };
+
+    /// Linux 6.18's defaults, on.
+    pub const LINUX: RcvBufConfig = RcvBufConfig {
+        enabled: true,
+        ..RcvBufConfig::OFF
+    };
+
+    /// True when every field is the default (left out of `meta.json` then).
+    pub fn is_default(&self) -> bool {
+        *self == RcvBufConfig::OFF
+    }
+}
+
 /// Everything the sender and receiver of one flow need to know.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[allow(clippy::struct_excessive_bools)] // independent on/off switches, each a named RFC option
@@ -989,4 +1041,8 @@ pub struct TcpConfig {
     /// Pacing (off in every profile) and the pacing rate small queues read.
     #[serde(skip_serializing_if = "PacingConfig::is_default")]
     pub pacing: PacingConfig,
+    /// Linux's receive-buffer autotuning and quick-ACK mode; off in every
+    /// profile but `linux`.
+    #[serde(skip_serializing_if = "RcvBufConfig::is_default")]
+    pub rcvbuf: RcvBufConfig,
 }

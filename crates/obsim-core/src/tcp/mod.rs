@@ -10,6 +10,7 @@ pub mod config;
 pub mod control;
 pub mod pacing;
 pub mod profile;
+pub mod rcvbuf;
 pub mod receiver;
 pub mod recovery;
 pub mod rtt;

@@ -9,9 +9,9 @@ use crate::tcp::config::{
     CongestionControl, CubicConfig, CubicRtt, Dsack, Frto, HystartMode, Timestamps,
 };
 use crate::tcp::config::{
-    FtoDetection, PacingConfig, Prr, RackTlpConfig, RecoverCheck, RecoveryExit, RtoConfig,
-    RtoEstimator, SackOptionSize, SackRecovery, SmallQueuesConfig, SsthreshBasis, TcpConfig,
-    Variant,
+    FtoDetection, PacingConfig, Prr, RackTlpConfig, RcvBufConfig, RecoverCheck, RecoveryExit,
+    RtoConfig, RtoEstimator, SackOptionSize, SackRecovery, SmallQueuesConfig, SsthreshBasis,
+    TcpConfig, Variant,
 };
 use crate::time::SimDuration;
 
@@ -99,6 +99,7 @@ fn rfc() -> TcpConfig {
         rack_tlp: RackTlpConfig::OFF, // RFC 8985 (2021) is later than RFC 6675
         cwnd_limited_growth: false,   // RFC 5681 §3.1 grows on every ACK
         small_queues: SmallQueuesConfig::OFF,
+        rcvbuf: RcvBufConfig::OFF,
         pacing: PacingConfig::OFF,
     }
 }
@@ -216,6 +217,8 @@ fn linux() -> TcpConfig {
         cwnd_limited_growth: true,
         // tcp_small_queue_check with the default sysctls.
         small_queues: SmallQueuesConfig::LINUX,
+        // Not yet: tcp_moderate_rcvbuf 1, tcp_rmem "4096 131072 6291456".
+        rcvbuf: RcvBufConfig::OFF,
         pacing: PacingConfig::OFF,
     }
 }
@@ -273,6 +276,7 @@ fn ns2() -> TcpConfig {
         rack_tlp: RackTlpConfig::OFF, // ns-2.35 has no RACK or TLP
         cwnd_limited_growth: false, // ns-2 opencwnd on every new ACK
         small_queues: SmallQueuesConfig::OFF,
+        rcvbuf: RcvBufConfig::OFF,
         pacing: PacingConfig::OFF,
     }
 }

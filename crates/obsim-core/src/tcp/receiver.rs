@@ -6,7 +6,8 @@
 //! `tcp.dsack` a duplicate segment is reported in a D-SACK block (RFC 2883).
 
 use crate::tcp::config::{Dsack, TcpConfig, Timestamps, Variant};
-use crate::tcp::segment::{ts_before, Ack, SackBlock, Segment, MAX_SACK_BLOCKS};
+use crate::tcp::rcvbuf::RcvBuf;
+use crate::tcp::segment::{ts_before, ts_clock, Ack, SackBlock, Segment, MAX_SACK_BLOCKS};
 use crate::time::{SimDuration, SimTime};
 
 /// Counters of one receiver.
@@ -61,12 +62,15 @@ pub struct TcpReceiver {
     /// The duplicate the next ACK reports in its D-SACK block (RFC 2883 §4:
     /// each duplicate once; Linux `duplicate_sack[0]`).
     dsack_block: Option<SackBlock>,
+    /// `tcp.rcvbuf`: Linux's receive buffer and quick-ACK mode (boxed: off
+    /// in every profile but `linux`, and kept when the receiver is renewed).
+    rcvbuf: Option<Box<RcvBuf>>,
 }
 
 impl TcpReceiver {
     /// A receiver for one flow.
     pub fn new(cfg: &TcpConfig) -> Self {
-        TcpReceiver::around(cfg, Vec::with_capacity(32))
+        TcpReceiver::around(cfg, Vec::with_capacity(32), None)
     }
 
     /// Turns this receiver, whatever it received, into exactly the one
@@ -76,13 +80,24 @@ impl TcpReceiver {
     /// (issue 12).
     pub fn renew(&mut self, cfg: &TcpConfig) {
         let ooo = std::mem::take(&mut self.ooo);
-        *self = TcpReceiver::around(cfg, ooo);
+        let rcvbuf = self.rcvbuf.take();
+        *self = TcpReceiver::around(cfg, ooo, rcvbuf);
     }
 
-    /// The receiver [`TcpReceiver::new`] builds, around the allocation of
-    /// `ooo` (emptied).
-    fn around(cfg: &TcpConfig, mut ooo: Vec<(u64, u64)>) -> Self {
+    /// The receiver [`TcpReceiver::new`] builds, around the allocations of
+    /// `ooo` (emptied) and `rcvbuf` (renewed).
+    fn around(cfg: &TcpConfig, mut ooo: Vec<(u64, u64)>, rcvbuf: Option<Box<RcvBuf>>) -> Self {
         ooo.clear();
+        let rcvbuf = cfg.rcvbuf.enabled.then(|| {
+            let fresh = RcvBuf::new(&cfg.rcvbuf, cfg.mss);
+            match rcvbuf {
+                Some(mut b) => {
+                    *b = fresh;
+                    b
+                }
+                None => Box::new(fresh),
+            }
+        });
         let sack_blocks = if cfg.variant == Variant::Sack {
             usize::from(cfg.sack_blocks).min(MAX_SACK_BLOCKS)
         } else {
@@ -109,6 +124,7 @@ impl TcpReceiver {
             last_ack_sent: 0,
             dsack: sack_blocks > 0 && cfg.dsack != Dsack::Off,
             dsack_block: None,
+            rcvbuf,
         }
     }
 
@@ -124,17 +140,32 @@ impl TcpReceiver {
             // The connection's SYN (`tcp.syn`): ACKed at once, delayed ACKs
             // or not (ns-2 tcp-sink.cc `DelAckSink::recv`: seqno 0 with
             // `SYN_immediate_ack_ true`); it carries no data.
-            return Some(self.make_ack());
+            return Some(self.make_ack(now));
         }
         self.stats.segments_received += 1;
         if self.timestamps != Timestamps::Off {
             self.note_tsval(seg);
+        }
+        if let Some(b) = &mut self.rcvbuf {
+            b.on_tsecr(now, seg.tsecr, seg.len >= self.mss);
         }
         if seg.len < self.mss {
             self.short = Some((seg.seq, seg.len));
         }
         if seg.seq < self.rcv_nxt || self.buffered(seg.seq) {
             self.stats.duplicates += 1;
+            let span = self.ooo_span();
+            if let Some(b) = &mut self.rcvbuf {
+                if seg.seq < self.rcv_nxt {
+                    // Linux `tcp_data_queue`, a segment wholly below
+                    // rcv_nxt: `tcp_enter_quickack_mode`.
+                    b.on_old_data();
+                } else {
+                    // A repeat of buffered data: `tcp_data_queue_ofo`
+                    // drops it and still provisions the queue's span.
+                    b.on_out_of_order(false, false, seg.len, 0, span);
+                }
+            }
             if self.dsack {
                 // RFC 2883 §4: "the first SACK block ... MUST specify the
                 // contiguous sequence space of the duplicate segment"
@@ -169,18 +200,33 @@ impl TcpReceiver {
                 let i = self.ooo.partition_point(|&(_, e)| e <= seg.seq);
                 self.note_recent(self.ooo[i]);
             }
-            return Some(self.make_ack());
+            return Some(self.make_ack(now));
         }
         if seg.seq > self.rcv_nxt {
             // Out of order: buffer and send an immediate duplicate ACK
             // (RFC 5681 §4.2 "SHOULD send an immediate duplicate ACK").
             self.stats.out_of_order += 1;
+            let before = self.rcvbuf.is_some().then(|| self.ooo_segments());
             let idx = self.insert(seg.seq);
             self.note_recent(self.ooo[idx]);
-            return Some(self.make_ack());
+            if let Some(before) = before {
+                let span = self.ooo_span();
+                let sack = self.sack_blocks > 0;
+                if let Some(b) = &mut self.rcvbuf {
+                    b.on_out_of_order(sack, true, seg.len, before, span);
+                }
+            }
+            return Some(self.make_ack(now));
         }
         // In order: deliver it, and whatever it makes contiguous.
         let filled_gap = !self.ooo.is_empty();
+        if self.rcvbuf.is_some() {
+            // Linux `tcp_event_data_recv` runs before `tcp_ofo_queue`.
+            let held = self.ooo_segments();
+            if let Some(b) = &mut self.rcvbuf {
+                b.on_in_order(now, seg.len, held);
+            }
+        }
         self.deliver_to(seg.seq + 1);
         if let Some(&(s, e)) = self.ooo.first() {
             if s == self.rcv_nxt {
@@ -188,13 +234,38 @@ impl TcpReceiver {
                 self.deliver_to(e);
             }
         }
-        if filled_gap || !self.delayed_ack {
+        let quick = self.rcvbuf.as_ref().is_some_and(|b| b.quick_mode());
+        let ack = if filled_gap || !self.delayed_ack || quick {
             // RFC 5681 §4.2: ACK immediately a segment that fills all or
             // part of a gap; without delayed ACKs, ACK every segment (ns-2
-            // TCPSink).
-            return Some(self.make_ack());
+            // TCPSink); in Linux's quick-ACK mode, every segment
+            // (`__tcp_ack_snd_check`: `tcp_in_quickack_mode`).
+            Some(self.make_ack(now))
+        } else {
+            self.delay_or_ack(now)
+        };
+        if self.rcvbuf.is_some() {
+            // The application reads what arrived in order (`tcp_recvmsg`
+            // -> `tcp_rcv_space_adjust`), after the ACK was decided.
+            let (read, span) = (self.delivered_bytes, self.ooo_span());
+            if let Some(b) = &mut self.rcvbuf {
+                b.on_read(now, read, span);
+            }
         }
-        self.delay_or_ack(now)
+        ack
+    }
+
+    /// Segments held in the out-of-order buffer.
+    fn ooo_segments(&self) -> u64 {
+        self.ooo.iter().map(|&(s, e)| e - s).sum()
+    }
+
+    /// Bytes from `rcv_nxt` to the end of the out-of-order buffer (Linux
+    /// `ooo_last_skb->end_seq - rcv_nxt`), 0 when it is empty.
+    fn ooo_span(&self) -> u64 {
+        self.ooo
+            .last()
+            .map_or(0, |&(_, e)| (e - self.rcv_nxt) * u64::from(self.mss))
     }
 
     /// RFC 5681 §4.2: an ACK at least every second full-sized segment, and
@@ -203,7 +274,7 @@ impl TcpReceiver {
     fn delay_or_ack(&mut self, now: SimTime) -> Option<Ack> {
         self.unacked += 1;
         if self.unacked >= 2 {
-            return Some(self.make_ack());
+            return Some(self.make_ack(now));
         }
         if self.delack_deadline.is_none() {
             self.delack_deadline = Some(now + self.delack_timeout);
@@ -214,7 +285,7 @@ impl TcpReceiver {
     /// The delayed-ACK timer fired: the pending ACK, if any.
     pub fn on_delack_timeout(&mut self, now: SimTime) -> Option<Ack> {
         match self.delack_deadline {
-            Some(d) if now >= d => Some(self.make_ack()),
+            Some(d) if now >= d => Some(self.make_ack(now)),
             _ => None,
         }
     }
@@ -328,16 +399,23 @@ impl TcpReceiver {
     }
 
     /// Builds the ACK for the current state and resets the delayed-ACK state.
-    fn make_ack(&mut self) -> Ack {
+    fn make_ack(&mut self, now: SimTime) -> Ack {
         self.unacked = 0;
         self.delack_deadline = None;
         self.stats.acks_sent += 1;
+        if self.rcvbuf.is_some() {
+            let held = self.ooo_segments();
+            if let Some(b) = &mut self.rcvbuf {
+                b.on_ack_sent(held);
+            }
+        }
         // RFC 7323 §4.3 rule (3): "When a TSopt is sent, its TSecr field is
         // set to the current TS.Recent value"; Last.ACK.sent follows.
         self.last_ack_sent = self.rcv_nxt;
         let mut ack = self.make_ack_blocks();
         if self.timestamps != Timestamps::Off {
             ack.tsecr = self.ts_recent;
+            ack.set_tsval(ts_clock(now));
         }
         ack
     }
@@ -401,6 +479,7 @@ mod tests {
             retransmit: false,
             syn: false,
             sent_at: SimTime::ZERO,
+            tsecr: 0,
         }
     }
 
@@ -599,6 +678,7 @@ mod tests {
     fn seg_at(seq: u64, ms: u64) -> Segment {
         Segment {
             sent_at: SimTime(ms * 1_000_000),
+            tsecr: 0,
             ..seg(seq)
         }
     }
@@ -609,6 +689,43 @@ mod tests {
         c.timestamps = Timestamps::Linux;
         c.dsack = Dsack::Linux;
         c
+    }
+
+    /// `[tcp.rcvbuf]` (Linux's quick-ACK mode): the first 16 segments and
+    /// each one that grows `rcv_ssthresh` are ACKed one by one; once
+    /// `rcv_ssthresh` reaches the clamp the receiver is back to every
+    /// second segment; a needless retransmission turns quick ACKs on again.
+    /// Every ACK carries its own TSval.
+    #[test]
+    fn linux_quick_acks_until_the_window_stops_growing() {
+        let mut c = linux(true);
+        c.mss = 1448;
+        c.rcvbuf = crate::tcp::config::RcvBufConfig::LINUX;
+        let mut r = TcpReceiver::new(&c);
+        let at = |ms: u64| SimTime(ms * 1_000_000);
+        let mut acked_alone = 0;
+        for seq in 0..40 {
+            if r.on_segment(at(seq), &seg_at(seq, seq)).is_some() {
+                acked_alone += 1;
+            } else {
+                break;
+            }
+        }
+        // 16 quick ACKs, then growth to the 80 480 B free space of the
+        // 128 KiB buffer (5 more steps from 65 160 B) keeps them coming.
+        assert_eq!(acked_alone, 22);
+        let b = r.rcvbuf.as_ref().unwrap();
+        assert_eq!(b.rcv_ssthresh(), 80_480);
+        assert!(r.on_segment(at(30), &seg_at(23, 30)).unwrap().ack == 24);
+        assert!(r.on_segment(at(31), &seg_at(24, 31)).is_none());
+        let a = r.on_segment(at(32), &seg_at(25, 32)).unwrap();
+        assert_eq!(a.tsval(at(32)), Some(ts_clock(at(32))));
+        // A repeat of segment 3: immediate duplicate ACK, then quick ACKs.
+        assert!(r.on_segment(at(33), &seg_at(3, 33)).is_some());
+        assert!(r.on_segment(at(34), &seg_at(26, 34)).is_some());
+        // Off (the rfc and ns2 profiles): the every-second rule from the start.
+        let mut off = TcpReceiver::new(&linux(true));
+        assert!(off.on_segment(at(0), &seg_at(0, 0)).is_none());
     }
 
     #[test]

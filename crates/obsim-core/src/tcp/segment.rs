@@ -26,8 +26,14 @@ pub struct Segment {
     /// the segment's timestamp value when `tcp.timestamps` is on (TSval =
     /// [`ts_clock`]`(sent_at)`, RFC 7323 §3: "the current value of the
     /// timestamp clock of the TCP sending the option"; obsim derives it
-    /// instead of carrying it, so a segment stays 24 bytes).
+    /// instead of carrying it).
     pub sent_at: SimTime,
+    /// The timestamp echo reply (RFC 7323 §3 TSecr): the sender's
+    /// `TS.Recent`, the newest TSval of the receiver's ACKs ([`Ack::tsval`]);
+    /// 0 before the first ACK and without timestamps. The receiver's RTT
+    /// estimate reads it (Linux `tcp_rcv_rtt_measure_ts`). A segment is 32
+    /// bytes with it, within the 48 of an [`Ack`], so a packet stays 72.
+    pub tsecr: u32,
 }
 
 impl Segment {
@@ -90,11 +96,16 @@ pub struct Ack {
     sack: [(i32, i32); MAX_SACK_BLOCKS],
     /// Number of valid SACK blocks.
     n_sack: u8,
+    /// The low 16 bits of the ACK's own TSval (RFC 7323 §3), 0 without
+    /// timestamps: what the sender echoes in its segments' TSecr
+    /// ([`Ack::tsval`] restores the rest), so that the receiver can time its
+    /// own RTT (Linux `tcp_rcv_rtt_measure_ts`). It fits in the padding
+    /// after `n_sack`: an ACK stays 48 bytes.
+    tsval_lo: u16,
     /// The timestamp echo reply (RFC 7323 §3 TSecr), 0 when the receiver
     /// sends no timestamps (`tcp.timestamps = "off"`; TSvals are never 0,
-    /// [`ts_clock`]). It fits in the padding after `n_sack`: an ACK stays
-    /// 48 bytes. The ACK's own TSval is not modelled (the receiver sends no
-    /// data, and the sender's PAWS test is not modelled).
+    /// [`ts_clock`]). It too fits in the padding after `n_sack`. The
+    /// sender's PAWS test on the ACK's TSval is not modelled.
     pub tsecr: u32,
 }
 
@@ -132,6 +143,28 @@ impl Ack {
         }
         a.n_sack = k as u8;
         a
+    }
+
+    /// Stamps the ACK with its own TSval (RFC 7323 §3: the receiver's
+    /// timestamp clock [`ts_clock`] when it sends the ACK); only its low 16
+    /// bits travel.
+    #[inline]
+    pub fn set_tsval(&mut self, tsval: u32) {
+        self.tsval_lo = tsval as u16;
+    }
+
+    /// The ACK's TSval as the sender reads it at `now`: the latest clock
+    /// value at or before `ts_clock(now)` with the low 16 bits carried,
+    /// exact while an ACK takes under 65.5 s to arrive. `None` when the ACK
+    /// carries no timestamps (its `tsecr` is 0).
+    #[inline]
+    pub fn tsval(&self, now: SimTime) -> Option<u32> {
+        if self.tsecr == 0 {
+            return None;
+        }
+        let clock = ts_clock(now);
+        let back = clock.wrapping_sub(u32::from(self.tsval_lo)) & 0xffff;
+        Some(clock.wrapping_sub(back))
     }
 
     /// Number of SACK blocks carried.

@@ -13,7 +13,7 @@ use crate::tcp::config::{Dsack, Frto, TcpConfig, Timestamps};
 use crate::tcp::control::{CaState, ControlBlock};
 use crate::tcp::recovery::{self, Actions, LossRecovery};
 use crate::tcp::rtt::RttEstimator;
-use crate::tcp::segment::{ts_clock, Ack, Segment};
+use crate::tcp::segment::{ts_before, ts_clock, Ack, Segment};
 use crate::tcp::signal::{BurstSignal, SignalSet};
 use crate::tcp::timeout::{
     self, ForwardRto, FrtoVerdict, SignalReaction, TimeoutReaction, TimeoutResponse,
@@ -156,6 +156,12 @@ pub struct TcpSender {
     /// `tcp.timestamps`: unless off, RTT samples as Linux's
     /// `tcp_ack_update_rtt` takes them.
     timestamps: Timestamps,
+    /// RFC 7323 §4.3 `TS.Recent` of this end: the newest TSval of the
+    /// receiver's ACKs (Linux `rx_opt.ts_recent`, `tcp_replace_ts_recent`:
+    /// a pure ACK's SEG.SEQ never passes `rcv_wup`, so every acceptable ACK
+    /// whose TSval is not older updates it), echoed as each segment's
+    /// TSecr; 0 before the first ACK and without timestamps.
+    ts_recent: u32,
     /// Linux's undo of a reduction proved unnecessary (`tcp.timestamps`,
     /// `tcp.dsack`).
     undo: Undo,
@@ -244,6 +250,7 @@ impl TcpSender {
             tlp: Tlp::new(cfg),
             frto: ForwardRto::new(cfg.frto != Frto::Off),
             timestamps: cfg.timestamps,
+            ts_recent: 0,
             undo: new_undo(cfg),
         }
     }
@@ -280,6 +287,7 @@ impl TcpSender {
             tlp,
             frto,
             timestamps,
+            ts_recent,
             undo,
         } = self;
         *cb = start.cb;
@@ -304,6 +312,7 @@ impl TcpSender {
         *tlp = Tlp::new(cfg);
         *frto = ForwardRto::new(cfg.frto != Frto::Off);
         *timestamps = cfg.timestamps;
+        *ts_recent = 0;
         *undo = new_undo(cfg);
     }
 
@@ -367,6 +376,7 @@ impl TcpSender {
         if ack.ack > self.cb.snd_nxt {
             return;
         }
+        self.note_ack_tsval(now, ack);
         let mut out = Actions::default();
         let advanced = ack.ack > self.cb.snd_una;
         self.cb.ack_rtt = None;
@@ -517,6 +527,16 @@ impl TcpSender {
     #[inline]
     fn before(&self) -> (f64, f64, CaState) {
         (self.cb.cwnd, self.cb.ssthresh, self.cb.state)
+    }
+
+    /// RFC 7323 §4.3 rule (2) at the sender: the ACK's TSval becomes
+    /// `TS.Recent` unless older.
+    fn note_ack_tsval(&mut self, now: SimTime, ack: &Ack) {
+        if let Some(tsval) = ack.tsval(now) {
+            if self.ts_recent == 0 || !ts_before(tsval, self.ts_recent) {
+                self.ts_recent = tsval;
+            }
+        }
     }
 
     /// A recovery hook started a fast recovery: Linux `tcp_enter_recovery`
@@ -993,6 +1013,7 @@ impl TcpSender {
             retransmit: !first,
             syn: true,
             sent_at: now,
+            tsecr: 0,
         }
     }
 
@@ -1039,6 +1060,7 @@ impl TcpSender {
             retransmit,
             syn: false,
             sent_at: now,
+            tsecr: self.ts_recent,
         }
     }
 

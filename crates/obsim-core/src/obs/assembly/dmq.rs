@@ -193,6 +193,7 @@ mod tests {
                 retransmit: false,
                 syn: false,
                 sent_at: SimTime::ZERO,
+                tsecr: 0,
             }),
         };
         let lost = Burst {

@@ -187,6 +187,7 @@ mod tests {
             retransmit: false,
             syn,
             sent_at: SimTime::ZERO,
+            tsecr: 0,
         })
     }
 
