@@ -91,6 +91,7 @@ impl Feed {
                 len: 1000,
                 retransmit: false,
                 syn: false,
+                push: false,
                 sent_at: now,
                 tsecr: 0,
             }),

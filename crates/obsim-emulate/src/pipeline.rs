@@ -222,6 +222,7 @@ impl Pipeline {
                 len: bytes,
                 retransmit: false,
                 syn: false,
+                push: false,
                 sent_at: now,
                 tsecr: 0,
             }),

@@ -70,11 +70,13 @@ key_table! {
     timestamps: Timestamps = |v| named(v, &Timestamps::ALL) => timestamps;
     dsack: Dsack = |v| named(v, &Dsack::ALL) => dsack;
     cwnd_limited_growth: bool = boolean => cwnd_limited_growth;
+    ack_on_push: bool = boolean => ack_on_push;
     [rto]: RtoKeys;
     [cubic]: CubicKeys;
     [small_queues]: SmallQueuesKeys;
     [pacing]: PacingKeys;
     [rcvbuf]: RcvBufKeys;
+    [gso]: GsoKeys;
 }
 
 key_table! {
@@ -138,6 +140,15 @@ key_table! {
     max: u32 = |v| bytes_in(v, &RCVBUF_SIZE, 1, 1 << 30) => rcvbuf.max;
     truesize: u32 = |v| bytes_in(v, &RCVBUF_SIZE, 1, 1 << 20) => rcvbuf.truesize;
     max_quickacks: u32 = |v| u32_in(v, 1, 255) => rcvbuf.max_quickacks;
+}
+
+key_table! {
+    /// What one `[tcp.gso]` or `[flows.tcp.gso]` table sets (the sender's
+    /// GSO packets, `tcp/gso.rs`).
+    struct GsoKeys for TcpConfig, keys GSO_KEYS;
+    enabled: bool = boolean => gso.enabled;
+    defer: bool = boolean => gso.defer;
+    tso_win_divisor: u32 = |v| u32_in(v, 1, 255) => gso.tso_win_divisor;
 }
 
 const RCVBUF_SIZE: Quantity = Quantity {
@@ -378,10 +389,9 @@ pub(super) fn resolve_tcp(
     Some(c)
 }
 
-/// Linux's receive-buffer model (`[tcp.rcvbuf]`) times the receiver's RTT
-/// from the segments' TSecr, so it needs `timestamps`; its buffer starts
-/// within its maximum; and a full-sized segment's `truesize` must exceed the
-/// MSS (the kernel's `scaling_ratio`, `len << 8 / truesize`, is under 256).
+/// Linux's receive-buffer model (`[tcp.rcvbuf]`): its buffer starts within
+/// its maximum, and a full-sized segment's `truesize` must exceed the MSS
+/// (the kernel's `scaling_ratio`, `len << 8 / truesize`, is under 256).
 /// The error names the most specific key written (else `profile`).
 fn rcvbuf_conflict(
     c: &TcpConfig,
@@ -399,23 +409,6 @@ fn rcvbuf_conflict(
             .find_map(|o| written(o).map(|key| join(&o.path, key)))
             .unwrap_or_else(|| join(&layers[0].path, "profile"))
     };
-    if c.timestamps == Timestamps::Off {
-        let path = at(&|o: &TcpOverrides| {
-            if o.keys.timestamps.value().is_some() {
-                Some("timestamps")
-            } else if o.keys.rcvbuf.enabled.value().is_some() {
-                Some("rcvbuf.enabled")
-            } else {
-                None
-            }
-        });
-        return Some((
-            path,
-            "expected timestamps on with rcvbuf.enabled = true (the receiver times its RTT \
-             from the segments' TSecr, Linux tcp_rcv_rtt_measure_ts), found timestamps = \"off\""
-                .to_string(),
-        ));
-    }
     if r.initial > r.max {
         let path = at(&|o: &TcpOverrides| {
             if o.keys.rcvbuf.initial.value().is_some() {

@@ -100,6 +100,7 @@ pub(crate) fn test_data(flow: u32, seq: u64) -> Packet {
             len: 1000,
             retransmit: false,
             syn: false,
+            push: false,
             sent_at: crate::time::SimTime::ZERO,
             tsecr: 0,
         }),

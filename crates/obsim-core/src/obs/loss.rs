@@ -144,6 +144,7 @@ mod tests {
             len: 1000,
             retransmit: false,
             syn: false,
+            push: false,
             sent_at: SimTime::ZERO,
             tsecr: 0,
         };

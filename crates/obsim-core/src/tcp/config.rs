@@ -807,6 +807,47 @@ impl PacingConfig {
     }
 }
 
+/// The sender's GSO packets (`[tcp.gso]`): Linux builds new data into
+/// write-queue skbs of `tcp_tso_autosize` segments and sends each as one
+/// packet of as many of them as the window lets out, with PSH on the last
+/// segment of a packet of two or more, and may hold a packet the window can
+/// only partly send until the next ACK (net/ipv4/tcp_output.c
+/// `tcp_write_xmit`, `tcp_mss_split_point`, `tso_fragment`,
+/// `tcp_tso_should_defer`). `tcp/gso.rs` implements it; off in every
+/// profile but `linux`. The skb size is [`SmallQueuesConfig`]'s
+/// `tcp_tso_autosize`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct GsoConfig {
+    /// On: new data leaves in GSO packets with PSH on their last segment.
+    pub enabled: bool,
+    /// `tcp_tso_should_defer` on (Linux has no switch: its conditions
+    /// decide).
+    pub defer: bool,
+    /// `tcp_tso_win_divisor` (3): deferral stops once the window lets out
+    /// at least 1/divisor of min(cwnd, rwnd).
+    pub tso_win_divisor: u32,
+}
+
+impl GsoConfig {
+    /// Off (every profile but `linux`), with Linux 6.18's values.
+    pub const OFF: GsoConfig = GsoConfig {
+        enabled: false,
+        defer: true,
+        tso_win_divisor: 3,
+    };
+
+    /// Linux 6.18's, on.
+    pub const LINUX: GsoConfig = GsoConfig {
+        enabled: true,
+        ..GsoConfig::OFF
+    };
+
+    /// True when every field is the default (left out of `meta.json` then).
+    pub fn is_default(&self) -> bool {
+        *self == GsoConfig::OFF
+    }
+}
+
 /// Linux's receive side (`[tcp.rcvbuf]`): receive-buffer autotuning
 /// (net/ipv4/tcp_input.c `tcp_rcv_space_adjust`, `tcp_rcvbuf_grow`; the
 /// `tcp_moderate_rcvbuf` sysctl), the growth of `rcv_ssthresh` toward the
@@ -818,8 +859,9 @@ impl PacingConfig {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct RcvBufConfig {
     /// On: the receiver keeps Linux's buffer and quick-ACK state and ACKs
-    /// at once while in quick-ACK mode. Needs `timestamps` (the receiver
-    /// times its RTT from the TSecr of the segments).
+    /// at once while in quick-ACK mode. It times its RTT from the segments'
+    /// TSecr with `timestamps`, and from the arrival of a window's worth of
+    /// data always.
     pub enabled: bool,
     /// `tcp_rmem[1]` (131072 B): the receive buffer a connection starts
     /// with.
@@ -1045,4 +1087,15 @@ pub struct TcpConfig {
     /// profile but `linux`.
     #[serde(skip_serializing_if = "RcvBufConfig::is_default")]
     pub rcvbuf: RcvBufConfig,
+    /// The sender's GSO packets, their PSH and `tcp_tso_should_defer`; off
+    /// in every profile but `linux`.
+    #[serde(skip_serializing_if = "GsoConfig::is_default")]
+    pub gso: GsoConfig,
+    /// The receiver ACKs at once, when the application has read it, an
+    /// in-order segment that is full-sized with PSH (Linux 6.6+,
+    /// `tcp_measure_rcv_mss` sets `ICSK_ACK_PUSHED`; `tcp_cleanup_rbuf`) or
+    /// shorter than the MSS (every Linux). False in every profile but
+    /// `linux` (RFC 5681 §4.2's every second segment and the timer).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ack_on_push: bool,
 }

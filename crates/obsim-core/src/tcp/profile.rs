@@ -9,9 +9,9 @@ use crate::tcp::config::{
     CongestionControl, CubicConfig, CubicRtt, Dsack, Frto, HystartMode, Timestamps,
 };
 use crate::tcp::config::{
-    FtoDetection, PacingConfig, Prr, RackTlpConfig, RcvBufConfig, RecoverCheck, RecoveryExit,
-    RtoConfig, RtoEstimator, SackOptionSize, SackRecovery, SmallQueuesConfig, SsthreshBasis,
-    TcpConfig, Variant,
+    FtoDetection, GsoConfig, PacingConfig, Prr, RackTlpConfig, RcvBufConfig, RecoverCheck,
+    RecoveryExit, RtoConfig, RtoEstimator, SackOptionSize, SackRecovery, SmallQueuesConfig,
+    SsthreshBasis, TcpConfig, Variant,
 };
 use crate::time::SimDuration;
 
@@ -100,6 +100,8 @@ fn rfc() -> TcpConfig {
         cwnd_limited_growth: false,   // RFC 5681 §3.1 grows on every ACK
         small_queues: SmallQueuesConfig::OFF,
         rcvbuf: RcvBufConfig::OFF,
+        gso: GsoConfig::OFF,
+        ack_on_push: false,
         pacing: PacingConfig::OFF,
     }
 }
@@ -219,6 +221,8 @@ fn linux() -> TcpConfig {
         small_queues: SmallQueuesConfig::LINUX,
         // Not yet: tcp_moderate_rcvbuf 1, tcp_rmem "4096 131072 6291456".
         rcvbuf: RcvBufConfig::OFF,
+        gso: GsoConfig::OFF,
+        ack_on_push: false,
         pacing: PacingConfig::OFF,
     }
 }
@@ -277,6 +281,8 @@ fn ns2() -> TcpConfig {
         cwnd_limited_growth: false, // ns-2 opencwnd on every new ACK
         small_queues: SmallQueuesConfig::OFF,
         rcvbuf: RcvBufConfig::OFF,
+        gso: GsoConfig::OFF,
+        ack_on_push: false,
         pacing: PacingConfig::OFF,
     }
 }

@@ -3,9 +3,11 @@
 //! window clamp, and the quick-ACK mode in which the receiver acknowledges
 //! every segment at once. Linux 6.18, `net/ipv4/tcp_input.c`, function by
 //! function:
-//! - `tcp_rcv_rtt_measure_ts` / `tcp_rcv_rtt_update`: the receiver's RTT,
-//!   timed from each segment's `TSecr` (a minimum when a sample is smaller,
-//!   else a 1/8 moving average);
+//! - `tcp_rcv_rtt_measure_ts`, `tcp_rcv_rtt_measure` / `tcp_rcv_rtt_update`:
+//!   the receiver's RTT, timed from each segment's `TSecr` (a minimum when a
+//!   sample is smaller, else a 1/8 moving average) and from the time one
+//!   advertised window takes to arrive (only when smaller: the estimate
+//!   without timestamps);
 //! - `tcp_rcv_space_adjust` / `tcp_rcvbuf_grow`: once per receiver RTT the
 //!   bytes the application read in it (`copied`); when they exceed the last
 //!   measure (`rcvq_space.space`) the buffer grows to twice them, plus twice
@@ -25,10 +27,9 @@
 //!
 //! Where obsim departs (docs/MODEL.md "Receive buffer"): the application
 //! reads in-order data as it arrives (no receive queue); the advertised
-//! window is not carried to the sender, whose limit stays `rwnd`; the
-//! window-based RTT estimate (`tcp_rcv_rtt_measure`, a minimum that the
-//! timestamp samples already undercut) is not modelled; nor are the
-//! adaptive `ato`, ping-pong mode, SACK compression and memory pressure. The
+//! window is not carried to the sender, whose limit stays `rwnd` (the
+//! window-based RTT measure reads the window the receiver would advertise);
+//! nor are the adaptive `ato`, ping-pong mode, SACK compression and memory pressure. The
 //! receiver's RTO, which only the silence rule reads, is the one its
 //! handshake sets (`tcp_set_rto` after one sample m: m + max(2m, 200 ms)),
 //! with m its first RTT sample.
@@ -79,6 +80,10 @@ pub struct RcvBuf {
     rtt_us8: u64,
     /// `tp->rcv_rtt_last_tsecr`.
     last_tsecr: u32,
+    /// `tp->rcv_rtt_est.seq` and `.time`: the window-based measure in
+    /// progress (the time for one advertised window of data to arrive).
+    rtt_est_seq: u64,
+    rtt_est_time: Option<SimTime>,
     /// `icsk_ack.quick`: ACKs still to send at once.
     quick: u32,
     /// The receiver's `icsk_rto` in µs, from its first RTT sample.
@@ -122,6 +127,8 @@ impl RcvBuf {
             space_time: None,
             rtt_us8: 0,
             last_tsecr: 0,
+            rtt_est_seq: 0,
+            rtt_est_time: None,
             quick: 0,
             rto_us: None,
             last_rcv: None,
@@ -186,10 +193,19 @@ impl RcvBuf {
         if ticks == 0 || ticks >= i32::MAX as u32 / 1000 {
             return;
         }
-        let sample = u64::from(ticks) * 1000;
+        self.rtt_update(u64::from(ticks) * 1000, false);
+    }
+
+    /// `tcp_rcv_rtt_update(tp, sample, win_dep)`: a sample below the
+    /// estimate replaces it; otherwise a window-based one (`win_dep`) is
+    /// dropped and a timestamp one moves the estimate 1/8 of the way (the
+    /// receive queue is always empty here).
+    fn rtt_update(&mut self, sample: u64, win_dep: bool) {
         let m = sample << 3;
         if self.rtt_us8 == 0 || m < self.rtt_us8 {
             self.rtt_us8 = m;
+        } else if win_dep {
+            return;
         } else {
             self.rtt_us8 = self.rtt_us8 - (self.rtt_us8 >> 3) + sample;
         }
@@ -198,6 +214,21 @@ impl RcvBuf {
             // max(2m, TCP_RTO_MIN); `__tcp_set_rto` = srtt + rttvar.
             self.rto_us = Some(sample + (2 * sample).max(RTO_MIN_US));
         }
+    }
+
+    /// `tcp_rcv_rtt_measure`, with or without timestamps: the time one
+    /// advertised window of data takes to arrive, a sample only when it is
+    /// below the estimate (`win_dep`); 1 µs at least.
+    fn rtt_measure_window(&mut self, now: SimTime, rcv_nxt: u64) {
+        if let Some(t) = self.rtt_est_time {
+            if rcv_nxt < self.rtt_est_seq {
+                return;
+            }
+            let us = now.saturating_since(t).as_nanos() / 1000;
+            self.rtt_update(us.max(1), true);
+        }
+        self.rtt_est_seq = rcv_nxt + self.rcv_wnd;
+        self.rtt_est_time = Some(now);
     }
 
     /// `tcp_incr_quickack(sk, TCP_MAX_QUICKACKS)`: `rcv_wnd` / (2 MSS)
@@ -261,7 +292,9 @@ impl RcvBuf {
     /// and them). The first data segment starts the buffer measure
     /// (`tcp_init_buffer_space` at the handshake's end) and quick ACKs, as
     /// does a silence longer than the receiver's RTO.
-    pub fn on_in_order(&mut self, now: SimTime, len: u32, ooo_segments: u64) {
+    /// `rcv_nxt` is in bytes, this segment included.
+    pub fn on_in_order(&mut self, now: SimTime, len: u32, ooo_segments: u64, rcv_nxt: u64) {
+        self.rtt_measure_window(now, rcv_nxt);
         match self.last_rcv {
             None => {
                 self.space_time = Some(now);
@@ -406,7 +439,7 @@ mod tests {
     fn the_first_segments_are_acked_at_once_then_growth_keeps_quick_mode() {
         let mut b = RcvBuf::new(&RcvBufConfig::LINUX, 1448);
         // 65 160 B offered: 22 quick ACKs, capped at TCP_MAX_QUICKACKS.
-        b.on_in_order(at_ms(0), 1448, 0);
+        b.on_in_order(at_ms(0), 1448, 0, 1448);
         assert_eq!(b.quick, 16 | 1);
         for _ in 0..17 {
             assert!(b.quick_mode());
@@ -416,18 +449,18 @@ mod tests {
         // rcv_ssthresh stops at the free space of the 128 KiB buffer less the
         // segment held: 80 480 B, as traced; then growth stops setting quick.
         for i in 1..20 {
-            b.on_in_order(at_ms(i), 1448, 0);
+            b.on_in_order(at_ms(i), 1448, 0, 1448);
             b.on_ack_sent(0);
         }
         assert_eq!(b.rcv_ssthresh(), 80_480);
-        b.on_in_order(at_ms(20), 1448, 0);
+        b.on_in_order(at_ms(20), 1448, 0, 1448);
         assert!(!b.quick_mode());
     }
 
     #[test]
     fn the_buffer_is_measured_once_per_receiver_rtt() {
         let mut b = RcvBuf::new(&RcvBufConfig::LINUX, 1448);
-        b.on_in_order(at_ms(0), 1448, 0);
+        b.on_in_order(at_ms(0), 1448, 0, 1448);
         // No RTT sample yet: no measure.
         b.on_read(at_ms(500), 1_000_000, 0);
         assert_eq!(b.rcvbuf, 131_072);
@@ -456,7 +489,7 @@ mod tests {
     #[test]
     fn old_data_and_long_silences_turn_quick_mode_on() {
         let mut b = RcvBuf::new(&RcvBufConfig::LINUX, 1448);
-        b.on_in_order(at_ms(0), 1448, 0);
+        b.on_in_order(at_ms(0), 1448, 0, 1448);
         while b.quick_mode() {
             b.on_ack_sent(0);
         }
@@ -470,16 +503,16 @@ mod tests {
         b.on_tsecr(now, ts_clock(now - SimDuration::from_millis(110)), true);
         assert_eq!(b.rto_us, Some(330_000));
         b.rcv_ssthresh = b.window_clamp; // no growth to blur the test
-        b.on_in_order(at_ms(300), 1448, 0);
+        b.on_in_order(at_ms(300), 1448, 0, 1448);
         assert!(!b.quick_mode());
-        b.on_in_order(at_ms(631), 1448, 0);
+        b.on_in_order(at_ms(631), 1448, 0, 1448);
         assert!(b.quick_mode());
     }
 
     #[test]
     fn a_full_out_of_order_queue_ends_quick_mode() {
         let mut b = RcvBuf::new(&RcvBufConfig::LINUX, 1448);
-        b.on_in_order(at_ms(0), 1448, 0);
+        b.on_in_order(at_ms(0), 1448, 0, 1448);
         // 30 segments held take 69 120 of the 131 072 B: under half free.
         b.on_ack_sent(30);
         assert!(!b.quick_mode());

@@ -25,6 +25,7 @@ pub struct ReceiverStats {
 
 /// A TCP receiver.
 #[derive(Clone, Debug)]
+#[allow(clippy::struct_excessive_bools)] // independent on/off switches, each a named rule
 pub struct TcpReceiver {
     mss: u32,
     sack_blocks: usize,
@@ -65,6 +66,8 @@ pub struct TcpReceiver {
     /// `tcp.rcvbuf`: Linux's receive buffer and quick-ACK mode (boxed: off
     /// in every profile but `linux`, and kept when the receiver is renewed).
     rcvbuf: Option<Box<RcvBuf>>,
+    /// `tcp.ack_on_push`: Linux's `ICSK_ACK_PUSHED`.
+    ack_on_push: bool,
 }
 
 impl TcpReceiver {
@@ -125,6 +128,7 @@ impl TcpReceiver {
             dsack: sack_blocks > 0 && cfg.dsack != Dsack::Off,
             dsack_block: None,
             rcvbuf,
+            ack_on_push: cfg.ack_on_push,
         }
     }
 
@@ -223,8 +227,9 @@ impl TcpReceiver {
         if self.rcvbuf.is_some() {
             // Linux `tcp_event_data_recv` runs before `tcp_ofo_queue`.
             let held = self.ooo_segments();
+            let rcv_nxt = (seg.seq + 1) * u64::from(self.mss);
             if let Some(b) = &mut self.rcvbuf {
-                b.on_in_order(now, seg.len, held);
+                b.on_in_order(now, seg.len, held, rcv_nxt);
             }
         }
         self.deliver_to(seg.seq + 1);
@@ -235,7 +240,13 @@ impl TcpReceiver {
             }
         }
         let quick = self.rcvbuf.as_ref().is_some_and(|b| b.quick_mode());
-        let ack = if filled_gap || !self.delayed_ack || quick {
+        // Linux `tcp_measure_rcv_mss`: a full-sized segment with PSH (since
+        // 6.6, "tcp: fix delayed ACKs for MSS boundary condition") or a
+        // short one sets `ICSK_ACK_PUSHED`, and `tcp_cleanup_rbuf` ACKs once
+        // the application has read everything (here at once, nothing being
+        // held above a hole: with one, the ACK goes at once anyway).
+        let pushed = self.ack_on_push && (seg.push || seg.len < self.mss);
+        let ack = if filled_gap || !self.delayed_ack || quick || pushed {
             // RFC 5681 §4.2: ACK immediately a segment that fills all or
             // part of a gap; without delayed ACKs, ACK every segment (ns-2
             // TCPSink); in Linux's quick-ACK mode, every segment
@@ -478,6 +489,7 @@ mod tests {
             len: 1000,
             retransmit: false,
             syn: false,
+            push: false,
             sent_at: SimTime::ZERO,
             tsecr: 0,
         }
@@ -584,6 +596,7 @@ mod tests {
         let syn = Segment {
             len: 0,
             syn: true,
+            push: false,
             ..seg(0)
         };
         let a = r.on_segment(SimTime::ZERO, &syn).expect("immediate ACK");

@@ -22,6 +22,10 @@ pub struct Segment {
     /// (`len` 0, the header alone on the wire), `seq` 0, sent before data
     /// segment 0 and not part of the data sequence.
     pub syn: bool,
+    /// PSH (RFC 9293 §3.1): set by a sender with `tcp.gso` on the last
+    /// segment of a GSO packet of two or more (Linux `tso_fragment`); the
+    /// receiver's `tcp.ack_on_push` reads it.
+    pub push: bool,
     /// Time the sender handed the segment to the network: for traces, and
     /// the segment's timestamp value when `tcp.timestamps` is on (TSval =
     /// [`ts_clock`]`(sent_at)`, RFC 7323 §3: "the current value of the
@@ -32,7 +36,7 @@ pub struct Segment {
     /// `TS.Recent`, the newest TSval of the receiver's ACKs ([`Ack::tsval`]);
     /// 0 before the first ACK and without timestamps. The receiver's RTT
     /// estimate reads it (Linux `tcp_rcv_rtt_measure_ts`). A segment is 32
-    /// bytes with it, within the 48 of an [`Ack`], so a packet stays 72.
+    /// bytes with it, with `push`, within the 48 of an [`Ack`], so a packet stays 72.
     pub tsecr: u32,
 }
 

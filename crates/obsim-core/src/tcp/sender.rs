@@ -11,6 +11,7 @@
 use crate::tcp::cc::{self, LossSignal, WindowGrowth};
 use crate::tcp::config::{Dsack, Frto, TcpConfig, Timestamps};
 use crate::tcp::control::{CaState, ControlBlock};
+use crate::tcp::gso::Gso;
 use crate::tcp::recovery::{self, Actions, LossRecovery};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::segment::{ts_before, ts_clock, Ack, Segment};
@@ -162,6 +163,9 @@ pub struct TcpSender {
     /// whose TSval is not older updates it), echoed as each segment's
     /// TSecr; 0 before the first ACK and without timestamps.
     ts_recent: u32,
+    /// Linux's GSO packets, their PSH and `tcp_tso_should_defer`
+    /// (`tcp.gso`).
+    gso: Gso,
     /// Linux's undo of a reduction proved unnecessary (`tcp.timestamps`,
     /// `tcp.dsack`).
     undo: Undo,
@@ -251,6 +255,7 @@ impl TcpSender {
             frto: ForwardRto::new(cfg.frto != Frto::Off),
             timestamps: cfg.timestamps,
             ts_recent: 0,
+            gso: Gso::new(cfg),
             undo: new_undo(cfg),
         }
     }
@@ -288,6 +293,7 @@ impl TcpSender {
             frto,
             timestamps,
             ts_recent,
+            gso,
             undo,
         } = self;
         *cb = start.cb;
@@ -313,6 +319,7 @@ impl TcpSender {
         *frto = ForwardRto::new(cfg.frto != Frto::Off);
         *timestamps = cfg.timestamps;
         *ts_recent = 0;
+        gso.renew(cfg);
         *undo = new_undo(cfg);
     }
 
@@ -951,6 +958,13 @@ impl TcpSender {
                 if self.burst_left == Some(0) {
                     return None;
                 }
+                if self.gso.is_on()
+                    && self.cb.state == CaState::Open
+                    && self.cb.window_allows_tx_next()
+                    && self.gso.should_defer(now, &self.cb, self.mss)
+                {
+                    return None;
+                }
                 let s = self.recovery.next_segment(&mut self.cb)?;
                 if let Some(n) = self.burst_left.as_mut() {
                     *n -= 1;
@@ -958,7 +972,15 @@ impl TcpSender {
                 s
             }
         };
-        let seg = self.emit(now, seq);
+        // New data in GSO packets: PSH on the last of two or more.
+        let push = self.gso.is_on()
+            && seq == self.cb.tx_next
+            && seq >= self.cb.snd_nxt
+            && self
+                .gso
+                .new_segment(&self.cb, self.mss, self.cb.state != CaState::Open);
+        let mut seg = self.emit(now, seq);
+        seg.push = push;
         if self.tlp.is_on() && !seg.retransmit {
             // RFC 8985 §7.2: (re)start the PTO after sending new data.
             self.tlp_rearm(now, true);
@@ -1012,6 +1034,7 @@ impl TcpSender {
             len: 0,
             retransmit: !first,
             syn: true,
+            push: false,
             sent_at: now,
             tsecr: 0,
         }
@@ -1019,6 +1042,9 @@ impl TcpSender {
 
     /// Bookkeeping for one transmission of `seq`.
     fn emit(&mut self, now: SimTime, seq: u64) -> Segment {
+        if self.gso.is_on() {
+            self.gso.on_transmit(now, seq, self.cb.snd_una);
+        }
         let retransmit = seq < self.cb.snd_nxt;
         let len = self.seg_len(seq);
         if seq == self.cb.tx_next {
@@ -1059,6 +1085,7 @@ impl TcpSender {
             len,
             retransmit,
             syn: false,
+            push: false,
             sent_at: now,
             tsecr: self.ts_recent,
         }

@@ -38,8 +38,8 @@
 use std::collections::VecDeque;
 
 use crate::tcp::config::{PacingConfig, SmallQueuesConfig, TcpConfig};
-use crate::tcp::control::CaState;
-use crate::tcp::pacing::pacing_rate;
+use crate::tcp::control::{CaState, ControlBlock};
+use crate::tcp::pacing::{pacing_rate, rate_of};
 use crate::tcp::TcpSender;
 use crate::time::SimTime;
 
@@ -101,32 +101,14 @@ impl SmallQueue {
         pacing_rate(&self.pacing, sender)
     }
 
-    /// Segments in one GSO packet (Linux `tcp_tso_autosize`): the pacing
-    /// rate's `2^-pacing_shift` s worth of bytes, plus `gso_max_size >>
-    /// (min_rtt_us >> tso_rtt_log)` on short paths, at most `gso_max_size`,
-    /// in whole segments, at least `min_tso_segs`.
-    fn tso_segs(&self, sender: &TcpSender, per_shift: u64) -> u64 {
-        let c = &self.cfg;
-        let mut bytes = per_shift;
-        if let Some(min_rtt) = sender.control_block().rtt_min {
-            let r = (min_rtt.as_nanos() / 1000) >> c.tso_rtt_log;
-            if r < 32 {
-                bytes = bytes.saturating_add(u64::from(c.gso_max_size) >> r);
-            }
-        }
-        bytes = bytes.min(u64::from(c.gso_max_size));
-        (bytes / u64::from(sender.mss().max(1))).max(u64::from(c.min_tso_segs))
-    }
-
     /// The bytes the flow may have below TCP now (Linux
     /// `tcp_small_queue_check`'s `limit`), for segments of `wire_seg`
     /// bytes on the wire, and the segments of one GSO packet.
     pub fn limit(&self, sender: &TcpSender, wire_seg: u32) -> (u64, u64) {
         let c = &self.cfg;
-        let per_shift = self.pacing_rate(sender).map_or(u64::MAX, |r| {
-            (r / f64::from(1u32 << c.pacing_shift.min(31))) as u64
-        });
-        let segs = self.tso_segs(sender, per_shift);
+        let cb = sender.control_block();
+        let per_shift = rate_share(c, &self.pacing, cb, sender.mss());
+        let segs = tso_segs(c, per_shift, cb, sender.mss());
         let two_packets = 2 * segs * u64::from(wire_seg);
         let mut limit = two_packets.max(per_shift);
         if !self.pacing.enabled {
@@ -178,6 +160,38 @@ impl SmallQueue {
     pub fn queued_packets(&self) -> usize {
         self.queued.len()
     }
+}
+
+/// The pacing rate's `2^-pacing_shift` s worth of bytes (Linux
+/// `sk_pacing_rate >> sk_pacing_shift`), unlimited before the first RTT
+/// sample.
+pub fn rate_share(
+    c: &SmallQueuesConfig,
+    pacing: &PacingConfig,
+    cb: &ControlBlock,
+    mss: u32,
+) -> u64 {
+    rate_of(pacing, cb, mss).map_or(u64::MAX, |r| {
+        (r / f64::from(1u32 << c.pacing_shift.min(31))) as u64
+    })
+}
+
+/// Segments in one GSO packet (Linux `tcp_tso_autosize`) for `per_shift`
+/// bytes of the pacing rate ([`rate_share`]): those bytes, plus
+/// `gso_max_size >> (min_rtt_us >> tso_rtt_log)` on short paths, at most
+/// `gso_max_size`, in whole segments, at least `min_tso_segs`. Small
+/// queues size their limit with it, and the sender's GSO packets
+/// (`tcp/gso.rs`) take it as the size of a write-queue skb.
+pub fn tso_segs(c: &SmallQueuesConfig, per_shift: u64, cb: &ControlBlock, mss: u32) -> u64 {
+    let mut bytes = per_shift;
+    if let Some(min_rtt) = cb.rtt_min {
+        let r = (min_rtt.as_nanos() / 1000) >> c.tso_rtt_log;
+        if r < 32 {
+            bytes = bytes.saturating_add(u64::from(c.gso_max_size) >> r);
+        }
+    }
+    bytes = bytes.min(u64::from(c.gso_max_size));
+    (bytes / u64::from(mss.max(1))).max(u64::from(c.min_tso_segs))
 }
 
 #[cfg(test)]

@@ -130,16 +130,10 @@ pub(super) const BAD: &[Row] = &[
         "\"off\", \"linux\"",
     ),
     (
-        "rcvbuf without timestamps",
-        &[("mss = \"1000 B\"", "mss = \"1000 B\"\nrcvbuf = { enabled = true }")],
-        "tcp.rcvbuf.enabled",
-        "expected timestamps on with rcvbuf.enabled = true",
-    ),
-    (
         "rcvbuf starting above its maximum",
         &[(
             "mss = \"1000 B\"",
-            "mss = \"1000 B\"\ntimestamps = \"linux\"\nrcvbuf = { enabled = true, initial = \"8 MiB\" }",
+            "mss = \"1000 B\"\nrcvbuf = { enabled = true, initial = \"8 MiB\" }",
         )],
         "tcp.rcvbuf.initial",
         "expected rcvbuf.initial <= rcvbuf.max (tcp_rmem[1] <= tcp_rmem[2]), found 8388608 B and 6291456 B",
@@ -148,7 +142,7 @@ pub(super) const BAD: &[Row] = &[
         "rcvbuf truesize under the MSS",
         &[(
             "mss = \"1000 B\"",
-            "mss = \"1000 B\"\ntimestamps = \"linux\"\nrcvbuf = { enabled = true, truesize = \"900 B\" }",
+            "mss = \"1000 B\"\nrcvbuf = { enabled = true, truesize = \"900 B\" }",
         )],
         "tcp.rcvbuf.truesize",
         "expected rcvbuf.truesize > mss",

@@ -186,6 +186,7 @@ mod tests {
             len: if syn { 0 } else { 1000 },
             retransmit: false,
             syn,
+            push: false,
             sent_at: SimTime::ZERO,
             tsecr: 0,
         })
