@@ -108,14 +108,16 @@ def answers(s: Stream) -> Dict[int, collections.Counter]:
     out: Dict[int, collections.Counter] = collections.defaultdict(collections.Counter)
     j = 0
     acks = s["acks"]
-    for (t, una), (t2, una2) in zip(acks, acks[1:]):
+    # The ACK at t newly acknowledges una - prev_una; its answer is what
+    # leaves from t until the next ACK arrives.
+    for (_, prev_una), (t, una), (t2, _) in zip(acks, acks[1:], acks[2:]):
         while j < len(sends) and sends[j][0] < t:
             j += 1
         k, n = j, 0
         while k < len(sends) and sends[k][0] < t2:
             n += sends[k][1]
             k += 1
-        out[min(max(una2 - una, 0), 3)][min(n, 3)] += 1
+        out[min(max(una - prev_una, 0), 3)][min(n, 3)] += 1
     return out
 
 

@@ -5,9 +5,10 @@
 //! - **Write-queue skbs.** New data is queued in skbs of `tcp_tso_autosize`
 //!   segments (`tcp/small_queue.rs` [`tso_segs`]: two on a 20 Mbit/s path
 //!   with a 110 ms RTT, as measured through `obsim emulate`).
-//! - **Packets.** `tcp_write_xmit` sends the head skb as one GSO packet of
-//!   as many of its segments as the window lets out (`tcp_mss_split_point`);
-//!   the rest stays at the head and leaves with a later ACK.
+//! - **Packets.** `tcp_write_xmit` first grows a head skb smaller than the
+//!   cwnd quota with the next skb's data (`tcp_grow_skb`, Linux 6.10+), then
+//!   sends it as one GSO packet of as many of its segments as the window lets
+//!   out (`tcp_mss_split_point`); the rest stays at the head.
 //! - **PSH.** `tso_fragment` leaves PSH on the second part only ("PSH and FIN
 //!   should only be set in the second packet"): a packet of two or more
 //!   segments ends with PSH, the first part of a split never has it. Through
@@ -51,6 +52,9 @@ pub struct Gso {
     /// Segments left in the head skb not yet sent (0: the next new segment
     /// starts a new skb).
     skb_left: u64,
+    /// Segments left in the skb after the head when `tcp_grow_skb` took
+    /// part of it (0: a whole new skb).
+    next_left: u64,
     /// Segments of the packet being sent still to go, and its size.
     pkt_left: u64,
     pkt_len: u64,
@@ -72,6 +76,7 @@ impl Gso {
             small_queues: cfg.small_queues,
             pacing: cfg.pacing,
             skb_left: 0,
+            next_left: 0,
             pkt_left: 0,
             pkt_len: 0,
             last_tx: None,
@@ -145,6 +150,37 @@ impl Gso {
         )
     }
 
+    /// The head skb's unsent segments as `tcp_write_xmit` sees it before
+    /// sending: formed if none is (the rest of an skb `tcp_grow_skb` took
+    /// from, else `goal` segments), then grown by `tcp_grow_skb` (Linux
+    /// 6.10+: "First skb in the write queue is smaller than ideal packet
+    /// size. Check if we can move payload from the second skb in the
+    /// queue.") to min(cwnd quota, `goal`) segments from the next skb, at
+    /// most all of it.
+    fn head_skb(&mut self, cb: &ControlBlock, goal: u64) -> u64 {
+        let remaining = cb.end_seq.saturating_sub(cb.tx_next);
+        if self.skb_left == 0 {
+            let size = if self.next_left > 0 {
+                std::mem::take(&mut self.next_left)
+            } else {
+                goal
+            };
+            self.skb_left = size.min(remaining).max(1);
+        }
+        let quota = Self::rooms(cb).0.min(goal);
+        if self.skb_left < quota && self.skb_left < remaining {
+            let next = if self.next_left > 0 {
+                self.next_left
+            } else {
+                goal.min(remaining - self.skb_left)
+            };
+            let n = (quota - self.skb_left).min(next);
+            self.skb_left += n;
+            self.next_left = next - n;
+        }
+        self.skb_left
+    }
+
     /// `tcp_tso_should_defer` before new data goes at `now`: true holds
     /// the head skb back until the next ACK.
     pub fn should_defer(&mut self, now: SimTime, cb: &ControlBlock, mss: u32) -> bool {
@@ -153,11 +189,7 @@ impl Gso {
         }
         let goal = self.goal(cb, mss);
         let remaining = cb.end_seq.saturating_sub(cb.tx_next);
-        let skb = if self.skb_left == 0 {
-            goal.min(remaining)
-        } else {
-            self.skb_left
-        };
+        let skb = self.head_skb(cb, goal);
         // A one-segment skb always fits whatever room there is.
         if skb <= 1 {
             return false;
@@ -217,10 +249,7 @@ impl Gso {
     pub fn new_segment(&mut self, cb: &ControlBlock, mss: u32, recovering: bool) -> bool {
         if self.pkt_left == 0 {
             let goal = self.goal(cb, mss);
-            if self.skb_left == 0 {
-                let remaining = cb.end_seq.saturating_sub(cb.tx_next);
-                self.skb_left = goal.min(remaining).max(1);
-            }
+            self.head_skb(cb, goal);
             let room = if recovering {
                 1
             } else {
@@ -282,6 +311,29 @@ mod tests {
         c.snd_una += 1;
         assert!(!g.new_segment(&c, 1448, false));
         assert_eq!(g.skb_left, 0);
+    }
+
+    #[test]
+    fn a_remainder_grows_with_the_next_skbs_data() {
+        // Room 1 splits a two-segment skb; with room 2 the remainder takes
+        // one segment of the next skb (`tcp_grow_skb`) and leaves as a pair
+        // ending with PSH; the next skb keeps its other segment, which grows
+        // in turn when room allows.
+        let (cfg, mut c) = cb(20.0, 19);
+        let mut g = Gso::new(&cfg);
+        assert!(!g.new_segment(&c, 1448, false));
+        c.tx_next += 1;
+        c.snd_una += 2; // an ACK of two: room 2
+        assert!(!g.new_segment(&c, 1448, false));
+        c.tx_next += 1;
+        assert!(g.new_segment(&c, 1448, false));
+        c.tx_next += 1;
+        assert_eq!((g.skb_left, g.next_left), (0, 1));
+        c.snd_una += 2;
+        assert!(!g.new_segment(&c, 1448, false));
+        c.tx_next += 1;
+        assert!(g.new_segment(&c, 1448, false));
+        assert_eq!((g.skb_left, g.next_left), (0, 1));
     }
 
     #[test]
