@@ -158,7 +158,6 @@ impl TcpReceiver {
         }
         if seg.seq < self.rcv_nxt || self.buffered(seg.seq) {
             self.stats.duplicates += 1;
-            let span = self.ooo_span();
             if let Some(b) = &mut self.rcvbuf {
                 if seg.seq < self.rcv_nxt {
                     // Linux `tcp_data_queue`, a segment wholly below
@@ -167,6 +166,7 @@ impl TcpReceiver {
                 } else {
                     // A repeat of buffered data: `tcp_data_queue_ofo`
                     // drops it and still provisions the queue's span.
+                    let span = ooo_span(&self.ooo, self.rcv_nxt, self.mss);
                     b.on_out_of_order(false, false, seg.len, 0, span);
                 }
             }
@@ -210,27 +210,26 @@ impl TcpReceiver {
             // Out of order: buffer and send an immediate duplicate ACK
             // (RFC 5681 §4.2 "SHOULD send an immediate duplicate ACK").
             self.stats.out_of_order += 1;
-            let before = self.rcvbuf.is_some().then(|| self.ooo_segments());
+            // Segments held before this one (read only by the rcvbuf model).
+            let before = if self.rcvbuf.is_some() {
+                ooo_segments(&self.ooo)
+            } else {
+                0
+            };
             let idx = self.insert(seg.seq);
             self.note_recent(self.ooo[idx]);
-            if let Some(before) = before {
-                let span = self.ooo_span();
-                let sack = self.sack_blocks > 0;
-                if let Some(b) = &mut self.rcvbuf {
-                    b.on_out_of_order(sack, true, seg.len, before, span);
-                }
+            if let Some(b) = &mut self.rcvbuf {
+                let span = ooo_span(&self.ooo, self.rcv_nxt, self.mss);
+                b.on_out_of_order(self.sack_blocks > 0, true, seg.len, before, span);
             }
             return Some(self.make_ack(now));
         }
         // In order: deliver it, and whatever it makes contiguous.
         let filled_gap = !self.ooo.is_empty();
-        if self.rcvbuf.is_some() {
+        if let Some(b) = &mut self.rcvbuf {
             // Linux `tcp_event_data_recv` runs before `tcp_ofo_queue`.
-            let held = self.ooo_segments();
             let rcv_nxt = (seg.seq + 1) * u64::from(self.mss);
-            if let Some(b) = &mut self.rcvbuf {
-                b.on_in_order(now, seg.len, held, rcv_nxt);
-            }
+            b.on_in_order(now, seg.len, ooo_segments(&self.ooo), rcv_nxt);
         }
         self.deliver_to(seg.seq + 1);
         if let Some(&(s, e)) = self.ooo.first() {
@@ -255,28 +254,13 @@ impl TcpReceiver {
         } else {
             self.delay_or_ack(now)
         };
-        if self.rcvbuf.is_some() {
+        if let Some(b) = &mut self.rcvbuf {
             // The application reads what arrived in order (`tcp_recvmsg`
             // -> `tcp_rcv_space_adjust`), after the ACK was decided.
-            let (read, span) = (self.delivered_bytes, self.ooo_span());
-            if let Some(b) = &mut self.rcvbuf {
-                b.on_read(now, read, span);
-            }
+            let span = ooo_span(&self.ooo, self.rcv_nxt, self.mss);
+            b.on_read(now, self.delivered_bytes, span);
         }
         ack
-    }
-
-    /// Segments held in the out-of-order buffer.
-    fn ooo_segments(&self) -> u64 {
-        self.ooo.iter().map(|&(s, e)| e - s).sum()
-    }
-
-    /// Bytes from `rcv_nxt` to the end of the out-of-order buffer (Linux
-    /// `ooo_last_skb->end_seq - rcv_nxt`), 0 when it is empty.
-    fn ooo_span(&self) -> u64 {
-        self.ooo
-            .last()
-            .map_or(0, |&(_, e)| (e - self.rcv_nxt) * u64::from(self.mss))
     }
 
     /// RFC 5681 §4.2: an ACK at least every second full-sized segment, and
@@ -414,11 +398,8 @@ impl TcpReceiver {
         self.unacked = 0;
         self.delack_deadline = None;
         self.stats.acks_sent += 1;
-        if self.rcvbuf.is_some() {
-            let held = self.ooo_segments();
-            if let Some(b) = &mut self.rcvbuf {
-                b.on_ack_sent(held);
-            }
+        if let Some(b) = &mut self.rcvbuf {
+            b.on_ack_sent(ooo_segments(&self.ooo));
         }
         // RFC 7323 §4.3 rule (3): "When a TSopt is sent, its TSecr field is
         // set to the current TS.Recent value"; Last.ACK.sent follows.
@@ -476,6 +457,18 @@ impl TcpReceiver {
         let k = kept.min(self.sack_blocks);
         Ack::with_sack(self.rcv_nxt, &self.recent[..k])
     }
+}
+
+/// Segments held in an out-of-order buffer of `[start, end)` ranges.
+fn ooo_segments(ooo: &[(u64, u64)]) -> u64 {
+    ooo.iter().map(|&(s, e)| e - s).sum()
+}
+
+/// Bytes from `rcv_nxt` to the end of an out-of-order buffer of segments of
+/// `mss` bytes (Linux `ooo_last_skb->end_seq - rcv_nxt`), 0 when it is empty.
+fn ooo_span(ooo: &[(u64, u64)], rcv_nxt: u64, mss: u32) -> u64 {
+    ooo.last()
+        .map_or(0, |&(_, e)| (e - rcv_nxt) * u64::from(mss))
 }
 
 #[cfg(test)]
