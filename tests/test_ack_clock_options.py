@@ -1,8 +1,9 @@
-"""Linux's ACK-clock rules as options (``tcp.rcvbuf``, ``tcp.gso``, ``tcp.ack_on_push``;
-docs/MODEL.md "The linux profile", docs/VALIDATION.md "L1" section 11) end to end: L1's OBS
+"""Linux's ACK-clock rules as options (``tcp.rcvbuf``, ``tcp.gso``, ``tcp.ack_on_push``,
+``tcp.ato``, ``tcp.sack_compression``; docs/MODEL.md "The linux profile", docs/VALIDATION.md
+"L1" sections 11-12) end to end: L1's OBS
 path with the linux profile and each option on, alone and together, the resolved scenario, and
 the keys' errors. The rules themselves are tested in Rust (``tcp::rcvbuf::tests``,
-``tcp::gso::tests``, ``tcp::receiver::tests``)."""
+``tcp::gso::tests``, ``tcp::delack::tests``, ``tcp::receiver::tests``)."""
 
 from __future__ import annotations
 
@@ -51,6 +52,27 @@ def test_each_option_delivers_and_changes_the_ack_clock() -> None:
     assert [again[k] for k in same] == [together[k] for k in same]
 
 
+def test_receiver_timing_options_deliver_and_change_the_acks() -> None:
+    """``tcp.ato`` and ``tcp.sack_compression`` (on top of ``tcp.rcvbuf``, which they read the
+    receiver's RTT from): each run delivers the whole transfer, repeats byte for byte, and
+    changes when ACKs leave; compression sends fewer ACKs for the same data."""
+    rcv = {"tcp.rcvbuf.enabled": True, "trace.packets": True}
+    base = obsim.run(l1(rcv), seed=1)
+    ato = obsim.run(l1({**rcv, "tcp.ato.enabled": True}), seed=1)
+    comp = obsim.run(l1({**rcv, "tcp.sack_compression.enabled": True}), seed=1)
+    for r in (base, ato, comp):
+        assert r.flows.to_pylist()[0]["bytes_delivered"] == QUICK_SIZE
+    assert ato.flows.to_pylist()[0]["end_s"] != base.flows.to_pylist()[0]["end_s"]
+
+    def acks(r: Any) -> int:
+        t = r.packets.to_pandas()
+        return int(((t.kind == "ack") & (t.event == "send")).sum())
+
+    assert acks(comp) < acks(base)
+    again = obsim.run(l1({**rcv, "tcp.sack_compression.enabled": True}), seed=1)
+    assert repr(again.flows.to_pylist()) == repr(comp.flows.to_pylist())  # NaN-safe
+
+
 def test_resolved_scenario_shows_the_options_only_when_set() -> None:
     tcp = obsim.parse(l1({}))["flows"][0]["tcp"]
     assert "rcvbuf" not in tcp and "gso" not in tcp and "ack_on_push" not in tcp
@@ -70,6 +92,15 @@ def test_resolved_scenario_shows_the_options_only_when_set() -> None:
         ({"tcp.gso.tso_win_divisor": 0}, "tcp.gso.tso_win_divisor", "found integer 0"),
         ({"tcp.gso.split": True}, "tcp.gso.split", "tso_win_divisor"),
         ({"tcp.ack_on_push": 1}, "tcp.ack_on_push", "found integer 1"),
+        ({"tcp.ato.enabled": True}, "tcp.ato.enabled", "expected rcvbuf.enabled = true with ato.enabled"),
+        ({"tcp.ato.hz": 0}, "tcp.ato.hz", "CONFIG_HZ"),
+        (
+            {"tcp.sack_compression.enabled": True},
+            "tcp.sack_compression.enabled",
+            "expected rcvbuf.enabled = true with sack_compression.enabled",
+        ),
+        ({"tcp.sack_compression.nr": -1}, "tcp.sack_compression.nr", "found integer -1"),
+        ({"tcp.sack_compression.delay": "soon"}, "tcp.sack_compression.delay", '"soon"'),
     ],
 )
 def test_bad_option_names_the_key(extra: Dict[str, Any], path: str, reason: str) -> None:

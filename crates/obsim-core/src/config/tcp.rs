@@ -77,6 +77,8 @@ key_table! {
     [pacing]: PacingKeys;
     [rcvbuf]: RcvBufKeys;
     [gso]: GsoKeys;
+    [ato]: AtoKeys;
+    [sack_compression]: SackCompressionKeys;
 }
 
 key_table! {
@@ -149,6 +151,28 @@ key_table! {
     enabled: bool = boolean => gso.enabled;
     defer: bool = boolean => gso.defer;
     tso_win_divisor: u32 = |v| u32_in(v, 1, 255) => gso.tso_win_divisor;
+}
+
+key_table! {
+    /// What one `[tcp.ato]` or `[flows.tcp.ato]` table sets (Linux's
+    /// adaptive delayed-ACK timeout, `tcp/delack.rs`).
+    struct AtoKeys for TcpConfig, keys ATO_KEYS;
+    enabled: bool = boolean => ato.enabled;
+    hz: u32 = kernel_hz => ato.hz;
+}
+
+key_table! {
+    /// What one `[tcp.sack_compression]` or `[flows.tcp.sack_compression]`
+    /// table sets (Linux's SACK compression, `tcp/delack.rs`).
+    struct SackCompressionKeys for TcpConfig, keys SACK_COMPRESSION_KEYS;
+    enabled: bool = boolean => sack_compression.enabled;
+    delay: SimDuration = duration => sack_compression.delay;
+    nr: u32 = |v| u32_in(v, 0, 255) => sack_compression.nr;
+}
+
+/// `ato.hz`: `CONFIG_HZ`, at least 25 (`TCP_ATO_MIN` is HZ/25 jiffies).
+fn kernel_hz(v: &Val) -> Result<u32, String> {
+    u32_in(v, 25, 10_000).map_err(|e| format!("{e} (Linux's CONFIG_HZ: 100, 250, 300 or 1000)"))
 }
 
 const RCVBUF_SIZE: Quantity = Quantity {
@@ -386,6 +410,10 @@ pub(super) fn resolve_tcp(
         errs.push(path, reason);
         return None;
     }
+    if let Some((path, reason)) = receiver_rtt_conflict(&c, top, group) {
+        errs.push(path, reason);
+        return None;
+    }
     Some(c)
 }
 
@@ -447,6 +475,48 @@ fn rcvbuf_conflict(
         ));
     }
     None
+}
+
+/// Linux's delayed-ACK timeout and SACK compression (`[tcp.ato]`,
+/// `[tcp.sack_compression]`) read the receiver's RTT, SRTT and RTO, which
+/// the receive-side model of `[tcp.rcvbuf]` keeps: either needs it on. The
+/// error names the `enabled` key written (else `profile`).
+fn receiver_rtt_conflict(
+    c: &TcpConfig,
+    top: &TcpOverrides,
+    group: Option<&TcpOverrides>,
+) -> Option<(String, String)> {
+    if c.rcvbuf.enabled || !(c.ato.enabled || c.sack_compression.enabled) {
+        return None;
+    }
+    let layers: Vec<&TcpOverrides> = group.into_iter().chain(std::iter::once(top)).collect();
+    let path = layers
+        .iter()
+        .find_map(|o| {
+            let key = if o.keys.ato.enabled.value() == Some(true) {
+                Some("ato.enabled")
+            } else if o.keys.sack_compression.enabled.value() == Some(true) {
+                Some("sack_compression.enabled")
+            } else if o.keys.rcvbuf.enabled.value().is_some() {
+                Some("rcvbuf.enabled")
+            } else {
+                None
+            };
+            key.map(|k| join(&o.path, k))
+        })
+        .unwrap_or_else(|| join(&layers[0].path, "profile"));
+    let which = if c.ato.enabled {
+        "ato"
+    } else {
+        "sack_compression"
+    };
+    Some((
+        path,
+        format!(
+            "expected rcvbuf.enabled = true with {which}.enabled = true (the receiver's RTT, SRTT \
+             and RTO come from Linux's receive-side model, [tcp.rcvbuf])"
+        ),
+    ))
 }
 
 /// RACK-TLP (RFC 8985) reads per-segment SACK state: it is valid only with

@@ -901,6 +901,65 @@ impl RcvBufConfig {
     }
 }
 
+/// Linux's adaptive delayed-ACK timeout (`[tcp.ato]`): the receiver's
+/// `icsk_ack.ato`, estimated from the gaps between in-order segments
+/// (net/ipv4/tcp_input.c `tcp_event_data_recv`), bounded and merged with a
+/// pending timer (tcp_output.c `tcp_send_delayed_ack`) and doubled when the
+/// timer sends the ACK (tcp_timer.c `tcp_delack_timer_handler`), all on the
+/// jiffies clock. `tcp/delack.rs` implements it; off in every profile. With
+/// it on, `delack_timeout` is not read (`TCP_DELACK_MIN` is HZ/25).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct AtoConfig {
+    /// On: the delayed-ACK timer runs `ato` jiffies.
+    pub enabled: bool,
+    /// `CONFIG_HZ`: jiffies per second (250: Debian's kernels and the one
+    /// `obsim emulate` ran, 6.18.44).
+    pub hz: u32,
+}
+
+impl AtoConfig {
+    /// Off, at Debian's HZ.
+    pub const OFF: AtoConfig = AtoConfig {
+        enabled: false,
+        hz: 250,
+    };
+
+    /// True when every field is the default (left out of `meta.json` then).
+    pub fn is_default(&self) -> bool {
+        *self == AtoConfig::OFF
+    }
+}
+
+/// Linux's SACK compression (`[tcp.sack_compression]`): with SACK and data
+/// above a hole, the receiver sends the first three duplicate ACKs for one
+/// `rcv_nxt` at once and holds later ones for one ACK after
+/// min(`delay`, RTT/20) (net/ipv4/tcp_input.c `__tcp_ack_snd_check`,
+/// `tcp_sack_new_ofo_skb`; tcp_timer.c `tcp_compressed_ack_kick`).
+/// `tcp/delack.rs` implements it; off in every profile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct SackCompressionConfig {
+    /// On: duplicate ACKs after the third are held.
+    pub enabled: bool,
+    /// `tcp_comp_sack_delay_ns` (1 ms): the longest a held ACK waits.
+    pub delay: SimDuration,
+    /// `tcp_comp_sack_nr` (44): ACKs held at most; 0 holds none.
+    pub nr: u32,
+}
+
+impl SackCompressionConfig {
+    /// Off, with Linux 6.18's sysctls.
+    pub const OFF: SackCompressionConfig = SackCompressionConfig {
+        enabled: false,
+        delay: SimDuration::from_millis(1),
+        nr: 44,
+    };
+
+    /// True when every field is the default (left out of `meta.json` then).
+    pub fn is_default(&self) -> bool {
+        *self == SackCompressionConfig::OFF
+    }
+}
+
 /// Everything the sender and receiver of one flow need to know.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[allow(clippy::struct_excessive_bools)] // independent on/off switches, each a named RFC option
@@ -1098,4 +1157,10 @@ pub struct TcpConfig {
     /// `linux` (RFC 5681 §4.2's every second segment and the timer).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub ack_on_push: bool,
+    /// Linux's adaptive delayed-ACK timeout; off in every profile.
+    #[serde(skip_serializing_if = "AtoConfig::is_default")]
+    pub ato: AtoConfig,
+    /// Linux's SACK compression; off in every profile.
+    #[serde(skip_serializing_if = "SackCompressionConfig::is_default")]
+    pub sack_compression: SackCompressionConfig,
 }

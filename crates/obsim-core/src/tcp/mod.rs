@@ -8,6 +8,7 @@
 pub mod cc;
 pub mod config;
 pub mod control;
+pub mod delack;
 pub mod gso;
 pub mod pacing;
 pub mod profile;

@@ -6,12 +6,12 @@
 //! docs/MODEL.md has the table with citations.
 
 use crate::tcp::config::{
-    CongestionControl, CubicConfig, CubicRtt, Dsack, Frto, HystartMode, Timestamps,
+    AtoConfig, FtoDetection, GsoConfig, PacingConfig, Prr, RackTlpConfig, RcvBufConfig,
+    RecoverCheck, RecoveryExit, RtoConfig, RtoEstimator, SackCompressionConfig, SackOptionSize,
+    SackRecovery, SmallQueuesConfig, SsthreshBasis, TcpConfig, Variant,
 };
 use crate::tcp::config::{
-    FtoDetection, GsoConfig, PacingConfig, Prr, RackTlpConfig, RcvBufConfig, RecoverCheck,
-    RecoveryExit, RtoConfig, RtoEstimator, SackOptionSize, SackRecovery, SmallQueuesConfig,
-    SsthreshBasis, TcpConfig, Variant,
+    CongestionControl, CubicConfig, CubicRtt, Dsack, Frto, HystartMode, Timestamps,
 };
 use crate::time::SimDuration;
 
@@ -102,6 +102,8 @@ fn rfc() -> TcpConfig {
         rcvbuf: RcvBufConfig::OFF,
         gso: GsoConfig::OFF,
         ack_on_push: false,
+        ato: AtoConfig::OFF,
+        sack_compression: SackCompressionConfig::OFF,
         pacing: PacingConfig::OFF,
     }
 }
@@ -223,6 +225,8 @@ fn linux() -> TcpConfig {
         rcvbuf: RcvBufConfig::OFF,
         gso: GsoConfig::OFF,
         ack_on_push: false,
+        ato: AtoConfig::OFF,
+        sack_compression: SackCompressionConfig::OFF,
         pacing: PacingConfig::OFF,
     }
 }
@@ -283,6 +287,8 @@ fn ns2() -> TcpConfig {
         rcvbuf: RcvBufConfig::OFF,
         gso: GsoConfig::OFF,
         ack_on_push: false,
+        ato: AtoConfig::OFF,
+        sack_compression: SackCompressionConfig::OFF,
         pacing: PacingConfig::OFF,
     }
 }

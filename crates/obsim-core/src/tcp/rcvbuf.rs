@@ -88,6 +88,9 @@ pub struct RcvBuf {
     quick: u32,
     /// The receiver's `icsk_rto` in µs, from its first RTT sample.
     rto_us: Option<u64>,
+    /// The receiver's SRTT in µs (`tp->srtt_us >> 3`, which only the
+    /// handshake sets): its first RTT sample.
+    srtt_us: Option<u64>,
     /// `icsk_ack.lrcvtime`: the last in-order data segment's arrival.
     last_rcv: Option<SimTime>,
 }
@@ -131,6 +134,7 @@ impl RcvBuf {
             rtt_est_time: None,
             quick: 0,
             rto_us: None,
+            srtt_us: None,
             last_rcv: None,
         }
     }
@@ -176,6 +180,19 @@ impl RcvBuf {
         self.rtt_us8 >> 3
     }
 
+    /// The receiver's own SRTT (`tp->srtt_us >> 3`), µs: its first RTT
+    /// sample, standing for the handshake's; `None` before it.
+    #[must_use]
+    pub fn srtt_us(&self) -> Option<u64> {
+        self.srtt_us
+    }
+
+    /// The receiver's `icsk_rto`, µs (see [`RcvBuf::srtt_us`]).
+    #[must_use]
+    pub fn rto_us(&self) -> Option<u64> {
+        self.rto_us
+    }
+
     /// `tcp_rcv_rtt_measure_ts` for a data segment echoing `tsecr`
     /// (`full`: at least one MSS long): one sample per new `TSecr`, `now`
     /// less the `TSecr` in whole 1 ms ticks (`tcp_rtt_tsopt_us(tp, 0)`: none
@@ -213,6 +230,7 @@ impl RcvBuf {
             // `tcp_rtt_estimator`, no previous measure: srtt = m, rttvar =
             // max(2m, TCP_RTO_MIN); `__tcp_set_rto` = srtt + rttvar.
             self.rto_us = Some(sample + (2 * sample).max(RTO_MIN_US));
+            self.srtt_us = Some(sample);
         }
     }
 

@@ -6,6 +6,7 @@
 //! `tcp.dsack` a duplicate segment is reported in a D-SACK block (RFC 2883).
 
 use crate::tcp::config::{Dsack, TcpConfig, Timestamps, Variant};
+use crate::tcp::delack::{AckTiming, Ato, Compress, SackCompression, SACK_BLOCKS_EXPECTED};
 use crate::tcp::rcvbuf::RcvBuf;
 use crate::tcp::segment::{ts_before, ts_clock, Ack, SackBlock, Segment, MAX_SACK_BLOCKS};
 use crate::time::{SimDuration, SimTime};
@@ -68,12 +69,15 @@ pub struct TcpReceiver {
     rcvbuf: Option<Box<RcvBuf>>,
     /// `tcp.ack_on_push`: Linux's `ICSK_ACK_PUSHED`.
     ack_on_push: bool,
+    /// `tcp.ato` and `tcp.sack_compression`: Linux's timing of the ACKs it
+    /// does not send at once (boxed and kept when renewed, as `rcvbuf`).
+    timing: Option<Box<AckTiming>>,
 }
 
 impl TcpReceiver {
     /// A receiver for one flow.
     pub fn new(cfg: &TcpConfig) -> Self {
-        TcpReceiver::around(cfg, Vec::with_capacity(32), None)
+        TcpReceiver::around(cfg, Vec::with_capacity(32), None, None)
     }
 
     /// Turns this receiver, whatever it received, into exactly the one
@@ -84,12 +88,18 @@ impl TcpReceiver {
     pub fn renew(&mut self, cfg: &TcpConfig) {
         let ooo = std::mem::take(&mut self.ooo);
         let rcvbuf = self.rcvbuf.take();
-        *self = TcpReceiver::around(cfg, ooo, rcvbuf);
+        let timing = self.timing.take();
+        *self = TcpReceiver::around(cfg, ooo, rcvbuf, timing);
     }
 
     /// The receiver [`TcpReceiver::new`] builds, around the allocations of
-    /// `ooo` (emptied) and `rcvbuf` (renewed).
-    fn around(cfg: &TcpConfig, mut ooo: Vec<(u64, u64)>, rcvbuf: Option<Box<RcvBuf>>) -> Self {
+    /// `ooo` (emptied), `rcvbuf` and `timing` (renewed).
+    fn around(
+        cfg: &TcpConfig,
+        mut ooo: Vec<(u64, u64)>,
+        rcvbuf: Option<Box<RcvBuf>>,
+        timing: Option<Box<AckTiming>>,
+    ) -> Self {
         ooo.clear();
         let rcvbuf = cfg.rcvbuf.enabled.then(|| {
             let fresh = RcvBuf::new(&cfg.rcvbuf, cfg.mss);
@@ -106,6 +116,23 @@ impl TcpReceiver {
         } else {
             0
         };
+        // Both read the receiver's RTT from `rcvbuf` (the configuration
+        // requires it); "!tcp_is_sack(tp) ... goto send_now": no
+        // compression without SACK.
+        let compress = sack_blocks > 0 && cfg.sack_compression.enabled;
+        let timing = (cfg.rcvbuf.enabled && (cfg.ato.enabled || compress)).then(|| {
+            let fresh = AckTiming {
+                ato: cfg.ato.enabled.then(|| Ato::new(&cfg.ato)),
+                compress: compress.then(|| SackCompression::new(&cfg.sack_compression)),
+            };
+            match timing {
+                Some(mut t) => {
+                    *t = fresh;
+                    t
+                }
+                None => Box::new(fresh),
+            }
+        });
         TcpReceiver {
             mss: cfg.mss.max(1),
             sack_blocks,
@@ -129,6 +156,7 @@ impl TcpReceiver {
             dsack_block: None,
             rcvbuf,
             ack_on_push: cfg.ack_on_push,
+            timing,
         }
     }
 
@@ -192,7 +220,7 @@ impl TcpReceiver {
                 // (the highest in-order packet, so also a repeat of it);
                 // `RFC2581_immediate_ack_` exempts only `th->seqno() <
                 // acker_->Maxseen()`, false with nothing buffered above.
-                return self.delay_or_ack(now);
+                return self.delay_or_ack(now, false);
             }
             // Duplicate: RFC 5681 §4.2 treats it like out-of-order data and
             // acknowledges immediately (it may be a sender's probe after a
@@ -203,6 +231,9 @@ impl TcpReceiver {
                 // triggered this ACK, here a repeat of buffered data.
                 let i = self.ooo.partition_point(|&(_, e)| e <= seg.seq);
                 self.note_recent(self.ooo[i]);
+                // Linux: data above the hole, so `__tcp_ack_snd_check` may
+                // hold it (SACK compression).
+                return self.dupack_or_hold(now, None);
             }
             return Some(self.make_ack(now));
         }
@@ -217,12 +248,19 @@ impl TcpReceiver {
                 0
             };
             let idx = self.insert(seg.seq);
+            // Linux `tcp_sack_new_ofo_skb`: a segment that extends none of
+            // the first `TCP_SACK_BLOCKS_EXPECTED` blocks sends the held
+            // ACK first (`tcp_sack_compress_send_ack`), without its block.
+            let early = self.holding() && self.sack_rank(self.ooo[idx]) >= SACK_BLOCKS_EXPECTED;
+            let early = early.then(|| self.make_ack(now));
             self.note_recent(self.ooo[idx]);
             if let Some(b) = &mut self.rcvbuf {
                 let span = ooo_span(&self.ooo, self.rcv_nxt, self.mss);
                 b.on_out_of_order(self.sack_blocks > 0, true, seg.len, before, span);
             }
-            return Some(self.make_ack(now));
+            // Two ACKs at one instant (the early one and this segment's)
+            // go as the second alone (docs/MODEL.md).
+            return self.dupack_or_hold(now, early);
         }
         // In order: deliver it, and whatever it makes contiguous.
         let filled_gap = !self.ooo.is_empty();
@@ -230,6 +268,9 @@ impl TcpReceiver {
             // Linux `tcp_event_data_recv` runs before `tcp_ofo_queue`.
             let rcv_nxt = (seg.seq + 1) * u64::from(self.mss);
             b.on_in_order(now, seg.len, ooo_segments(&self.ooo), rcv_nxt);
+            if let Some(a) = self.timing.as_mut().and_then(|t| t.ato.as_mut()) {
+                a.on_data(now, b.rto_us());
+            }
         }
         self.deliver_to(seg.seq + 1);
         if let Some(&(s, e)) = self.ooo.first() {
@@ -252,7 +293,8 @@ impl TcpReceiver {
             // (`__tcp_ack_snd_check`: `tcp_in_quickack_mode`).
             Some(self.make_ack(now))
         } else {
-            self.delay_or_ack(now)
+            // `ICSK_ACK_PUSHED` without `ack_on_push` still bounds `ato`.
+            self.delay_or_ack(now, seg.push || seg.len < self.mss)
         };
         if let Some(b) = &mut self.rcvbuf {
             // The application reads what arrived in order (`tcp_recvmsg`
@@ -266,10 +308,22 @@ impl TcpReceiver {
     /// RFC 5681 §4.2: an ACK at least every second full-sized segment, and
     /// within the delayed-ACK timeout (ns-2 `DelAckSink::recv`: a packet
     /// arriving while `delay_timer_` is pending is ACKed at once).
-    fn delay_or_ack(&mut self, now: SimTime) -> Option<Ack> {
+    /// With `tcp.ato`, Linux's `tcp_send_delayed_ack` sets the timer
+    /// (`pushed`: `ICSK_ACK_PUSHED`).
+    fn delay_or_ack(&mut self, now: SimTime, pushed: bool) -> Option<Ack> {
         self.unacked += 1;
         if self.unacked >= 2 {
             return Some(self.make_ack(now));
+        }
+        if let Some(a) = self.timing.as_ref().and_then(|t| t.ato.as_ref()) {
+            let srtt = self.rcvbuf.as_ref().and_then(|b| b.srtt_us());
+            return match a.delayed_ack_at(now, self.delack_deadline, pushed, srtt) {
+                Some(at) => {
+                    self.delack_deadline = Some(at);
+                    None
+                }
+                None => Some(self.make_ack(now)),
+            };
         }
         if self.delack_deadline.is_none() {
             self.delack_deadline = Some(now + self.delack_timeout);
@@ -277,17 +331,80 @@ impl TcpReceiver {
         None
     }
 
-    /// The delayed-ACK timer fired: the pending ACK, if any.
+    /// True while SACK compression holds duplicate ACKs.
+    fn holding(&self) -> bool {
+        self.timing
+            .as_ref()
+            .and_then(|t| t.compress.as_ref())
+            .is_some_and(SackCompression::holding)
+    }
+
+    /// Where a block touching `range` stands among the remembered SACK
+    /// blocks, most recent first (Linux `tcp_sack_extend` over
+    /// `selective_acks`); their number when none does.
+    fn sack_rank(&self, (start, end): (u64, u64)) -> usize {
+        self.recent[..self.n_recent]
+            .iter()
+            .position(|b| b.start <= end && start <= b.end)
+            .unwrap_or(self.n_recent)
+    }
+
+    /// A duplicate ACK for data above a hole: Linux's SACK compression
+    /// (`__tcp_ack_snd_check`) sends it, or holds it when on (quick-ACK
+    /// mode sends it); `early` is an ACK already due now, which a held one
+    /// leaves to go alone and a sent one replaces.
+    fn dupack_or_hold(&mut self, now: SimTime, early: Option<Ack>) -> Option<Ack> {
+        let quick = self.rcvbuf.as_ref().is_some_and(|b| b.quick_mode());
+        let (rtt, srtt) = self
+            .rcvbuf
+            .as_ref()
+            .map_or((0, None), |b| (b.rtt_us(), b.srtt_us()));
+        let rcv_nxt = self.rcv_nxt;
+        let held = match self.timing.as_mut().and_then(|t| t.compress.as_mut()) {
+            Some(c) if !quick => matches!(c.on_dupack(now, rcv_nxt, rtt, srtt), Compress::Hold(_)),
+            _ => false,
+        };
+        if held {
+            early
+        } else {
+            Some(self.make_ack(now))
+        }
+    }
+
+    /// The delayed-ACK timer or, with `tcp.sack_compression`, the
+    /// compressed-ACK timer fired: the pending ACK, if any. With `tcp.ato`
+    /// the delayed-ACK timer's ACK doubles `ato` ("Delayed ACK missed:
+    /// inflate ATO").
     pub fn on_delack_timeout(&mut self, now: SimTime) -> Option<Ack> {
+        if let Some(c) = self.timing.as_mut().and_then(|t| t.compress.as_mut()) {
+            if c.on_timer(now) {
+                return Some(self.make_ack(now));
+            }
+        }
         match self.delack_deadline {
-            Some(d) if now >= d => Some(self.make_ack(now)),
+            Some(d) if now >= d => {
+                let rto = self.rcvbuf.as_ref().and_then(|b| b.rto_us());
+                if let Some(a) = self.timing.as_mut().and_then(|t| t.ato.as_mut()) {
+                    a.on_timer_ack(rto);
+                }
+                Some(self.make_ack(now))
+            }
             _ => None,
         }
     }
 
-    /// When the delayed-ACK timer expires, if an ACK is being delayed.
+    /// When the receiver's next timer expires: the delayed-ACK timer, if
+    /// an ACK is being delayed, or the compressed-ACK timer, if one is held.
     pub fn delack_deadline(&self) -> Option<SimTime> {
-        self.delack_deadline
+        let held = self
+            .timing
+            .as_ref()
+            .and_then(|t| t.compress.as_ref())
+            .and_then(SackCompression::deadline);
+        match (self.delack_deadline, held) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Segments delivered in order to the application.
@@ -400,6 +517,10 @@ impl TcpReceiver {
         self.stats.acks_sent += 1;
         if let Some(b) = &mut self.rcvbuf {
             b.on_ack_sent(ooo_segments(&self.ooo));
+        }
+        if let Some(c) = self.timing.as_mut().and_then(|t| t.compress.as_mut()) {
+            // `tcp_event_ack_sent`: nothing held, the timer stops.
+            c.on_ack_sent();
         }
         // RFC 7323 §4.3 rule (3): "When a TSopt is sent, its TSecr field is
         // set to the current TS.Recent value"; Last.ACK.sent follows.
@@ -732,6 +853,88 @@ mod tests {
         // Off (the rfc and ns2 profiles): the every-second rule from the start.
         let mut off = TcpReceiver::new(&linux(true));
         assert!(off.on_segment(at(0), &seg_at(0, 0)).is_none());
+    }
+
+    /// A Linux receiver with `[tcp.rcvbuf]` whose buffer cannot grow
+    /// (`initial` = `max`), past its quick-ACK phase: `n` in-order
+    /// segments 1 ms apart from time 0, their ACKs dropped.
+    fn linux_settled(c: &mut TcpConfig, n: u64) -> TcpReceiver {
+        c.mss = 1448;
+        c.rcvbuf = crate::tcp::config::RcvBufConfig {
+            max: 131_072,
+            ..crate::tcp::config::RcvBufConfig::LINUX
+        };
+        let mut r = TcpReceiver::new(c);
+        for seq in 0..n {
+            let at = SimTime(seq * 1_000_000);
+            r.on_segment(at, &seg_at(seq, seq));
+            if r.delack_deadline()
+                .is_some_and(|d| d <= at + SimDuration::from_millis(1))
+            {
+                r.on_delack_timeout(r.delack_deadline().unwrap());
+            }
+        }
+        assert!(!r.rcvbuf.as_ref().unwrap().quick_mode());
+        r
+    }
+
+    /// `[tcp.sack_compression]`: above a hole the first three duplicate
+    /// ACKs go at once, later ones wait for one ACK 1 ms after the first
+    /// held (`tcp_comp_sack_delay_ns`), and a segment outside the two most
+    /// recent SACK blocks sends the held ACK first, without its own block.
+    #[test]
+    fn linux_sack_compression_holds_duplicate_acks_after_the_third() {
+        let mut c = linux(true);
+        c.sack_compression.enabled = true;
+        let mut r = linux_settled(&mut c, 60);
+        let t0 = SimTime(100_000_000);
+        let us = |d: u64| t0 + SimDuration::from_micros(d);
+        // Segment 60 is lost: 61-63 are ACKed at once, 64 and 65 held.
+        for (k, seq) in (61..=63).enumerate() {
+            let a = r.on_segment(us(k as u64 * 100), &seg_at(seq, 100)).unwrap();
+            assert_eq!(a.ack, 60);
+        }
+        assert_eq!(r.on_segment(us(300), &seg_at(64, 100)), None);
+        assert_eq!(r.on_segment(us(400), &seg_at(65, 100)), None);
+        assert_eq!(r.delack_deadline(), Some(us(1300)));
+        // Segment 67 opens a second block (two remembered): still held.
+        assert_eq!(r.on_segment(us(500), &seg_at(67, 100)), None);
+        // Segment 69 would be a third block: the held ACK goes first,
+        // reporting 67 and 61-65 only; 69's own ACK is then held.
+        let a = r.on_segment(us(600), &seg_at(69, 100)).unwrap();
+        assert_eq!(blocks(&a), vec![(67, 68), (61, 66)]);
+        assert_eq!(r.delack_deadline(), Some(us(1600)));
+        let a = r.on_delack_timeout(us(1600)).unwrap();
+        assert_eq!(blocks(&a), vec![(69, 70), (67, 68), (61, 66)]);
+        assert_eq!(r.delack_deadline(), None);
+        // Without the option every one of them is ACKed at once.
+        let mut c = linux(true);
+        let mut r = linux_settled(&mut c, 60);
+        for seq in 61..70 {
+            assert!(r.on_segment(t0, &seg_at(seq, 100)).is_some());
+        }
+    }
+
+    /// `[tcp.ato]`: a lone segment's ACK waits `ato` jiffies from the
+    /// current one (HZ 250: 40 ms from jiffy 25, 100 ms, so 140 ms), and the
+    /// timer's ACK doubles `ato` for the next lone segment (80 ms, under
+    /// the receiver's SRTT bound).
+    #[test]
+    fn linux_ato_times_a_lone_segment_and_grows_after_the_timer() {
+        let mut c = linux(true);
+        c.ato.enabled = true;
+        let mut r = linux_settled(&mut c, 60);
+        let ms = |t: u64| SimTime(t * 1_000_000);
+        assert_eq!(r.on_segment(ms(101), &seg_at(60, 100)), None);
+        // 41 ms of silence first: ato stays 10 jiffies.
+        assert_eq!(r.delack_deadline(), Some(ms(140)));
+        assert!(r.on_delack_timeout(ms(140)).is_some());
+        // rcv RTT sampled from the window's arrival (tens of ms), so the
+        // SRTT bound is at least TCP_DELACK_MIN; ato is now 20 jiffies.
+        assert_eq!(r.on_segment(ms(301), &seg_at(61, 300)), None);
+        let srtt = r.rcvbuf.as_ref().unwrap().srtt_us().unwrap();
+        let bound = (srtt * 250).div_ceil(1_000_000).max(10);
+        assert_eq!(r.delack_deadline(), Some(ms(300 + 4 * bound.min(20))));
     }
 
     #[test]

@@ -154,6 +154,33 @@ pub(super) const BAD: &[Row] = &[
         "max_quickacks",
     ),
     (
+        "ato without the receive-side model",
+        &[("mss = \"1000 B\"", "mss = \"1000 B\"\nato = { enabled = true }")],
+        "tcp.ato.enabled",
+        "expected rcvbuf.enabled = true with ato.enabled = true",
+    ),
+    (
+        "sack_compression without the receive-side model",
+        &[(
+            "mss = \"1000 B\"",
+            "mss = \"1000 B\"\nsack_compression = { enabled = true }",
+        )],
+        "tcp.sack_compression.enabled",
+        "expected rcvbuf.enabled = true with sack_compression.enabled = true",
+    ),
+    (
+        "ato at a HZ under 25",
+        &[("mss = \"1000 B\"", "mss = \"1000 B\"\nato = { hz = 10 }")],
+        "tcp.ato.hz",
+        "(Linux's CONFIG_HZ: 100, 250, 300 or 1000)",
+    ),
+    (
+        "sack_compression.nr above 255",
+        &[("mss = \"1000 B\"", "mss = \"1000 B\"\nsack_compression = { nr = 300 }")],
+        "tcp.sack_compression.nr",
+        "255",
+    ),
+    (
         "rack without SACK",
         &[("mss = \"1000 B\"", "mss = \"1000 B\"\nrack = true")],
         "tcp.rack",
