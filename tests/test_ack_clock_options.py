@@ -20,13 +20,22 @@ pytestmark = pytest.mark.engine
 
 ALL = {"tcp.rcvbuf.enabled": True, "tcp.gso.enabled": True, "tcp.ack_on_push": True}
 
+PLAIN = {
+    "tcp.rcvbuf.enabled": False,
+    "tcp.gso.enabled": False,
+    "tcp.ack_on_push": False,
+    "tcp.ato.enabled": False,
+    "tcp.sack_compression.enabled": False,
+}
+"""The linux profile without the options (all on in it since session 22)."""
 
-def l1(extra: Dict[str, Any], p: float = 0.05) -> Dict[str, Any]:
+
+def l1(extra: Dict[str, Any], p: float = 0.05, plain: bool = True) -> Dict[str, Any]:
     """L1's path (whole-burst loss `p`, every round(1/p)-th burst) with a QUICK_SIZE transfer of
-    the linux profile and the keys in `extra`."""
+    the linux profile (with the options off when `plain`) and the keys in `extra`."""
     sc = copy.deepcopy(experiment(True)["scenario"])
     set_key_path(sc, "links[2].burst_loss", {"p": p, "pattern": "even"})
-    for key, value in extra.items():
+    for key, value in {**(PLAIN if plain else {}), **extra}.items():
         set_key_path(sc, key, value)
     return sc
 
@@ -73,9 +82,15 @@ def test_receiver_timing_options_deliver_and_change_the_acks() -> None:
     assert repr(again.flows.to_pylist()) == repr(comp.flows.to_pylist())  # NaN-safe
 
 
-def test_resolved_scenario_shows_the_options_only_when_set() -> None:
+def test_resolved_scenario_shows_the_options_only_when_on() -> None:
     tcp = obsim.parse(l1({}))["flows"][0]["tcp"]
     assert "rcvbuf" not in tcp and "gso" not in tcp and "ack_on_push" not in tcp
+    assert "ato" not in tcp and "sack_compression" not in tcp
+    # The linux profile has them all on.
+    tcp = obsim.parse(l1({}, plain=False))["flows"][0]["tcp"]
+    assert tcp["rcvbuf"]["enabled"] and tcp["gso"]["enabled"] and tcp["ack_on_push"]
+    assert tcp["ato"] == {"enabled": True, "hz": 250}
+    assert tcp["sack_compression"] == {"enabled": True, "delay": 1_000_000, "nr": 44}  # ns
     tcp = obsim.parse(l1({**ALL, "tcp.rcvbuf.max": "8 MiB"}))["flows"][0]["tcp"]
     assert tcp["rcvbuf"]["enabled"] and tcp["rcvbuf"]["max"] == 8 * 1024 * 1024
     assert tcp["gso"] == {"enabled": True, "defer": True, "tso_win_divisor": 3}

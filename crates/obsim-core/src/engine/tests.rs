@@ -564,7 +564,7 @@ fn hystart_ends_slow_start_before_the_buffer_overflows() {
 #[test]
 fn undo_counters_reach_the_flows_table() {
     let go = |options: bool| {
-        let mut tcp = profile("linux").unwrap();
+        let mut tcp = crate::tcp::profile::linux_plain_ack_clock();
         tcp.frto = crate::tcp::config::Frto::Off;
         tcp.max_window = 4;
         if !options {

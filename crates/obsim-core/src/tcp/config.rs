@@ -906,8 +906,9 @@ impl RcvBufConfig {
 /// (net/ipv4/tcp_input.c `tcp_event_data_recv`), bounded and merged with a
 /// pending timer (tcp_output.c `tcp_send_delayed_ack`) and doubled when the
 /// timer sends the ACK (tcp_timer.c `tcp_delack_timer_handler`), all on the
-/// jiffies clock. `tcp/delack.rs` implements it; off in every profile. With
-/// it on, `delack_timeout` is not read (`TCP_DELACK_MIN` is HZ/25).
+/// jiffies clock. `tcp/delack.rs` implements it; off in every profile but
+/// `linux`. With it on, `delack_timeout` is not read (`TCP_DELACK_MIN` is
+/// HZ/25).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct AtoConfig {
     /// On: the delayed-ACK timer runs `ato` jiffies.
@@ -935,7 +936,7 @@ impl AtoConfig {
 /// `rcv_nxt` at once and holds later ones for one ACK after
 /// min(`delay`, RTT/20) (net/ipv4/tcp_input.c `__tcp_ack_snd_check`,
 /// `tcp_sack_new_ofo_skb`; tcp_timer.c `tcp_compressed_ack_kick`).
-/// `tcp/delack.rs` implements it; off in every profile.
+/// `tcp/delack.rs` implements it; off in every profile but `linux`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct SackCompressionConfig {
     /// On: duplicate ACKs after the third are held.
@@ -1157,10 +1158,11 @@ pub struct TcpConfig {
     /// `linux` (RFC 5681 §4.2's every second segment and the timer).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub ack_on_push: bool,
-    /// Linux's adaptive delayed-ACK timeout; off in every profile.
+    /// Linux's adaptive delayed-ACK timeout; off in every profile but
+    /// `linux`.
     #[serde(skip_serializing_if = "AtoConfig::is_default")]
     pub ato: AtoConfig,
-    /// Linux's SACK compression; off in every profile.
+    /// Linux's SACK compression; off in every profile but `linux`.
     #[serde(skip_serializing_if = "SackCompressionConfig::is_default")]
     pub sack_compression: SackCompressionConfig,
 }

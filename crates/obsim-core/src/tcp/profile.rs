@@ -157,7 +157,8 @@ fn linux() -> TcpConfig {
         // RFC 9438 §4.6). Under small queues cwnd may exceed what is out.
         ssthresh_basis: SsthreshBasis::Cwnd,
         delayed_ack: true,
-        // TCP_DELACK_MIN 40 ms (quick-ACK mode at the start not modelled).
+        // TCP_DELACK_MIN 40 ms; not read with `ato` (below), which runs the
+        // timer from icsk_ack.ato (its minimum is this value).
         delack_timeout: SimDuration::from_millis(40),
         delack_last_duplicate: false,
         pad_last_segment: false,
@@ -221,13 +222,42 @@ fn linux() -> TcpConfig {
         cwnd_limited_growth: true,
         // tcp_small_queue_check with the default sysctls.
         small_queues: SmallQueuesConfig::LINUX,
-        // Not yet: tcp_moderate_rcvbuf 1, tcp_rmem "4096 131072 6291456".
+        // tcp_moderate_rcvbuf 1, tcp_rmem "4096 131072 6291456": autotuning,
+        // tcp_grow_window and the quick-ACK mode.
+        rcvbuf: RcvBufConfig::LINUX,
+        // tcp_tso_autosize skbs, tcp_grow_skb, tso_fragment's PSH,
+        // tcp_tso_should_defer (tcp_tso_win_divisor 3).
+        gso: GsoConfig::LINUX,
+        // tcp_measure_rcv_mss sets ICSK_ACK_PUSHED (6.6+), tcp_cleanup_rbuf.
+        ack_on_push: true,
+        // icsk_ack.ato on CONFIG_HZ=250 jiffies (delack_timeout not read).
+        ato: AtoConfig {
+            enabled: true,
+            ..AtoConfig::OFF
+        },
+        // tcp_comp_sack_delay_ns 1 ms, tcp_comp_sack_nr 44.
+        sack_compression: SackCompressionConfig {
+            enabled: true,
+            ..SackCompressionConfig::OFF
+        },
+        pacing: PacingConfig::OFF,
+    }
+}
+
+/// The `linux` profile without the receive side, GSO packets and the
+/// receiver's ACK timing (`rcvbuf`, `gso`, `ack_on_push`, `ato`,
+/// `sack_compression`, on since session 22): the ACK clock the scripted
+/// tests of undo, F-RTO and RACK were written against (every second
+/// segment or the 40 ms timer, one segment per packet).
+#[cfg(test)]
+pub(crate) fn linux_plain_ack_clock() -> TcpConfig {
+    TcpConfig {
         rcvbuf: RcvBufConfig::OFF,
         gso: GsoConfig::OFF,
         ack_on_push: false,
         ato: AtoConfig::OFF,
         sack_compression: SackCompressionConfig::OFF,
-        pacing: PacingConfig::OFF,
+        ..linux()
     }
 }
 
@@ -391,6 +421,9 @@ mod tests {
         assert_eq!((l.prr, l.sack_blocks), (Prr::Ssrb, 3));
         assert!(l.rack_tlp.rack && l.rack_tlp.tlp);
         assert!(l.small_queues.enabled && l.cwnd_limited_growth && l.newreno_slow_but_steady);
+        // The receive side and GSO packets (session 22).
+        assert!(l.rcvbuf.enabled && l.gso.enabled && l.ack_on_push);
+        assert!(l.ato.enabled && l.ato.hz == 250 && l.sack_compression.enabled);
         assert_eq!(l.ssthresh_basis, SsthreshBasis::Cwnd);
         assert!((l.cubic.beta - 0.7002).abs() < 1e-4 && (l.cubic.c - 0.4004).abs() < 1e-4);
     }

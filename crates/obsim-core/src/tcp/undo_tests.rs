@@ -327,10 +327,9 @@ fn the_linux_profile_completes_under_loss_with_and_without_the_options() {
     for (p, seed, spike) in [(0.01, 1, false), (0.05, 2, false), (0.02, 3, true)] {
         let mut retransmits = Vec::new();
         for on in [true, false] {
-            let mut c = profile("linux").unwrap();
-            // The receive-buffer model needs timestamps and changes the
-            // ACK clock: off in both arms, so that only the options differ.
-            c.rcvbuf = crate::tcp::config::RcvBufConfig::OFF;
+            // The receive side changes the ACK clock and its RTT needs
+            // timestamps: off in both arms, so that only the options differ.
+            let mut c = crate::tcp::profile::linux_plain_ack_clock();
             if !on {
                 c.timestamps = Timestamps::Off;
                 c.dsack = Dsack::Off;

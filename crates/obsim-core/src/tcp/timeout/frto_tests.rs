@@ -420,7 +420,7 @@ fn a_delay_spike_is_a_spurious_timeout_end_to_end() {
 /// retransmissions).
 #[test]
 fn with_timestamps_a_delay_spike_is_undone_and_rack_keeps_the_window() {
-    let mut c = profile("linux").unwrap();
+    let mut c = crate::tcp::profile::linux_plain_ack_clock();
     c.rto.min = SimDuration::from_millis(200);
     // The window at the spike as this script was written for (slow start
     // to the spike): HyStart, which would end slow start earlier on the
