@@ -5,6 +5,7 @@ emulations run and are stored by what the kernel depends on, for reuse."""
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 from pathlib import Path
@@ -116,25 +117,27 @@ def test_kernel_runs_are_stored_by_what_the_kernel_depends_on(tmp_path: Path) ->
     assert not (tmp_path / "emulations" / "runkey.json").exists()
 
 
-def test_the_even_loss_reading_runs_without_privileges(
+def test_the_loss_pattern_readings_run_without_privileges(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # L1's one open parameter, the loss pattern: the even reading rewrites
-    # only the core link's pattern, and `--readings` runs it (simulated side;
-    # without root no claim is decided under either reading).
+    # L1's one open parameter, the loss pattern: the even and stratified
+    # readings rewrite only the core link's pattern, and `--readings` runs
+    # them (simulated side; without root no claim is decided under any).
     from obsim.reproductions.l1_linux_kernel import READINGS, experiment
 
-    assert [r.registered for r in READINGS] == [True, False]
+    assert [r.registered for r in READINGS] == [True, False, False]
     doc = experiment(True)
-    even = READINGS[1].apply(doc, True)  # type: ignore[misc]
-    assert doc["scenario"]["links"][2]["burst_loss"]["pattern"] == "random"
-    assert even["scenario"]["links"][2]["burst_loss"]["pattern"] == "even"
-    doc["scenario"]["links"][2]["burst_loss"]["pattern"] = "even"
-    assert even == doc
+    for reading, name in zip(READINGS[1:], ("even", "stratified")):
+        other = reading.apply(doc, True)  # type: ignore[misc]
+        assert doc["scenario"]["links"][2]["burst_loss"]["pattern"] == "random"
+        assert other["scenario"]["links"][2]["burst_loss"]["pattern"] == name
+        same = copy.deepcopy(doc)
+        same["scenario"]["links"][2]["burst_loss"]["pattern"] = name
+        assert other == same
     monkeypatch.setattr("obsim.emulate.privilege_problem", lambda: "no root here")
     reproductions.get("L1").run(tmp_path, quick=True, jobs=1, readings=True)
     cmps = sorted((tmp_path / "readings").rglob("comparison.parquet"))
-    assert len(cmps) == 1
+    assert len(cmps) == 2
     cmp = pd.read_parquet(cmps[0])
     assert len(cmp) == 4 and cmp["measured"].isna().all()
 

@@ -37,7 +37,7 @@ pub(crate) const ASSEMBLY_KEYS: &[&str] = &[
 pub(crate) const BURST_LOSS_KEYS: &[&str] = &["p", "pattern", "batch", "index", "flow"];
 
 const TRIGGERS: &[&str] = &["timer", "size", "hybrid"];
-const PATTERNS: &[&str] = &["random", "even", "batch", "single"];
+const PATTERNS: &[&str] = &["random", "even", "stratified", "batch", "single"];
 
 const BURST_SIZE: Quantity = Quantity {
     expected: "a positive burst size like \"60 packets\" or \"64 KB\"",
@@ -408,6 +408,7 @@ pub(crate) fn burst_loss(
     let pattern = match pattern? {
         "random" => BurstLossPattern::Random,
         "even" => BurstLossPattern::Even,
+        "stratified" => BurstLossPattern::Stratified,
         "single" => {
             let Some(n) = index else {
                 if !t.has("index") {

@@ -18,6 +18,12 @@ pub enum BurstLossPattern {
     /// Every `round(1/p)`-th burst is lost: the n-th, 2n-th, ... (yu2004
     /// §III, "evenly distributed"). Deterministic.
     Even,
+    /// One loss in each block of `round(1/p)` bursts, at a position drawn
+    /// uniformly within the block (stratified, or jittered, sampling): the
+    /// count of `Even` without its fixed phase, which a sender whose burst
+    /// sizes repeat with a period dividing `round(1/p)` would alias with
+    /// (docs/VALIDATION.md "L1" section 12).
+    Stratified,
     /// Batches of `k` back-to-back losses, one batch closing every
     /// `round(k/p)` bursts, so the long-run rate is `k / round(k/p)` ≈ p
     /// (yu2004 §III, "4 losses occur back to back as a batch, and there is a
@@ -48,8 +54,11 @@ pub struct BurstLossModel {
     p: f64,
     pattern: BurstLossPattern,
     only_flow: Option<FlowId>,
-    /// Pattern period in eligible bursts (`Even`, `Batch`); 0 = never lose.
+    /// Pattern period in eligible bursts (`Even`, `Batch`, `Stratified`);
+    /// 0 = never lose.
     period: u64,
+    /// `Stratified`: the lost position within the current block.
+    target: u64,
     /// Losses per period (`Batch` k, `Even` 1).
     run: u64,
     rng: SimRng,
@@ -58,7 +67,8 @@ pub struct BurstLossModel {
 }
 
 impl BurstLossModel {
-    /// A model following `spec`, drawing from `rng` (only `Random` draws).
+    /// A model following `spec`, drawing from `rng` (`Random` once per
+    /// burst, `Stratified` once per block).
     pub fn new(spec: &BurstLossSpec, rng: SimRng) -> Self {
         let p = if spec.p.is_nan() {
             0.0
@@ -66,7 +76,10 @@ impl BurstLossModel {
             spec.p.clamp(0.0, 1.0)
         };
         let run = match spec.pattern {
-            BurstLossPattern::Random | BurstLossPattern::Even | BurstLossPattern::Single(_) => 1,
+            BurstLossPattern::Random
+            | BurstLossPattern::Even
+            | BurstLossPattern::Stratified
+            | BurstLossPattern::Single(_) => 1,
             BurstLossPattern::Batch(k) => u64::from(k.max(1)),
         };
         let period = if p > 0.0 {
@@ -79,6 +92,7 @@ impl BurstLossModel {
             pattern: spec.pattern,
             only_flow: spec.only_flow,
             period,
+            target: 0,
             run,
             rng,
             seen: 0,
@@ -100,6 +114,19 @@ impl BurstLossModel {
             BurstLossPattern::Random => self.p > 0.0 && uniform01(&mut self.rng) < self.p,
             BurstLossPattern::Even | BurstLossPattern::Batch(_) => {
                 self.period > 0 && i % self.period >= self.period - self.run
+            }
+            BurstLossPattern::Stratified => {
+                if self.period == 0 {
+                    false
+                } else {
+                    let k = i % self.period;
+                    if k == 0 {
+                        // The block's position: uniform over its bursts.
+                        let u = uniform01(&mut self.rng);
+                        self.target = ((u * self.period as f64) as u64).min(self.period - 1);
+                    }
+                    k == self.target
+                }
             }
             BurstLossPattern::Single(n) => i == n,
         };
@@ -176,6 +203,26 @@ mod tests {
     fn losses(m: &mut BurstLossModel, n: usize) -> Vec<bool> {
         let b = burst_of(0);
         (0..n).map(|_| m.lose(&b)).collect()
+    }
+
+    /// `Stratified`: exactly one loss per block of round(1/p) bursts, at
+    /// positions that vary from block to block and cover the block.
+    #[test]
+    fn stratified_loses_one_burst_per_block_at_a_drawn_position() {
+        let l = losses(&mut model(0.1, BurstLossPattern::Stratified, None), 10_000);
+        let mut at = [0u32; 10];
+        for block in l.chunks(10) {
+            let lost: Vec<usize> = (0..10).filter(|&k| block[k]).collect();
+            assert_eq!(lost.len(), 1);
+            at[lost[0]] += 1;
+        }
+        // 1 000 blocks: every position is drawn, each about 100 times.
+        assert!(at.iter().all(|&n| (60..=140).contains(&n)), "{at:?}");
+        // Unlike Even, whose loss is always the block's last burst.
+        let even = losses(&mut model(0.1, BurstLossPattern::Even, None), 100);
+        assert!(even
+            .chunks(10)
+            .all(|b| b[9] && b.iter().filter(|&&x| x).count() == 1));
     }
 
     #[test]
