@@ -514,7 +514,8 @@ fn receiver_rtt_conflict(
         path,
         format!(
             "expected rcvbuf.enabled = true with {which}.enabled = true (the receiver's RTT, SRTT \
-             and RTO come from Linux's receive-side model, [tcp.rcvbuf])"
+             and RTO come from Linux's receive-side model, [tcp.rcvbuf]); without it, set \
+             ato.enabled = false and sack_compression.enabled = false too"
         ),
     ))
 }
