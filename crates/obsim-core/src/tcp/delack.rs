@@ -364,13 +364,18 @@ mod tests {
         );
     }
 
+    /// Linux's sysctls (1 ms) with `tcp_comp_sack_nr` = `nr`.
+    fn compression(nr: u32) -> SackCompression {
+        SackCompression::new(&SackCompressionConfig {
+            enabled: true,
+            nr,
+            ..SackCompressionConfig::OFF
+        })
+    }
+
     #[test]
     fn compression_holds_dupacks_after_three_per_rcv_nxt() {
-        let mut c = SackCompression::new(&SackCompressionConfig {
-            enabled: true,
-            delay: SimDuration::from_millis(1),
-            nr: 44,
-        });
+        let mut c = compression(44);
         for i in 0..3 {
             assert_eq!(c.on_dupack(ms(i), 7, 100_000, Some(110_000)), Compress::Now);
         }
@@ -392,11 +397,7 @@ mod tests {
         // A new rcv_nxt starts the count again.
         assert_eq!(c.on_dupack(ms(5), 8, 100_000, Some(110_000)), Compress::Now);
         // A short RTT shortens the delay: 10 ms / 20.
-        let mut c = SackCompression::new(&SackCompressionConfig {
-            enabled: true,
-            delay: SimDuration::from_millis(1),
-            nr: 44,
-        });
+        let mut c = compression(44);
         for _ in 0..3 {
             c.on_dupack(ms(0), 1, 10_000, Some(110_000));
         }
@@ -408,11 +409,7 @@ mod tests {
 
     #[test]
     fn compression_sends_once_nr_are_held() {
-        let mut c = SackCompression::new(&SackCompressionConfig {
-            enabled: true,
-            delay: SimDuration::from_millis(1),
-            nr: 2,
-        });
+        let mut c = compression(2);
         for _ in 0..3 {
             c.on_dupack(ms(0), 1, 100_000, None);
         }

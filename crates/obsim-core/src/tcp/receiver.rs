@@ -101,16 +101,10 @@ impl TcpReceiver {
         timing: Option<Box<AckTiming>>,
     ) -> Self {
         ooo.clear();
-        let rcvbuf = cfg.rcvbuf.enabled.then(|| {
-            let fresh = RcvBuf::new(&cfg.rcvbuf, cfg.mss);
-            match rcvbuf {
-                Some(mut b) => {
-                    *b = fresh;
-                    b
-                }
-                None => Box::new(fresh),
-            }
-        });
+        let rcvbuf = cfg
+            .rcvbuf
+            .enabled
+            .then(|| renewed(rcvbuf, RcvBuf::new(&cfg.rcvbuf, cfg.mss)));
         let sack_blocks = if cfg.variant == Variant::Sack {
             usize::from(cfg.sack_blocks).min(MAX_SACK_BLOCKS)
         } else {
@@ -125,13 +119,7 @@ impl TcpReceiver {
                 ato: cfg.ato.enabled.then(|| Ato::new(&cfg.ato)),
                 compress: compress.then(|| SackCompression::new(&cfg.sack_compression)),
             };
-            match timing {
-                Some(mut t) => {
-                    *t = fresh;
-                    t
-                }
-                None => Box::new(fresh),
-            }
+            renewed(timing, fresh)
         });
         TcpReceiver {
             mss: cfg.mss.max(1),
@@ -285,7 +273,9 @@ impl TcpReceiver {
         // short one sets `ICSK_ACK_PUSHED`, and `tcp_cleanup_rbuf` ACKs once
         // the application has read everything (here at once, nothing being
         // held above a hole: with one, the ACK goes at once anyway).
-        let pushed = self.ack_on_push && (seg.push || seg.len < self.mss);
+        // `ICSK_ACK_PUSHED`: a PSH segment or a short one.
+        let pushed_flag = seg.push || seg.len < self.mss;
+        let pushed = self.ack_on_push && pushed_flag;
         let ack = if filled_gap || !self.delayed_ack || quick || pushed {
             // RFC 5681 §4.2: ACK immediately a segment that fills all or
             // part of a gap; without delayed ACKs, ACK every segment (ns-2
@@ -294,7 +284,7 @@ impl TcpReceiver {
             Some(self.make_ack(now))
         } else {
             // `ICSK_ACK_PUSHED` without `ack_on_push` still bounds `ato`.
-            self.delay_or_ack(now, seg.push || seg.len < self.mss)
+            self.delay_or_ack(now, pushed_flag)
         };
         if let Some(b) = &mut self.rcvbuf {
             // The application reads what arrived in order (`tcp_recvmsg`
@@ -577,6 +567,19 @@ impl TcpReceiver {
         }
         let k = kept.min(self.sack_blocks);
         Ack::with_sack(self.rcv_nxt, &self.recent[..k])
+    }
+}
+
+/// `fresh` in the allocation of `slot` when there is one (a renewed flow
+/// slot allocates nothing), else in a new box.
+#[allow(clippy::unnecessary_box_returns)] // the box is the allocation kept
+fn renewed<T>(slot: Option<Box<T>>, fresh: T) -> Box<T> {
+    match slot {
+        Some(mut b) => {
+            *b = fresh;
+            b
+        }
+        None => Box::new(fresh),
     }
 }
 
