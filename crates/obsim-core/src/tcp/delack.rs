@@ -157,14 +157,23 @@ impl Ato {
         let now_j = self.jiffies(now);
         let mut timeout = now_j + ato;
         if let Some(p) = pending {
-            let p_j = self.jiffies(p);
+            // `icsk_ack.timeout` of the pending timer: the jiffy before
+            // the tick it fires at (below).
+            let p_j = self.jiffies(p).saturating_sub(1);
             // "If delack timer is about to expire, send ACK now."
             if p_j <= now_j + (ato >> 2) {
                 return None;
             }
             timeout = timeout.min(p_j);
         }
-        Some(self.at(timeout))
+        // `sk_reset_timer(..., timeout)` fires one tick after `timeout`:
+        // the timer wheel's `calc_index` rounds every expiry up by the
+        // level's granularity, a jiffy at level 0 ("The timer wheel has to
+        // guarantee that a timer does not fire early ... Timer is armed at
+        // the edge of a tick"), so a 10-jiffy `ato` waits 40-44 ms after
+        // the segment, as the kernel's timer ACKs do through `obsim
+        // emulate` (docs/VALIDATION.md "L1" section 13).
+        Some(self.at(timeout + 1))
     }
 
     /// `tcp_delack_timer_handler` sent the delayed ACK: "Delayed ACK
@@ -339,28 +348,43 @@ mod tests {
         let mut a = ato();
         a.on_data(ms(1), None);
         // ato = TCP_DELACK_MIN: 10 jiffies from the current one (jiffy 0
-        // at 1 ms), so the timer fires at 40 ms.
+        // at 1 ms), so `icsk_ack.timeout` is jiffy 10 and the timer fires
+        // at the tick after it, 44 ms.
         assert_eq!(
             a.delayed_ack_at(ms(1), None, false, Some(110_000)),
-            Some(ms(40))
+            Some(ms(44))
         );
         // A large ato is bounded by the SRTT (110 ms: 28 jiffies) ...
         a.timeout = 60;
         assert_eq!(
             a.delayed_ack_at(ms(2), None, false, Some(110_000)),
-            Some(ms(112))
+            Some(ms(116))
         );
         // ... and by tcp_delack_max (49 jiffies) without one.
-        assert_eq!(a.delayed_ack_at(ms(2), None, false, None), Some(ms(196)));
-        // A pending timer that expires earlier is kept; one due within
-        // ato / 4 sends the ACK now.
+        assert_eq!(a.delayed_ack_at(ms(2), None, false, None), Some(ms(200)));
+        // A pending timer that expires earlier is kept (it fires at 80 ms:
+        // its `icsk_ack.timeout` is jiffy 19); one due within ato / 4
+        // sends the ACK now.
         assert_eq!(
             a.delayed_ack_at(ms(2), Some(ms(80)), false, Some(110_000)),
             Some(ms(80))
         );
         assert_eq!(
-            a.delayed_ack_at(ms(2), Some(ms(20)), false, Some(110_000)),
+            a.delayed_ack_at(ms(2), Some(ms(24)), false, Some(110_000)),
             None
+        );
+        // The tick a pending timer fires at is one jiffy after its
+        // `icsk_ack.timeout`: at jiffy 5 with ato 10, a timer firing at
+        // 32 ms (timeout jiffy 7) is due within ato / 4 (2 jiffies) and
+        // the ACK goes now; one firing at 36 ms (jiffy 8) is kept.
+        a.timeout = 10;
+        assert_eq!(
+            a.delayed_ack_at(ms(20), Some(ms(32)), false, Some(110_000)),
+            None
+        );
+        assert_eq!(
+            a.delayed_ack_at(ms(20), Some(ms(36)), false, Some(110_000)),
+            Some(ms(36))
         );
     }
 

@@ -919,9 +919,10 @@ mod tests {
     }
 
     /// `[tcp.ato]`: a lone segment's ACK waits `ato` jiffies from the
-    /// current one (HZ 250: 40 ms from jiffy 25, 100 ms, so 140 ms), and the
-    /// timer's ACK doubles `ato` for the next lone segment (80 ms, under
-    /// the receiver's SRTT bound).
+    /// current one and a tick more (HZ 250: 40 ms from jiffy 25, 100 ms,
+    /// then the timer wheel's round-up, so 144 ms), and the timer's ACK
+    /// doubles `ato` for the next lone segment (80 ms, under the
+    /// receiver's SRTT bound).
     #[test]
     fn linux_ato_times_a_lone_segment_and_grows_after_the_timer() {
         let mut c = linux(true);
@@ -930,14 +931,14 @@ mod tests {
         let ms = |t: u64| SimTime(t * 1_000_000);
         assert_eq!(r.on_segment(ms(101), &seg_at(60, 100)), None);
         // 41 ms of silence first: ato stays 10 jiffies.
-        assert_eq!(r.delack_deadline(), Some(ms(140)));
-        assert!(r.on_delack_timeout(ms(140)).is_some());
+        assert_eq!(r.delack_deadline(), Some(ms(144)));
+        assert!(r.on_delack_timeout(ms(144)).is_some());
         // rcv RTT sampled from the window's arrival (tens of ms), so the
         // SRTT bound is at least TCP_DELACK_MIN; ato is now 20 jiffies.
         assert_eq!(r.on_segment(ms(301), &seg_at(61, 300)), None);
         let srtt = r.rcvbuf.as_ref().unwrap().srtt_us().unwrap();
         let bound = (srtt * 250).div_ceil(1_000_000).max(10);
-        assert_eq!(r.delack_deadline(), Some(ms(300 + 4 * bound.min(20))));
+        assert_eq!(r.delack_deadline(), Some(ms(304 + 4 * bound.min(20))));
     }
 
     #[test]
