@@ -11,9 +11,9 @@ use super::fields::{bytes_in, duration, positive_duration, Quantity};
 use super::units::SIZE_UNITS;
 use super::walk::{boolean, choice, count_in, join, named, u32_in, Errors, Table, Val};
 use crate::tcp::config::{
-    BackSource, BnakMode, CongestionControl, CubicRtt, Dsack, Frto, FtoDetection, HystartDetect,
-    HystartMode, Prr, RecoverCheck, RecoveryExit, RtoEstimator, SackOptionSize, SackRecovery,
-    SsthreshBasis, TcpConfig, Timestamps, Variant,
+    BackSource, BnakMode, CongestionControl, CubicArithmetic, CubicRtt, Dsack, Frto, FtoDetection,
+    HystartDetect, HystartMode, Prr, RecoverCheck, RecoveryExit, RtoEstimator, SackOptionSize,
+    SackRecovery, SsthreshBasis, TcpConfig, Timestamps, Variant,
 };
 use crate::tcp::profile::{profile, PROFILES};
 use crate::time::SimDuration;
@@ -71,6 +71,7 @@ key_table! {
     dsack: Dsack = |v| named(v, &Dsack::ALL) => dsack;
     cwnd_limited_growth: bool = boolean => cwnd_limited_growth;
     ack_on_push: bool = boolean => ack_on_push;
+    hz: u32 = kernel_hz => hz;
     [rto]: RtoKeys;
     [cubic]: CubicKeys;
     [small_queues]: SmallQueuesKeys;
@@ -108,6 +109,7 @@ key_table! {
     hystart_detect: HystartDetect = |v| named(v, &HystartDetect::ALL) => cubic.hystart_detect;
     hystart_low_window: u32 = |v| u32_in(v, 0, u32::MAX) => cubic.hystart_low_window;
     hystart_ack_delta: SimDuration = duration => cubic.hystart_ack_delta;
+    arithmetic: CubicArithmetic = |v| named(v, &CubicArithmetic::ALL) => cubic.arithmetic;
 }
 
 key_table! {
@@ -158,7 +160,6 @@ key_table! {
     /// adaptive delayed-ACK timeout, `tcp/delack.rs`).
     struct AtoKeys for TcpConfig, keys ATO_KEYS;
     enabled: bool = boolean => ato.enabled;
-    hz: u32 = kernel_hz => ato.hz;
 }
 
 key_table! {
@@ -170,7 +171,7 @@ key_table! {
     nr: u32 = |v| u32_in(v, 0, 255) => sack_compression.nr;
 }
 
-/// `ato.hz`: `CONFIG_HZ`, at least 25 (`TCP_ATO_MIN` is HZ/25 jiffies).
+/// `hz`: `CONFIG_HZ`, at least 25 (`TCP_ATO_MIN` is HZ/25 jiffies).
 fn kernel_hz(v: &Val) -> Result<u32, String> {
     u32_in(v, 25, 10_000).map_err(|e| format!("{e} (Linux's CONFIG_HZ: 100, 250, 300 or 1000)"))
 }
@@ -414,7 +415,48 @@ pub(super) fn resolve_tcp(
         errs.push(path, reason);
         return None;
     }
+    if let Some((path, reason)) = cubic_arithmetic_conflict(&c, top, group) {
+        errs.push(path, reason);
+        return None;
+    }
     Some(c)
+}
+
+/// RFC 9406's HyStart++ (`cubic.hystart = "rfc9406"`) shapes slow start in
+/// RFC 9438's real-number window; Linux's integer CUBIC (`cubic.arithmetic =
+/// "linux"`) runs Linux's HyStart or none, as the kernel does. The error
+/// names the most specific of the two keys written (else `profile`).
+fn cubic_arithmetic_conflict(
+    c: &TcpConfig,
+    top: &TcpOverrides,
+    group: Option<&TcpOverrides>,
+) -> Option<(String, String)> {
+    if c.congestion_control != CongestionControl::Cubic
+        || c.cubic.arithmetic != CubicArithmetic::Linux
+        || c.cubic.hystart != HystartMode::Rfc9406
+    {
+        return None;
+    }
+    let layers: Vec<&TcpOverrides> = group.into_iter().chain(std::iter::once(top)).collect();
+    let path = layers
+        .iter()
+        .find_map(|o| {
+            let key = if o.keys.cubic.hystart.value().is_some() {
+                Some("cubic.hystart")
+            } else if o.keys.cubic.arithmetic.value().is_some() {
+                Some("cubic.arithmetic")
+            } else {
+                None
+            };
+            key.map(|k| join(&o.path, k))
+        })
+        .unwrap_or_else(|| join(&layers[0].path, "profile"));
+    Some((
+        path,
+        "expected cubic.hystart = \"linux\" or \"off\" with cubic.arithmetic = \"linux\" \
+         (Linux does not run RFC 9406's HyStart++); for HyStart++ set cubic.arithmetic = \"rfc9438\""
+            .to_string(),
+    ))
 }
 
 /// Linux's receive-buffer model (`[tcp.rcvbuf]`): its buffer starts within

@@ -532,8 +532,11 @@ fn hystart_ends_slow_start_before_the_buffer_overflows() {
         run(&sc, &RunOptions::default()).unwrap()
     };
     let on = go(&tcp);
+    // HyStart++ runs in RFC 9438's arithmetic (Linux does not run it).
     tcp.cubic.hystart = crate::tcp::config::HystartMode::Rfc9406;
+    tcp.cubic.arithmetic = crate::tcp::config::CubicArithmetic::Rfc9438;
     let pp = go(&tcp);
+    tcp.cubic.arithmetic = crate::tcp::config::CubicArithmetic::Linux;
     tcp.cubic.hystart = crate::tcp::config::HystartMode::Off;
     let off = go(&tcp);
     assert_eq!(on.flows[0].packets_dropped, 0);

@@ -149,6 +149,29 @@ impl HystartDetect {
     }
 }
 
+/// Which arithmetic CUBIC's window follows (`tcp.cubic.arithmetic`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CubicArithmetic {
+    /// RFC 9438 in real numbers: a fractional cwnd grown by (target −
+    /// cwnd)/cwnd per acknowledged segment, ssthresh = β·window
+    /// (`tcp/cc/cubic.rs`).
+    Rfc9438,
+    /// Linux's tcp_cubic.c in its own integer arithmetic: a whole-segment
+    /// cwnd grown through `snd_cwnd_cnt` (`tcp_cong_avoid_ai`), `cnt` from
+    /// `bictcp_update` on the jiffies clock (`tcp.hz`), ssthresh = ⌊cwnd ·
+    /// 717 / 1024⌋ (`tcp/cc/linux_cubic.rs`).
+    Linux,
+}
+
+impl CubicArithmetic {
+    /// Every choice with its name in scenarios (`tcp.cubic.arithmetic`).
+    pub const ALL: [(&'static str, CubicArithmetic); 2] = [
+        ("rfc9438", CubicArithmetic::Rfc9438),
+        ("linux", CubicArithmetic::Linux),
+    ];
+}
+
 /// RFC 9438 CUBIC parameters (`[tcp.cubic]`); read only with
 /// `congestion_control = "cubic"`. Defaults are the RFC's
 /// ([`CubicConfig::RFC9438`]); docs/MODEL.md "CUBIC" lists Linux's.
@@ -202,6 +225,11 @@ pub struct CubicConfig {
     /// `hystart_ack_delta_us` (2 ms): ACKs this close together continue
     /// a train.
     pub hystart_ack_delta: SimDuration,
+    /// RFC 9438's real-number window or Linux's integer arithmetic
+    /// (`Linux` in profile `linux`; β and C then enter as Linux's module
+    /// parameters `beta` = round(1024·β) and `bic_scale` = round(1024·C/10),
+    /// `initial_min_growth` as `cnt` = round(1/growth)).
+    pub arithmetic: CubicArithmetic,
 }
 
 impl CubicConfig {
@@ -219,6 +247,7 @@ impl CubicConfig {
         hystart_detect: HystartDetect::Both,
         hystart_low_window: 16,
         hystart_ack_delta: SimDuration::from_millis(2),
+        arithmetic: CubicArithmetic::Rfc9438,
     };
 
     /// True for [`CubicConfig::RFC9438`] (left out of the resolved
@@ -911,19 +940,13 @@ impl RcvBufConfig {
 /// HZ/25).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct AtoConfig {
-    /// On: the delayed-ACK timer runs `ato` jiffies.
+    /// On: the delayed-ACK timer runs `ato` jiffies of `tcp.hz`.
     pub enabled: bool,
-    /// `CONFIG_HZ`: jiffies per second (250: Debian's kernels and the one
-    /// `obsim emulate` ran, 6.18.44).
-    pub hz: u32,
 }
 
 impl AtoConfig {
-    /// Off, at Debian's HZ.
-    pub const OFF: AtoConfig = AtoConfig {
-        enabled: false,
-        hz: 250,
-    };
+    /// Off.
+    pub const OFF: AtoConfig = AtoConfig { enabled: false };
 
     /// True when every field is the default (left out of `meta.json` then).
     pub fn is_default(&self) -> bool {
@@ -1165,4 +1188,19 @@ pub struct TcpConfig {
     /// Linux's SACK compression; off in every profile but `linux`.
     #[serde(skip_serializing_if = "SackCompressionConfig::is_default")]
     pub sack_compression: SackCompressionConfig,
+    /// `CONFIG_HZ`: the jiffies per second of the kernel the Linux models
+    /// follow, read only by them (`ato` and CUBIC's `linux` arithmetic);
+    /// [`DEFAULT_HZ`] in every profile.
+    #[serde(skip_serializing_if = "is_default_hz")]
+    pub hz: u32,
+}
+
+/// `CONFIG_HZ` of Debian's kernels and of the one `obsim emulate` ran
+/// (6.18.44): 250.
+pub const DEFAULT_HZ: u32 = 250;
+
+/// True for [`DEFAULT_HZ`] (left out of `meta.json` then).
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if signature
+fn is_default_hz(hz: &u32) -> bool {
+    *hz == DEFAULT_HZ
 }

@@ -33,7 +33,8 @@
 //! so ping-pong mode never starts; its SRTT and RTO are those of its first
 //! RTT sample (`[tcp.rcvbuf]`), standing for the handshake's.
 
-use crate::tcp::config::{AtoConfig, SackCompressionConfig};
+use crate::tcp::config::SackCompressionConfig;
+use crate::tcp::jiffies::Jiffies;
 use crate::time::{SimDuration, SimTime};
 
 /// `TCP_FASTRETRANS_THRESH`: duplicate ACKs per `rcv_nxt` sent before
@@ -51,7 +52,7 @@ const RTO_MIN_US: u64 = 200_000;
 /// Linux's adaptive delayed-ACK timeout of one receiver, in jiffies.
 #[derive(Clone, Debug)]
 pub struct Ato {
-    hz: u64,
+    clock: Jiffies,
     /// `icsk_ack.ato`: 0 before the first data segment.
     timeout: u64,
     /// `icsk_ack.lrcvtime`: the jiffy of the last in-order data segment.
@@ -59,39 +60,35 @@ pub struct Ato {
 }
 
 impl Ato {
-    /// The state before any data (`ato` 0).
+    /// The state before any data (`ato` 0), on a clock of `hz` jiffies a
+    /// second (`tcp.hz`).
     #[must_use]
-    pub fn new(cfg: &AtoConfig) -> Self {
+    pub fn new(hz: u32) -> Self {
         Ato {
-            hz: u64::from(cfg.hz.max(1)),
+            clock: Jiffies::new(hz),
             timeout: 0,
             lrcv: 0,
         }
     }
 
-    /// `jiffies` at `now` (the clock ticks at time 0).
+    /// `jiffies` at `now`.
     fn jiffies(&self, now: SimTime) -> u64 {
-        let j = u128::from(now.as_nanos()) * u128::from(self.hz) / 1_000_000_000;
-        u64::try_from(j).unwrap_or(u64::MAX)
+        self.clock.at(now)
     }
 
     /// The time jiffy `j` starts.
     fn at(&self, j: u64) -> SimTime {
-        let ns = (u128::from(j) * 1_000_000_000).div_ceil(u128::from(self.hz));
-        SimTime(u64::try_from(ns).unwrap_or(u64::MAX))
+        self.clock.start(j)
     }
 
     /// `usecs_to_jiffies` (rounds up).
     fn us_to_jiffies(&self, us: u64) -> u64 {
-        (u128::from(us) * u128::from(self.hz))
-            .div_ceil(1_000_000)
-            .try_into()
-            .unwrap_or(u64::MAX)
+        self.clock.from_us(us)
     }
 
     /// `TCP_ATO_MIN` and `TCP_DELACK_MIN` (HZ/25, 40 ms).
     fn ato_min(&self) -> u64 {
-        (self.hz / 25).max(1)
+        (self.clock.hz() / 25).max(1)
     }
 
     /// The current `icsk_ack.ato` in jiffies (0 before the first data).
@@ -140,11 +137,15 @@ impl Ato {
         srtt_us: Option<u64>,
     ) -> Option<SimTime> {
         let min = self.ato_min();
-        let delack_max = (self.hz / 5).max(1);
+        let delack_max = (self.clock.hz() / 5).max(1);
         let mut ato = self.timeout.max(min);
         if ato > min {
             // "Slow path, intersegment interval is "high"."
-            let mut max_ato = if pushed { delack_max } else { self.hz / 2 };
+            let mut max_ato = if pushed {
+                delack_max
+            } else {
+                self.clock.hz() / 2
+            };
             if let Some(s) = srtt_us {
                 let rtt = self.us_to_jiffies(s).max(min);
                 max_ato = max_ato.min(rtt);
@@ -314,10 +315,7 @@ mod tests {
     }
 
     fn ato() -> Ato {
-        Ato::new(&AtoConfig {
-            enabled: true,
-            hz: 250,
-        })
+        Ato::new(250)
     }
 
     #[test]

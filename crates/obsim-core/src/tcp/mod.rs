@@ -10,6 +10,7 @@ pub mod config;
 pub mod control;
 pub mod delack;
 pub mod gso;
+pub mod jiffies;
 pub mod pacing;
 pub mod profile;
 pub mod rcvbuf;

@@ -11,7 +11,8 @@ use crate::tcp::config::{
     SackRecovery, SmallQueuesConfig, SsthreshBasis, TcpConfig, Variant,
 };
 use crate::tcp::config::{
-    CongestionControl, CubicConfig, CubicRtt, Dsack, Frto, HystartMode, Timestamps,
+    CongestionControl, CubicArithmetic, CubicConfig, CubicRtt, Dsack, Frto, HystartMode,
+    Timestamps, DEFAULT_HZ,
 };
 use crate::time::SimDuration;
 
@@ -105,6 +106,7 @@ fn rfc() -> TcpConfig {
         ato: AtoConfig::OFF,
         sack_compression: SackCompressionConfig::OFF,
         pacing: PacingConfig::OFF,
+        hz: DEFAULT_HZ,
     }
 }
 
@@ -141,6 +143,8 @@ fn linux() -> TcpConfig {
             // hystart 1, hystart_detect 3, hystart_low_window 16,
             // hystart_ack_delta_us 2000.
             hystart: HystartMode::Linux,
+            // tcp_cubic.c's whole-segment integer arithmetic, on jiffies.
+            arithmetic: CubicArithmetic::Linux,
             ..CubicConfig::RFC9438
         },
         mss,
@@ -230,17 +234,16 @@ fn linux() -> TcpConfig {
         gso: GsoConfig::LINUX,
         // tcp_measure_rcv_mss sets ICSK_ACK_PUSHED (6.6+), tcp_cleanup_rbuf.
         ack_on_push: true,
-        // icsk_ack.ato on CONFIG_HZ=250 jiffies (delack_timeout not read).
-        ato: AtoConfig {
-            enabled: true,
-            ..AtoConfig::OFF
-        },
+        // icsk_ack.ato on the jiffies clock (delack_timeout not read).
+        ato: AtoConfig { enabled: true },
         // tcp_comp_sack_delay_ns 1 ms, tcp_comp_sack_nr 44.
         sack_compression: SackCompressionConfig {
             enabled: true,
             ..SackCompressionConfig::OFF
         },
         pacing: PacingConfig::OFF,
+        // CONFIG_HZ of the kernel `obsim emulate` ran (6.18.44, Debian).
+        hz: DEFAULT_HZ,
     }
 }
 
@@ -320,6 +323,7 @@ fn ns2() -> TcpConfig {
         ato: AtoConfig::OFF,
         sack_compression: SackCompressionConfig::OFF,
         pacing: PacingConfig::OFF,
+        hz: DEFAULT_HZ,
     }
 }
 
@@ -423,7 +427,7 @@ mod tests {
         assert!(l.small_queues.enabled && l.cwnd_limited_growth && l.newreno_slow_but_steady);
         // The receive side and GSO packets (session 22).
         assert!(l.rcvbuf.enabled && l.gso.enabled && l.ack_on_push);
-        assert!(l.ato.enabled && l.ato.hz == 250 && l.sack_compression.enabled);
+        assert!(l.ato.enabled && l.hz == 250 && l.sack_compression.enabled);
         assert_eq!(l.ssthresh_basis, SsthreshBasis::Cwnd);
         assert!((l.cubic.beta - 0.7002).abs() < 1e-4 && (l.cubic.c - 0.4004).abs() < 1e-4);
     }

@@ -116,7 +116,7 @@ impl TcpReceiver {
         let compress = sack_blocks > 0 && cfg.sack_compression.enabled;
         let timing = (cfg.rcvbuf.enabled && (cfg.ato.enabled || compress)).then(|| {
             let fresh = AckTiming {
-                ato: cfg.ato.enabled.then(|| Ato::new(&cfg.ato)),
+                ato: cfg.ato.enabled.then(|| Ato::new(cfg.hz)),
                 compress: compress.then(|| SackCompression::new(&cfg.sack_compression)),
             };
             renewed(timing, fresh)

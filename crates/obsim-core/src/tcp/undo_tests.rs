@@ -330,6 +330,11 @@ fn the_linux_profile_completes_under_loss_with_and_without_the_options() {
             // The receive side changes the ACK clock and its RTT needs
             // timestamps: off in both arms, so that only the options differ.
             let mut c = crate::tcp::profile::linux_plain_ack_clock();
+            // RFC 9438's arithmetic times its target by the sender's
+            // minimum RTT, the same in both arms; Linux's by the samples
+            // each ACK carries, which timestamps change (and with them the
+            // window and the random losses it meets).
+            c.cubic.arithmetic = crate::tcp::config::CubicArithmetic::Rfc9438;
             if !on {
                 c.timestamps = Timestamps::Off;
                 c.dsack = Dsack::Off;

@@ -169,10 +169,31 @@ pub(super) const BAD: &[Row] = &[
         "expected rcvbuf.enabled = true with sack_compression.enabled = true",
     ),
     (
-        "ato at a HZ under 25",
-        &[("mss = \"1000 B\"", "mss = \"1000 B\"\nato = { hz = 10 }")],
-        "tcp.ato.hz",
+        "a HZ under 25",
+        &[("mss = \"1000 B\"", "mss = \"1000 B\"\nhz = 10")],
+        "tcp.hz",
         "(Linux's CONFIG_HZ: 100, 250, 300 or 1000)",
+    ),
+    (
+        "the retired ato.hz",
+        &[("mss = \"1000 B\"", "mss = \"1000 B\"\nato = { hz = 250 }")],
+        "tcp.ato.hz",
+        "unknown key",
+    ),
+    (
+        "HyStart++ with Linux's integer CUBIC",
+        &[(
+            "mss = \"1000 B\"",
+            "mss = \"1000 B\"\nprofile = \"linux\"\ncongestion_control = \"cubic\"\ncubic = { hystart = \"rfc9406\" }",
+        )],
+        "tcp.cubic.hystart",
+        "Linux does not run RFC 9406's HyStart++",
+    ),
+    (
+        "an unknown CUBIC arithmetic",
+        &[("mss = \"1000 B\"", "mss = \"1000 B\"\ncubic = { arithmetic = \"bic\" }")],
+        "tcp.cubic.arithmetic",
+        "\"rfc9438\"",
     ),
     (
         "sack_compression.nr above 255",

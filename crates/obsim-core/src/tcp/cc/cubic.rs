@@ -22,7 +22,9 @@ use crate::tcp::cc::hystart::Hystart;
 use crate::tcp::cc::hystart_pp::HystartPlusPlus;
 use crate::tcp::cc::rfc5681::slow_start_increase;
 use crate::tcp::cc::{loss_window, LossSignal, WindowGrowth};
-use crate::tcp::config::{CongestionControl, CubicConfig, CubicRtt, SsthreshBasis, TcpConfig};
+use crate::tcp::config::{
+    CongestionControl, CubicArithmetic, CubicConfig, CubicRtt, SsthreshBasis, TcpConfig,
+};
 use crate::tcp::control::ControlBlock;
 use crate::time::{SimDuration, SimTime};
 
@@ -292,7 +294,9 @@ impl WindowGrowth for Cubic {
     }
 
     fn renew(&mut self, cfg: &TcpConfig) -> bool {
-        if cfg.congestion_control != CongestionControl::Cubic {
+        if cfg.congestion_control != CongestionControl::Cubic
+            || cfg.cubic.arithmetic != CubicArithmetic::Rfc9438
+        {
             return false;
         }
         *self = Cubic::for_config(cfg);

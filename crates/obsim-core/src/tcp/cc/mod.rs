@@ -5,12 +5,14 @@
 mod cubic;
 pub mod hystart;
 pub mod hystart_pp;
+pub mod linux_cubic;
 mod rfc5681;
 
 pub use cubic::Cubic;
+pub use linux_cubic::LinuxCubic;
 pub use rfc5681::Rfc5681;
 
-use crate::tcp::config::{CongestionControl, SsthreshBasis, TcpConfig};
+use crate::tcp::config::{CongestionControl, CubicArithmetic, SsthreshBasis, TcpConfig};
 use crate::tcp::control::ControlBlock;
 
 /// What signalled the loss a window cut answers (RFC 5681 §3.1 vs §3.2).
@@ -58,12 +60,16 @@ pub trait WindowGrowth: std::fmt::Debug {
 }
 
 /// The window-growth rule a configuration selects (`tcp.congestion_control`):
-/// RFC 5681 (`"reno"`, every profile's) or RFC 9438 CUBIC (`"cubic"`),
-/// whatever the loss-recovery variant.
+/// RFC 5681 (`"reno"`, every profile's) or CUBIC (`"cubic"`) in RFC 9438's
+/// arithmetic or Linux's (`tcp.cubic.arithmetic`), whatever the
+/// loss-recovery variant.
 pub fn for_config(cfg: &TcpConfig) -> Box<dyn WindowGrowth> {
     match cfg.congestion_control {
         CongestionControl::Reno => Box::new(Rfc5681::for_config(cfg)),
-        CongestionControl::Cubic => Box::new(Cubic::for_config(cfg)),
+        CongestionControl::Cubic => match cfg.cubic.arithmetic {
+            CubicArithmetic::Rfc9438 => Box::new(Cubic::for_config(cfg)),
+            CubicArithmetic::Linux => Box::new(LinuxCubic::for_config(cfg)),
+        },
     }
 }
 
