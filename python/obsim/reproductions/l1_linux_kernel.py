@@ -35,11 +35,14 @@ their columns are NaN, every claim is undecided, and ``notes`` says so.
 
 One parameter is left open by the issue: how the bursts to lose are drawn
 (:data:`READINGS`). Registered: each burst independently with probability p
-(the issue's "whole-burst loss" at "p = 0.01 ... p = 0.05"). Alternative:
+(the issue's "whole-burst loss" at "p = 0.01 ... p = 0.05"). Alternatives:
 every round(1/p)-th burst, yu2004's "evenly spaced" losses (§V, Y4), under
 which both sides lose the same burst indices, so a point's spread is the
 TCPs' timing alone and not where random losses fell (docs/VALIDATION.md,
-L1 section 6). ``obsim reproduce L1 --readings`` runs it, kernel included.
+L1 section 6); and one burst in each block of round(1/p) at a position drawn
+from the seed, which keeps the loss rate exact without the even pattern's
+aliasing with a TCP's periodic bursts (L1 sections 12-13). ``obsim
+reproduce L1 --readings`` runs them, kernel included.
 """
 
 from __future__ import annotations
