@@ -56,6 +56,13 @@ def test_cubic_is_deterministic() -> None:
         ("cubic = { beta = 1.5 }\n", "tcp.cubic.beta", "expected a number in (0, 1)"),
         ("cubic = { c = 0 }\n", "tcp.cubic.c", "expected a number > 0"),
         ('cubic = { target_rtt = "rtt" }\n', "tcp.cubic.target_rtt", '"srtt", "min_rtt"'),
+        ('cubic = { arithmetic = "bic" }\n', "tcp.cubic.arithmetic", '"rfc9438", "linux"'),
+        (
+            'congestion_control = "cubic"\ncubic = { arithmetic = "linux", hystart = "rfc9406" }\n',
+            "tcp.cubic.hystart",
+            "Linux does not run RFC 9406's HyStart++",
+        ),
+        ("hz = 10\n", "tcp.hz", "CONFIG_HZ"),
     ],
 )
 def test_bad_cubic_values_name_their_key(lines: str, path: str, reason: str) -> None:
@@ -63,3 +70,33 @@ def test_bad_cubic_values_name_their_key(lines: str, path: str, reason: str) -> 
         obsim.parse(_dumbbell(lines))
     assert info.value.path == path
     assert reason in info.value.reason
+
+
+@pytest.mark.engine
+def test_linux_arithmetic_keeps_whole_segments_and_truncates_ssthresh() -> None:
+    """``cubic.arithmetic = "linux"`` (tcp_cubic.c's integer arithmetic): every cwnd in the
+    trace is a whole number of segments and each loss sets ssthresh = max(floor(cwnd * 717 /
+    1024), 2) from the cwnd before it (the dumbbell's ``ssthresh_basis`` is FlightSize, so the
+    check reads ``"cwnd"``, Linux's); the RFC 9438 arithmetic keeps fractions."""
+    lines = (
+        'congestion_control = "cubic"\nssthresh_basis = "cwnd"\n'
+        'cubic = { beta = 0.7001953125, c = 0.400390625, arithmetic = "ARITH" }\n'
+    )
+    runs = {}
+    for arith in ("linux", "rfc9438"):
+        text = _dumbbell(lines.replace("ARITH", arith))
+        traced = "[trace]\ncwnd = true\nper_ack = true\nflows = [0]\n"
+        text = text.replace("[trace]\ncwnd = false\n", traced, 1)
+        runs[arith] = obsim.run(text, seed=3).trace.to_pandas()
+    linux = runs["linux"]
+    assert (linux["cwnd"] == linux["cwnd"].round()).all()
+    assert (runs["rfc9438"]["cwnd"] != runs["rfc9438"]["cwnd"].round()).any()
+    cuts = linux[linux["ssthresh"].diff() != 0].index[1:]
+    checked = 0
+    for i in cuts:
+        before = linux["cwnd"].iloc[linux.index.get_loc(i) - 1]
+        ss = linux.loc[i, "ssthresh"]
+        if ss < before:  # a loss's cut (HyStart's exit sets ssthresh = cwnd)
+            assert ss == max(int(before * 717 / 1024), 2), (before, ss)
+            checked += 1
+    assert checked > 3
