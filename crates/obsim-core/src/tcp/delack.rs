@@ -71,21 +71,6 @@ impl Ato {
         }
     }
 
-    /// `jiffies` at `now`.
-    fn jiffies(&self, now: SimTime) -> u64 {
-        self.clock.at(now)
-    }
-
-    /// The time jiffy `j` starts.
-    fn at(&self, j: u64) -> SimTime {
-        self.clock.start(j)
-    }
-
-    /// `usecs_to_jiffies` (rounds up).
-    fn us_to_jiffies(&self, us: u64) -> u64 {
-        self.clock.from_us(us)
-    }
-
     /// `TCP_ATO_MIN` and `TCP_DELACK_MIN` (HZ/25, 40 ms).
     fn ato_min(&self) -> u64 {
         (self.clock.hz() / 25).max(1)
@@ -100,7 +85,7 @@ impl Ato {
     /// `tcp_event_data_recv`'s estimator, for an in-order data segment at
     /// `now`; `rto_us` is the receiver's `icsk_rto`.
     pub fn on_data(&mut self, now: SimTime, rto_us: Option<u64>) {
-        let now_j = self.jiffies(now);
+        let now_j = self.clock.at(now);
         let min = self.ato_min();
         if self.timeout == 0 {
             // "The _first_ data packet received, initialize delayed ACK
@@ -108,7 +93,7 @@ impl Ato {
             self.timeout = min;
         } else {
             let m = now_j.saturating_sub(self.lrcv);
-            let rto = rto_us.map(|us| self.us_to_jiffies(us));
+            let rto = rto_us.map(|us| self.clock.from_us(us));
             if m <= min / 2 {
                 // "The fastest case is the first."
                 self.timeout = (self.timeout >> 1) + min / 2;
@@ -147,20 +132,20 @@ impl Ato {
                 self.clock.hz() / 2
             };
             if let Some(s) = srtt_us {
-                let rtt = self.us_to_jiffies(s).max(min);
+                let rtt = self.clock.from_us(s).max(min);
                 max_ato = max_ato.min(rtt);
             }
             ato = ato.min(max_ato);
         }
         // tcp_delack_max: min(icsk_delack_max, max(tcp_rto_min, 2) - 1).
-        let from_rto_min = self.us_to_jiffies(RTO_MIN_US).max(2) - 1;
+        let from_rto_min = self.clock.from_us(RTO_MIN_US).max(2) - 1;
         ato = ato.min(delack_max.min(from_rto_min));
-        let now_j = self.jiffies(now);
+        let now_j = self.clock.at(now);
         let mut timeout = now_j + ato;
         if let Some(p) = pending {
             // `icsk_ack.timeout` of the pending timer: the jiffy before
             // the tick it fires at (below).
-            let p_j = self.jiffies(p).saturating_sub(1);
+            let p_j = self.clock.at(p).saturating_sub(1);
             // "If delack timer is about to expire, send ACK now."
             if p_j <= now_j + (ato >> 2) {
                 return None;
@@ -174,7 +159,7 @@ impl Ato {
         // the edge of a tick"), so a 10-jiffy `ato` waits 40-44 ms after
         // the segment, as the kernel's timer ACKs do through `obsim
         // emulate` (docs/VALIDATION.md "L1" section 13).
-        Some(self.at(timeout + 1))
+        Some(self.clock.start(timeout + 1))
     }
 
     /// `tcp_delack_timer_handler` sent the delayed ACK: "Delayed ACK
@@ -182,7 +167,7 @@ impl Ato {
     pub fn on_timer_ack(&mut self, rto_us: Option<u64>) {
         let doubled = self.timeout << 1;
         self.timeout = match rto_us {
-            Some(us) => doubled.min(self.us_to_jiffies(us)),
+            Some(us) => doubled.min(self.clock.from_us(us)),
             None => doubled,
         };
     }
