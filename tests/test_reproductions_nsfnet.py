@@ -390,6 +390,15 @@ def test_s3_runs_table2_and_fig14_and_every_scenario_parses() -> None:
             exp = rep.build(quick=True, reading=reading)
             for point in exp.points():
                 obsim.parse(exp.scenario_for(point))
+    # The λ-per-pair reading's own plan (declared before its run): 2 seeds in
+    # full mode at 350 flows/s per edge, the registered length; quick unchanged.
+    pair = next(r for r in rep.readings if r.name.startswith("50 flows/s per ordered pair"))
+    assert pair.seeds is s3.PAIR_SCOPE_SEEDS and pair.seeds.initial == 2
+    full_pair = rep.build(quick=False, reading=pair)
+    assert full_pair.replications == 2 and rep.build(quick=True, reading=pair).replications == 2
+    sc = full_pair.scenario_for(full_pair.points()[0])
+    assert {g["rate"] for g in sc["flow_generators"]} == {350.0}
+    assert sc["simulation"]["duration"] == "600 s" and sc["simulation"]["warmup"] == "200 s"
     params = {r.parameter for r in rep.readings}
     for p in ("lambda scope", "TCP variant", "DMQ allocation", "index definition", "index sampling"):
         assert p in params
