@@ -293,7 +293,8 @@ PAIR_SCOPE_SEEDS = SeedPlan(initial=2)
 """The λ-per-ordered-pair reading's own plan: 2 seeds of 600 s per point
 (declared in session 24, before any full run of the reading). At 350 flows/s
 per edge it costs about ten times the registered run (the docstring above), so
-5 seeds (about 8 h on the 2 cores) were never affordable; NSFNET_STUDIES 4
+5 seeds were never affordable (the 2-seed run took 1 h 55 min on the 2 cores,
+so 5 would take about 5 h; docs/PERFORMANCE.md "Session 24"); NSFNET_STUDIES 4
 proposed a single 300 s seed. Two seeds keep the registered run length and
 warm-up and give every paired statistic a second seed (n = 2: the intervals
 are wide and most orderings cannot be decided, which the report says); the
